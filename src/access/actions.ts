@@ -1,0 +1,50 @@
+/**
+ * The spec's credential-and-role matrix as data (spec "Authentication", contract §2).
+ * Every route names one of these actions in `config.action`; the app refuses to start otherwise.
+ * Pinned by test/access/matrix.test.ts, which is transcribed from the spec, not from this file.
+ *
+ * - `keys`: which API-key kinds may call at all (others get 403 before any lookup).
+ * - `users`: what a user-bearing credential needs on the target; `null` = users get 403.
+ * - `scope`: the global-token scope that also unlocks this action (only `bans:write` exists).
+ * - `target`: what the path names: nothing, an event (`id` = numeric id or UUID; `slug` also slugs),
+ *   or a series (UUID, slug or `current`).
+ */
+export type UserRequirement =
+  | 'authenticated' // any signed-in user
+  | 'series_member' // global admin or a series role on the target series
+  | 'event_access' // global admin, any event role, or a series role on the event's series
+  | 'participants' // event access except read_only-only
+  | 'event_manage' // global admin, series role, or event_admin
+  | 'global_admin';
+
+export interface ActionRule {
+  keys: { series: boolean; event: boolean };
+  users: UserRequirement | null;
+  scope?: 'bans:write';
+  target: 'none' | 'event:id' | 'event:slug' | 'series';
+  /** Message for credential kinds that may never use the action (403). */
+  denyMessage?: string;
+}
+
+const KEYS_BOTH = { series: true, event: true } as const;
+const NO_KEYS = { series: false, event: false } as const;
+const SERIES_KEY = { series: true, event: false } as const;
+
+export const actions = {
+  'account.me': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
+  'account.events': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
+  'participants.list': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  'participants.search': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  'participants.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  'participants.lookup': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  'participants.roster': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  'series.list': { keys: SERIES_KEY, users: 'authenticated', target: 'none' },
+  'series.read': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
+  'series.events.list': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
+} as const satisfies Record<string, ActionRule>;
+
+export type Action = keyof typeof actions;
+
+export function isAction(value: unknown): value is Action {
+  return typeof value === 'string' && Object.hasOwn(actions, value);
+}

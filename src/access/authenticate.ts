@@ -1,0 +1,90 @@
+/**
+ * Bearer credential → Principal (spec "Authentication"; contract §2). Security-critical: pinned by
+ * test/access/matrix.test.ts (no header, garbage, bad checksum, revoked, expired, demoted owner).
+ * A secret that fails the format/checksum test is refused before any database query; otherwise it
+ * is looked up by its SHA-256 digest only.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Tx } from '../db/client.js';
+import { eventApiKeys, events, globalApiTokens, mobileTokens, seriesApiKeys, users } from '../db/schema/index.js';
+import { unauthorized } from '../lib/errors.js';
+import { classifySecret } from '../lib/secrets.js';
+import type { Principal, PrincipalUser } from './principal.js';
+
+const userColumns = {
+  id: users.id,
+  uuid: users.uuid,
+  email: users.email,
+  name: users.name,
+  globalAdmin: users.globalAdmin,
+};
+
+/** Extracts the token from an `Authorization: Bearer <token>` header; undefined when absent/malformed. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer[ ]+(\S{1,512})\s*$/i.exec(header);
+  return m?.[1];
+}
+
+/** Resolves a presented secret; throws 401 `{"error":"Unauthorized"}` for anything not live. */
+export async function authenticate(db: Tx, token: string | undefined, now = new Date()): Promise<Principal> {
+  if (!token) throw unauthorized();
+  const secret = classifySecret(token);
+  if (!secret) throw unauthorized();
+  const principal = await lookup(db, secret.kind, secret.digest, now);
+  if (!principal) throw unauthorized();
+  return principal;
+}
+
+async function lookup(db: Tx, kind: string, digest: string, now: Date): Promise<Principal | null> {
+  switch (kind) {
+    case 'mobile': {
+      const [row] = await db
+        .select({ id: mobileTokens.id, expiresAt: mobileTokens.expiresAt, deviceName: mobileTokens.deviceName, user: userColumns })
+        .from(mobileTokens)
+        .innerJoin(users, eq(users.id, mobileTokens.userId))
+        .where(and(eq(mobileTokens.tokenDigest, digest), isNull(mobileTokens.revokedAt)));
+      if (!row) return null;
+      const expiresAt = new Date(row.expiresAt);
+      if (expiresAt <= now) return null;
+      return { kind: 'mobile', credentialId: String(row.id), credentialName: row.deviceName, user: row.user, expiresAt };
+    }
+    case 'global': {
+      const [row] = await db
+        .select({ id: globalApiTokens.id, name: globalApiTokens.name, scopes: globalApiTokens.scopes, expiresAt: globalApiTokens.expiresAt, user: userColumns })
+        .from(globalApiTokens)
+        .innerJoin(users, eq(users.id, globalApiTokens.userId))
+        .where(and(eq(globalApiTokens.tokenDigest, digest), isNull(globalApiTokens.revokedAt)));
+      // Honoured only while its owner is still a global admin (spec "Authentication").
+      if (!row || !row.user.globalAdmin) return null;
+      if (row.expiresAt && new Date(row.expiresAt) <= now) return null;
+      return { kind: 'global', credentialId: String(row.id), credentialName: row.name, user: row.user as PrincipalUser, scopes: row.scopes };
+    }
+    case 'series_key': {
+      const [row] = await db
+        .select()
+        .from(seriesApiKeys)
+        .where(and(eq(seriesApiKeys.tokenDigest, digest), isNull(seriesApiKeys.revokedAt)));
+      if (!row) return null;
+      return { kind: 'series_key', credentialId: String(row.id), credentialName: row.name, seriesId: row.seriesId, ownerUserId: row.ownerUserId };
+    }
+    case 'event_key': {
+      const [row] = await db
+        .select()
+        .from(eventApiKeys)
+        .where(and(eq(eventApiKeys.tokenDigest, digest), isNull(eventApiKeys.revokedAt)));
+      if (!row) return null;
+      return { kind: 'event_key', credentialId: String(row.id), credentialName: row.name, eventId: row.eventId, ownerUserId: row.ownerUserId, legacy: false };
+    }
+    case 'legacy_event_key': {
+      const [row] = await db
+        .select({ id: events.id, name: events.legacyApiKeyName })
+        .from(events)
+        .where(eq(events.legacyApiKeyDigest, digest));
+      if (!row) return null;
+      return { kind: 'event_key', credentialId: `legacy:${row.id}`, credentialName: row.name ?? 'Legacy event key', eventId: row.id, ownerUserId: null, legacy: true };
+    }
+    default:
+      return null;
+  }
+}

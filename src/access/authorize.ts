@@ -1,0 +1,70 @@
+/**
+ * The single gate every request passes (architecture "one check order"): 401 → 403 kind/scope →
+ * 404 target → 403 reach. Returns what services need: principal, target and field visibility.
+ * Pinned by test/access/matrix.test.ts.
+ */
+import type { Tx } from '../db/client.js';
+import { forbidden } from '../lib/errors.js';
+import { type Action, actions, type ActionRule } from './actions.js';
+import { authenticate } from './authenticate.js';
+import { checkCredentialKind, NO_ROLES, type Roles, userMeets, type Visibility, visibilityFor } from './policy.js';
+import { isUserPrincipal, type Principal } from './principal.js';
+import { type EventRow, loadRoles, resolveEvent, resolveSeries, type SeriesRow } from './resolve.js';
+
+export interface AccessContext {
+  action: Action;
+  principal: Principal;
+  event?: EventRow;
+  series?: SeriesRow;
+  roles: Roles;
+  visibility: Visibility;
+}
+
+export const NO_ACCESS_MESSAGE = 'You do not have access to this event';
+
+export async function authorize(
+  db: Tx,
+  action: Action,
+  token: string | undefined,
+  params: Record<string, string | undefined>,
+): Promise<AccessContext> {
+  const principal = await authenticate(db, token);
+  const rule: ActionRule = actions[action];
+  checkCredentialKind(rule, principal);
+
+  let event: EventRow | undefined;
+  let series: SeriesRow | undefined;
+  if (rule.target === 'event:id' || rule.target === 'event:slug') {
+    event = await resolveEvent(db, params.event_id ?? '', rule.target === 'event:slug');
+  } else if (rule.target === 'series') {
+    series = await resolveSeries(db, params.series_id ?? '', principal);
+  }
+
+  let roles = NO_ROLES;
+  if (principal.kind === 'series_key') {
+    const seriesId = event?.seriesId ?? series?.id;
+    if (seriesId !== undefined && seriesId !== principal.seriesId) throw forbidden(keyReachMessage(event));
+  } else if (principal.kind === 'event_key') {
+    if (event && event.id !== principal.eventId) throw forbidden(keyReachMessage(event));
+    if (series) throw forbidden('Event API keys cannot access series endpoints');
+  } else if (isUserPrincipal(principal) && rule.users) {
+    const seriesId = event?.seriesId ?? series?.id;
+    if (seriesId !== undefined && !principal.user.globalAdmin) {
+      roles = await loadRoles(db, principal.user.id, { eventId: event?.id, seriesId });
+    }
+    if (!userMeets(rule.users, principal.user, roles)) {
+      throw forbidden(rule.users === 'global_admin' ? 'This action requires a global admin' : denyMessage(event, series));
+    }
+  }
+  return { action, principal, event, series, roles, visibility: visibilityFor(principal, roles) };
+}
+
+function keyReachMessage(event: EventRow | undefined): string {
+  return event ? 'This API key cannot access this event' : 'This API key cannot access this series';
+}
+
+function denyMessage(event: EventRow | undefined, series: SeriesRow | undefined): string {
+  if (event) return NO_ACCESS_MESSAGE;
+  if (series) return 'You do not have access to this series';
+  return 'Forbidden';
+}

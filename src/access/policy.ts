@@ -1,0 +1,91 @@
+/**
+ * Access decisions (contract §2), pure functions over a principal and its roles on the target.
+ * Pinned by test/access/matrix.test.ts. Check order (contract §1): 401 → 403 kind/scope → 404 →
+ * 403 reach → 422 → action; this file holds the two 403 steps and the field visibility.
+ */
+import { forbidden } from '../lib/errors.js';
+import type { ActionRule, UserRequirement } from './actions.js';
+import { isUserPrincipal, type Principal, type PrincipalUser } from './principal.js';
+
+export type EventRole = 'event_admin' | 'ops' | 'safeguarding_lead' | 'limited' | 'read_only';
+export type SeriesRole = 'owner' | 'organizer';
+
+export interface Roles {
+  event: ReadonlySet<EventRole>;
+  series: ReadonlySet<SeriesRole>;
+}
+
+export const NO_ROLES: Roles = { event: new Set(), series: new Set() };
+
+/** Which participant fields the caller may see (serializers apply it; contract §2). */
+export interface Visibility {
+  /** phone, date_of_birth, address, guardian email/phone, travel origin_address (hidden from `limited`). */
+  pii: boolean;
+  /** medical, dietary, safeguarding and guardian-contact fields and sections. */
+  sensitive: boolean;
+}
+
+export const SCOPE_MESSAGE = (scopes: string[]) => `This token is limited to: ${scopes.join(', ')}`;
+
+/** Step "403 (credential kind or scope cannot use this endpoint at all)". */
+export function checkCredentialKind(rule: ActionRule, principal: Principal): void {
+  if (principal.kind === 'series_key' && !rule.keys.series) throw forbidden(keyMessage(rule));
+  if (principal.kind === 'event_key' && !rule.keys.event) throw forbidden(keyMessage(rule));
+  if (isUserPrincipal(principal)) {
+    if (principal.kind === 'global' && principal.scopes.length > 0) {
+      if (!rule.scope || !principal.scopes.includes(rule.scope)) throw forbidden(SCOPE_MESSAGE(principal.scopes));
+    }
+    if (rule.users === null) throw forbidden(rule.denyMessage ?? 'This endpoint requires an API key');
+  }
+}
+
+function keyMessage(rule: ActionRule): string {
+  if (rule.denyMessage) return rule.denyMessage;
+  return rule.users ? 'API keys cannot access this endpoint; it requires a user credential' : 'Forbidden';
+}
+
+const PARTICIPANT_ROLES: ReadonlySet<EventRole> = new Set(['event_admin', 'ops', 'safeguarding_lead', 'limited']);
+const PII_ROLES: ReadonlySet<EventRole> = new Set(['event_admin', 'ops', 'safeguarding_lead']);
+
+function hasAny(roles: ReadonlySet<EventRole>, wanted: ReadonlySet<EventRole>): boolean {
+  for (const r of roles) if (wanted.has(r)) return true;
+  return false;
+}
+
+/** Whether a user holding `roles` on the target meets `requirement` (contract §2 bullet list). */
+export function userMeets(requirement: UserRequirement, user: PrincipalUser, roles: Roles): boolean {
+  if (user.globalAdmin) return true;
+  switch (requirement) {
+    case 'authenticated':
+      return true;
+    case 'series_member':
+      return roles.series.size > 0;
+    case 'event_access':
+      return roles.series.size > 0 || roles.event.size > 0;
+    case 'participants':
+      return roles.series.size > 0 || hasAny(roles.event, PARTICIPANT_ROLES);
+    case 'event_manage':
+      return roles.series.size > 0 || roles.event.has('event_admin');
+    case 'global_admin':
+      return false;
+  }
+}
+
+/** Field visibility for a caller on one event. Keys see neither PII nor sensitive data. */
+export function visibilityFor(principal: Principal, roles: Roles): Visibility {
+  if (!isUserPrincipal(principal)) return { pii: false, sensitive: false };
+  if (principal.user.globalAdmin) return { pii: true, sensitive: true };
+  return {
+    pii: roles.series.size > 0 || hasAny(roles.event, PII_ROLES),
+    sensitive: roles.event.has('safeguarding_lead'),
+  };
+}
+
+const ROLE_ORDER = ['global_admin', 'owner', 'organizer', 'event_admin', 'safeguarding_lead', 'ops', 'limited', 'read_only'];
+
+/** The widest role a user holds on an event (the `role` extension of GET /events entries). */
+export function widestRole(user: PrincipalUser, roles: Roles): string | null {
+  const held = new Set<string>([...roles.event, ...roles.series]);
+  if (user.globalAdmin) held.add('global_admin');
+  return ROLE_ORDER.find((r) => held.has(r)) ?? null;
+}

@@ -1,0 +1,63 @@
+/**
+ * Path targets and roles: `{event_id}` (numeric id, UUID, or slug where allowed; contract §1) and
+ * `{series_id}` (UUID, slug or `current`; contract §7, §9), and the caller's roles on them.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '../db/client.js';
+import { eventRoles, events, series, seriesRoles } from '../db/schema/index.js';
+import { badRequest, notFound } from '../lib/errors.js';
+import type { EventRole, Roles, SeriesRole } from './policy.js';
+import type { Principal } from './principal.js';
+
+export type EventRow = typeof events.$inferSelect;
+export type SeriesRow = typeof series.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INT = /^[0-9]{1,9}$/;
+
+export const EVENT_NOT_FOUND = 'Event not found';
+export const SERIES_NOT_FOUND = 'Series not found';
+
+export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Promise<EventRow> {
+  let where;
+  if (INT.test(ref)) where = eq(events.id, Number(ref));
+  else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
+  else if (allowSlug) where = eq(events.slug, ref);
+  else throw notFound(EVENT_NOT_FOUND);
+  const [row] = await db.select().from(events).where(where);
+  if (!row) throw notFound(EVENT_NOT_FOUND);
+  return row;
+}
+
+export async function resolveSeries(db: Tx, ref: string, principal: Principal): Promise<SeriesRow> {
+  let where;
+  if (ref === 'current') {
+    // `current` is valid for a series API key only (spec); other kinds that may use the endpoint get 400.
+    if (principal.kind !== 'series_key') throw badRequest('"current" can only be used with a series API key');
+    where = eq(series.id, principal.seriesId);
+  } else if (UUID.test(ref)) where = eq(series.id, ref.toLowerCase());
+  else where = eq(series.slug, ref);
+  const [row] = await db.select().from(series).where(where);
+  if (!row) throw notFound(SERIES_NOT_FOUND);
+  return row;
+}
+
+/** The user's event roles on `event` plus series roles on its series (or on `seriesId` alone). */
+export async function loadRoles(db: Tx, userId: number, target: { eventId?: number; seriesId: string }): Promise<Roles> {
+  const [eventRows, seriesRows] = await Promise.all([
+    target.eventId === undefined
+      ? Promise.resolve([])
+      : db
+          .select({ role: eventRoles.role })
+          .from(eventRoles)
+          .where(and(eq(eventRoles.userId, userId), eq(eventRoles.eventId, target.eventId))),
+    db
+      .select({ role: seriesRoles.role })
+      .from(seriesRoles)
+      .where(and(eq(seriesRoles.userId, userId), eq(seriesRoles.seriesId, target.seriesId))),
+  ]);
+  return {
+    event: new Set(eventRows.map((r) => r.role as EventRole)),
+    series: new Set(seriesRows.map((r) => r.role as SeriesRole)),
+  };
+}

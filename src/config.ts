@@ -1,0 +1,70 @@
+/**
+ * Configuration: every environment variable Muster reads, validated once at start-up into a frozen
+ * object. An invalid value stops the process with a message naming the variable (never a stack).
+ * The README's "Configuration" table documents the same list.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  MUSTER_DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  MUSTER_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  MUSTER_OPERATOR_DOMAINS: Type.String({ default: 'muster.example,events.muster.example' }),
+  MUSTER_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** PostgreSQL connection string; when absent the embedded database in `dataDir` is used. */
+  readonly databaseUrl: string | undefined;
+  /** Folder of the embedded PGlite database (`memory://` keeps it in memory, for tests). */
+  readonly dataDir: string;
+  /** Public base URL used in links (emails, docs); defaults to http://HOST:PORT. */
+  readonly baseUrl: string;
+  /** Lower-cased domains an event `support_email` may use (spec: operator-controlled domains). */
+  readonly operatorDomains: readonly string[];
+  readonly dbPoolSize: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses `env` (default `process.env`) into a frozen Config; throws ConfigError naming the bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
+  const errors = [...Value.Errors(EnvSchema, converted)];
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const name = first.instancePath.replace(/^\//, '') || 'environment';
+    throw new ConfigError(`Invalid configuration: ${name} ${first.message}`);
+  }
+  const e = converted as Static<typeof EnvSchema>;
+  const operatorDomains = e.MUSTER_OPERATOR_DOMAINS.split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  if (operatorDomains.length === 0) throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.MUSTER_DATA_DIR,
+    baseUrl: (e.MUSTER_BASE_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, ''),
+    operatorDomains: Object.freeze(operatorDomains),
+    dbPoolSize: e.MUSTER_DB_POOL_SIZE,
+    logLevel: e.LOG_LEVEL,
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * Database access: one code path (node-postgres + Drizzle) for both PostgreSQL (`DATABASE_URL`)
+ * and the embedded PGlite database (served from a worker thread over the wire protocol).
+ * Every session runs in UTC so SQL-formatted timestamps match `lib/time.ts`.
+ */
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { startEmbedded } from './embedded/embedded.js';
+import * as schema from './schema/index.js';
+
+export type Db = NodePgDatabase<typeof schema>;
+/** A Drizzle handle usable both outside and inside a transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+export interface Database {
+  readonly db: Db;
+  readonly pool: pg.Pool;
+  readonly kind: 'postgres' | 'embedded';
+  close(): Promise<void>;
+}
+
+/** Opens the configured database. Throws DataDirLockedError if the embedded folder is in use. */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>): Promise<Database> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolSize, options: '-c TimeZone=UTC' });
+    return wrap(pool, 'postgres', async () => {});
+  }
+  // PGlite is single-session: one pooled connection keeps transactions strictly serial.
+  const embedded = await startEmbedded(config.dataDir, 1);
+  const pool = new pg.Pool({
+    host: embedded.host,
+    port: embedded.port,
+    user: 'postgres',
+    database: 'postgres',
+    options: '-c TimeZone=UTC',
+    max: 1,
+    idleTimeoutMillis: 0,
+  });
+  return wrap(pool, 'embedded', () => embedded.stop());
+}
+
+function wrap(pool: pg.Pool, kind: Database['kind'], stop: () => Promise<void>): Database {
+  pool.on('error', () => {}); // idle-client errors surface on the next query instead of crashing
+  const db = drizzle(pool, { schema });
+  let closed = false;
+  return {
+    db,
+    pool,
+    kind,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+      await stop();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/** What services receive (architecture: services take `(ctx, input)` and never import Fastify). */
+import type { Logger } from 'pino';
+import type { AccessContext } from './access/authorize.js';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/client.js';
+
+export interface Deps {
+  readonly config: Config;
+  readonly database: Database;
+  readonly db: Db;
+  readonly log: Logger;
+}
+
+/** A request's context: dependencies plus the authorised caller (HTTP) or a CLI operator. */
+export interface Ctx extends Deps {
+  readonly access: AccessContext;
+}

@@ -1,0 +1,71 @@
+/**
+ * Credential secrets (contract §2). Pinned by test/unit/secrets.test.ts (property tests) and the
+ * authorization matrix. Formats:
+ * - mobile token: 32 random bytes, base64url (43 chars), no prefix;
+ * - API secrets: `mst_g_` (global token), `mst_s_` (series key), `mst_e_` (event key) + 32 base62
+ *   random chars + 6 base62 chars of CRC-32 over prefix+random. CRC-32 catches every single-character
+ *   change, so a mistyped secret is refused without a database query;
+ * - legacy per-event key: 32 to 64 lowercase hex chars.
+ * Only the SHA-256 hex digest of a secret is ever stored or compared.
+ */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+export type SecretKind = 'mobile' | 'global' | 'series_key' | 'event_key' | 'legacy_event_key';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const PREFIX = { global: 'mst_g_', series_key: 'mst_s_', event_key: 'mst_e_' } as const;
+const BODY_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const API_SECRET = /^mst_([gse])_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+const MOBILE = /^[A-Za-z0-9_-]{43}$/;
+const LEGACY = /^[0-9a-f]{32,64}$/;
+
+function base62(value: number, width: number): string {
+  let out = '';
+  let n = value;
+  for (let i = 0; i < width; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+function checksum(prefixAndBody: string): string {
+  return base62(crc32(prefixAndBody), CHECKSUM_LENGTH);
+}
+
+/** SHA-256 hex digest: the only form in which secrets are stored. */
+export function digestSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function generateMobileToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function generateApiSecret(kind: keyof typeof PREFIX): string {
+  let body = '';
+  for (let i = 0; i < BODY_LENGTH; i++) body += ALPHABET[randomInt(62)];
+  const head = PREFIX[kind] + body;
+  return head + checksum(head);
+}
+
+/** A random legacy per-event key (64 hex chars). */
+export function generateLegacyEventKey(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** Classifies a presented secret by format and checksum alone; null means "reject without a query". */
+export function classifySecret(secret: string): { kind: SecretKind; digest: string } | null {
+  const api = API_SECRET.exec(secret);
+  if (api) {
+    const head = secret.slice(0, secret.length - CHECKSUM_LENGTH);
+    if (checksum(head) !== api[3]) return null;
+    const kind = api[1] === 'g' ? 'global' : api[1] === 's' ? 'series_key' : 'event_key';
+    return { kind, digest: digestSecret(secret) };
+  }
+  if (MOBILE.test(secret)) return { kind: 'mobile', digest: digestSecret(secret) };
+  if (LEGACY.test(secret)) return { kind: 'legacy_event_key', digest: digestSecret(secret) };
+  return null;
+}

@@ -1,0 +1,32 @@
+/**
+ * Timestamps on the wire (contract §1): ISO 8601 UTC with microseconds, e.g.
+ * `2026-11-22T04:13:41.908781Z`. PostgreSQL text (`2026-11-22 04:13:41.9+00`, sessions run in UTC)
+ * is converted here; SQL-built JSON uses `isoSql()` which yields the identical format.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+
+const PG_TS = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(?:\+00(?::?00)?|Z)$/;
+
+/** PostgreSQL timestamptz text (UTC session) → ISO 8601 with 6 fractional digits; null stays null. */
+export function isoTimestamp(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const m = PG_TS.exec(value);
+  if (!m) throw new Error(`Unexpected timestamp format from the database: ${value}`);
+  return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(6, '0')}Z`;
+}
+
+/** SQL expression formatting a timestamptz column exactly like isoTimestamp() (NULL stays NULL). */
+export function isoSql(column: SQL | SQL.Aliased | string): SQL {
+  const col = typeof column === 'string' ? sql.raw(column) : column;
+  return sql`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/**
+ * Strict ISO 8601 date-time with a zone (Z or ±hh:mm); fractional seconds up to 6 digits.
+ * Used for query cursors (`updated_since`, `since`) and `expires_at`; anything else is a 422.
+ */
+export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+export function isIsoDateTime(value: string): boolean {
+  return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+}

@@ -1,0 +1,34 @@
+/** recordAudit(tx, entry): one audit row naming the user and the credential that acted. */
+import type { Principal } from '../../access/principal.js';
+import type { Tx } from '../../db/client.js';
+import { auditLog } from '../../db/schema/index.js';
+
+export interface AuditEntry {
+  action: string;
+  principal?: Principal;
+  /** For CLI actions without a credential. */
+  actorUserId?: number | null;
+  eventId?: number | null;
+  seriesId?: string | null;
+  targetType?: string;
+  targetId?: string | number;
+  metadata?: Record<string, unknown>;
+}
+
+export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
+  const p = entry.principal;
+  const actor =
+    entry.actorUserId ?? (p ? ('user' in p ? p.user.id : p.ownerUserId) : null);
+  await tx.insert(auditLog).values({
+    action: entry.action,
+    actorUserId: actor,
+    credentialKind: p?.kind ?? (entry.actorUserId !== undefined ? 'cli' : null),
+    credentialId: p?.credentialId ?? null,
+    credentialName: p?.credentialName ?? null,
+    eventId: entry.eventId ?? null,
+    seriesId: entry.seriesId ?? null,
+    targetType: entry.targetType ?? null,
+    targetId: entry.targetId === undefined ? null : String(entry.targetId),
+    metadata: entry.metadata ?? {},
+  });
+}
