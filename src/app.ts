@@ -1,0 +1,42 @@
+/**
+ * buildApp(deps): the HTTP composition root. Plugins first (errors, route tracking, auth gate,
+ * OpenAPI), then every module's routes under /api/v1, listed explicitly.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Deps } from './deps.js';
+import { registerAuthorization } from './http/authorize.js';
+import { registerErrorHandling } from './http/errors.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerHttpBasics } from './http/basics.js';
+import { trackRoutes } from './http/route-table.js';
+import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { participantRoutes } from './modules/participants/participants.routes.js';
+import { seriesRoutes } from './modules/events/series.routes.js';
+
+export const API_PREFIX = '/api/v1';
+
+/** Builds the Fastify app (not listening). Throws UndeclaredRouteError if a route lacks an action. */
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+  trackRoutes(app);
+  registerErrorHandling(app);
+  registerHttpBasics(app);
+  registerAuthorization(app, deps);
+  await registerOpenApi(app);
+  await app.register(
+    async (api) => {
+      healthRoutes(api, deps);
+      accountRoutes(api, deps);
+      participantRoutes(api, deps);
+      seriesRoutes(api, deps);
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,25 @@
+/**
+ * Request basics: a JSON parser that accepts an empty body (contract §1: "a DELETE or GET sent
+ * with Content-Type: application/json and no body must work"), and `Cache-Control: no-store` on
+ * every API response (they carry personal data), except the public OpenAPI/docs documents.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export function registerHttpBasics(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/api/v1/docs') && !request.url.startsWith('/api/v1/openapi.json')) {
+      reply.header('Cache-Control', 'no-store');
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * The one error handler (architecture): every error leaves as `{error, ...extra}`. Validation →
+ * 422, malformed JSON or wrong content type → 400, too large → 413, unknown route → 404, anything
+ * unexpected → 500 with a generic message (details only in the log).
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../lib/errors.js';
+
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = error.validationContext ?? 'request';
+  const path = first.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+  const params = first.params as Record<string, unknown> | undefined;
+  if (first.keyword === 'required' && params?.missingProperty) return `${where}.${String(params.missingProperty)} is required`;
+  if (first.keyword === 'additionalProperties' && params?.additionalProperty)
+    return `${where}${path ? `.${path}` : ''}: unknown field ${String(params.additionalProperty)}`;
+  return `${where}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.statusCode).send({ error: error.message, ...error.extra });
+    }
+    if (error.validation) {
+      // A malformed path id names no record: 404 (contract §1), not a validation error.
+      if (error.validationContext === 'params') return reply.status(404).send({ error: 'Not found' });
+      return reply.status(422).send({ error: validationMessage(error) });
+    }
+    const code = error.code ?? '';
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+      return reply.status(400).send({ error: 'Unsupported or malformed request body; send application/json' });
+    }
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send({ error: 'Request body is too large' });
+    if (error instanceof SyntaxError || code.startsWith('FST_ERR_CTP')) {
+      return reply.status(400).send({ error: 'Malformed JSON in request body' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.status(status).send({ error: error.message });
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: 'Internal server error' });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Not found' }));
+}

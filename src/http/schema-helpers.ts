@@ -1,0 +1,15 @@
+/** Small TypeBox helpers shared by module schemas. */
+import { type TSchema, Type } from 'typebox';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC, microseconds' });
+export const NullableDateTime = Nullable(DateTime);
+export const DateOnly = Type.String({ format: 'date' });
+export const ErrorBody = Type.Object({ error: Type.String() }, { description: 'Error envelope' });
+
+/** Standard error responses for an authenticated route (contract §1 status codes). */
+export const errorResponses = (...codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [c, ErrorBody])) as Record<number, typeof ErrorBody>;
+
+/** `{event_id}`: numeric id or event UUID (participants endpoints: or slug). */
+export const EventIdParam = Type.String({ minLength: 1, maxLength: 200, description: 'Numeric event id, event UUID, or (participants endpoints) slug' });

@@ -1,0 +1,30 @@
+/** Liveness (GET /healthz) and readiness (GET /readyz: the database answers). Public. */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+
+const Health = Type.Object({ status: Type.String() });
+
+export function healthRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get(
+    '/healthz',
+    { config: { public: 'none' }, schema: { tags: ['health'], security: [], response: { 200: Health } } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    {
+      config: { public: 'none' },
+      schema: { tags: ['health'], security: [], response: { 200: Health, 503: Type.Object({ error: Type.String() }) } },
+    },
+    async (_request, reply) => {
+      try {
+        await deps.db.execute(sql`select 1`);
+        return { status: 'ready' };
+      } catch {
+        return reply.status(503).send({ error: 'Database unavailable' });
+      }
+    },
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * Participant import (contract §8 "Import"): `muster import --event <slug> <file>` and the demo seed
+ * share this one code path.
+ *
+ * Idempotent by email (trimmed, lowercased): the person (people, unique lower(email)) is created or
+ * updated, then the registration (unique event + person), then each section the item mentions.
+ * Re-importing the same file updates rows in place and never duplicates anything.
+ *
+ * What an item's keys mean:
+ * - absent key: the stored value is kept (a sparse CSV never wipes data it does not carry);
+ * - key present (null allowed where nullable): the value is written;
+ * - object sections (`personal`, `accommodation`, `medical_detail`, `dietary_detail`,
+ *   `safeguarding_detail`, travel): one row per registration, upserted with the keys given; a
+ *   section given as `null` is cleared (`accommodation`, `accessibility` and travel rows deleted);
+ * - `accessibility` (free-form) replaces the stored object as a whole;
+ * - `consents`: one row per `consent_type`, upserted; consents of other types are kept;
+ * - `guardians`: the given list becomes the set (matched by email, then name, keeping their ids;
+ *   others deleted); a guardian's `emergency_contacts`, the registration's own
+ *   `emergency_contacts` and a travel's `legs` (by position) are replaced by the given list.
+ * - `status` defaults to `invited` for a new registration; an existing one keeps its status
+ *   unless the item gives one.
+ */
+import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
+import type { Tx } from '../../db/client.js';
+import { banEmails, bans, events, people, registrations } from '../../db/schema/index.js';
+import type { Address } from '../../db/schema/participants.js';
+import { notFound } from '../../lib/errors.js';
+import type { ImportAddressSchema, ImportItem } from './import.schema.js';
+import { pick, writeSections } from './import.sections.js';
+import { importError, validateImportItems } from './import.validate.js';
+
+export { type ImportItem, ImportItemSchema } from './import.schema.js';
+export { parseImportFile } from './import.parse.js';
+export { validateImportItems } from './import.validate.js';
+
+export interface ImportOptions {
+  /** Also return the emails that should get an invitation (registrations left `invited`). */
+  invite?: boolean;
+}
+
+export interface ImportResult {
+  /** Registrations created by this import. */
+  created: number;
+  /** Registrations that already existed and were updated. */
+  updated: number;
+  /** participant_event_id of every item, in item order. */
+  registrationIds: number[];
+  /** With `invite`: emails whose registration is `invited` after the import (no email is sent here). */
+  toInvite?: string[];
+}
+
+/** Insert/update values where any column may also be an SQL expression. */
+type Writable<T> = { [K in keyof T]?: T[K] | SQL };
+
+const PERSON_KEYS = ['phone', 'pronouns', 'headshot_url', 'chat_user_id'] as const;
+const PERSONAL_KEYS = ['legal_first_name', 'legal_last_name', 'preferred_name', 'date_of_birth'] as const;
+const REGISTRATION_PERSONAL_KEYS = ['tshirt_size', 'engagement_preference', 'engagement_notes'] as const;
+
+/** Address with blank keys omitted (spec personal.address). */
+function cleanAddress(address: Static<typeof ImportAddressSchema> | null): Address {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(address ?? {})) {
+    if (typeof value === 'string' && value.trim()) out[key] = value.trim();
+  }
+  return out as Address;
+}
+
+/**
+ * Imports participants into event `eventId` inside the caller's transaction.
+ * `items` are validated first (ImportItemSchema; plain JSON may be passed). Throws ApiError 404
+ * when the event does not exist and 422 (naming item index, email and field) for invalid items,
+ * a new person without `personal.legal_first_name`/`legal_last_name`, or a banned email; nothing
+ * is written in that case. Returns counts and the registration ids in item order.
+ */
+export async function importParticipants(
+  tx: Tx,
+  eventId: number,
+  input: ImportItem[],
+  opts: ImportOptions = {},
+): Promise<ImportResult> {
+  const items = validateImportItems(input);
+  const [event] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId));
+  if (!event) throw notFound('Event not found');
+
+  const emails = items.map((i) => i.email);
+  const existingPeople = new Map<string, number>();
+  const banned = new Set<string>();
+  for (let i = 0; i < emails.length; i += 5000) {
+    const chunk = emails.slice(i, i + 5000);
+    const found = await tx
+      .select({ id: people.id, email: sql<string>`lower(${people.email})` })
+      .from(people)
+      .where(inArray(sql`lower(${people.email})`, chunk));
+    for (const p of found) existingPeople.set(p.email, p.id);
+    const bannedRows = await tx
+      .select({ email: banEmails.email })
+      .from(banEmails)
+      .innerJoin(bans, eq(bans.id, banEmails.banId))
+      .where(
+        and(
+          inArray(banEmails.email, chunk),
+          isNull(bans.revokedAt),
+          or(isNull(bans.expiresAt), sql`${bans.expiresAt} > now()`),
+        ),
+      );
+    for (const b of bannedRows) banned.add(b.email);
+  }
+  const problems: string[] = [];
+  items.forEach((item, index) => {
+    if (banned.has(item.email)) problems.push(`items[${index}] (${item.email}): this email is banned from events`);
+    else if (!existingPeople.has(item.email) && !item.personal) {
+      problems.push(
+        `items[${index}] (${item.email}): personal.legal_first_name and personal.legal_last_name are required for a new participant`,
+      );
+    }
+  });
+  if (problems.length > 0) throw importError(problems);
+
+  const existingRegs = new Map<number, { id: number; status: string }>();
+  const personIds = [...existingPeople.values()];
+  for (let i = 0; i < personIds.length; i += 5000) {
+    const rows = await tx
+      .select({ id: registrations.id, personId: registrations.personId, status: registrations.status })
+      .from(registrations)
+      .where(and(eq(registrations.eventId, eventId), inArray(registrations.personId, personIds.slice(i, i + 5000))));
+    for (const r of rows) existingRegs.set(r.personId, r);
+  }
+
+  const result: ImportResult = { created: 0, updated: 0, registrationIds: [] };
+  const toInvite: string[] = [];
+  for (const item of items) {
+    const personId = await upsertPerson(tx, item, existingPeople.get(item.email));
+    const existing = existingRegs.get(personId);
+    const rid = await upsertRegistration(tx, eventId, personId, item, existing);
+    if (existing) result.updated++;
+    else result.created++;
+    result.registrationIds.push(rid);
+    await writeSections(tx, rid, item);
+    if ((item.status ?? existing?.status ?? 'invited') === 'invited') toInvite.push(item.email);
+  }
+  if (opts.invite) result.toInvite = toInvite;
+  return result;
+}
+
+async function upsertPerson(tx: Tx, item: ImportItem, existingId: number | undefined): Promise<number> {
+  const values: Partial<typeof people.$inferInsert> = {
+    ...pick<typeof people.$inferInsert>(item, PERSON_KEYS),
+    ...pick<typeof people.$inferInsert>(item.personal, PERSONAL_KEYS),
+  };
+  if (item.personal?.address !== undefined) values.address = cleanAddress(item.personal.address);
+  if (existingId !== undefined) {
+    if (Object.keys(values).length) await tx.update(people).set(values).where(eq(people.id, existingId));
+    return existingId;
+  }
+  const personal = item.personal!; // checked before any write
+  const [row] = await tx
+    .insert(people)
+    .values({
+      ...values,
+      email: item.email,
+      legalFirstName: personal.legal_first_name,
+      legalLastName: personal.legal_last_name,
+    })
+    .returning({ id: people.id });
+  return row!.id;
+}
+
+async function upsertRegistration(
+  tx: Tx,
+  eventId: number,
+  personId: number,
+  item: ImportItem,
+  existing: { id: number; status: string } | undefined,
+): Promise<number> {
+  const values: Writable<typeof registrations.$inferInsert> = pick(item.personal, REGISTRATION_PERSONAL_KEYS);
+  if (item.freedom_waiver_granted !== undefined) values.freedomWaiverGranted = item.freedom_waiver_granted;
+  const status = item.status;
+  // Lifecycle timestamps (contract §4): first submission and completion are kept, withdrawal is the latest.
+  const stamps: { column: 'submittedAt' | 'completedAt' | 'withdrawnAt'; keepFirst: boolean }[] = [];
+  if (status !== undefined && status !== existing?.status) {
+    values.status = status;
+    if (status === 'awaiting_guardian' || status === 'complete') stamps.push({ column: 'submittedAt', keepFirst: true });
+    if (status === 'complete') stamps.push({ column: 'completedAt', keepFirst: true });
+    if (status === 'withdrawn') stamps.push({ column: 'withdrawnAt', keepFirst: false });
+  }
+  if (existing) {
+    for (const { column, keepFirst } of stamps) {
+      values[column] = keepFirst ? sql`coalesce(${registrations[column]}, now())` : sql`now()`;
+    }
+    if (Object.keys(values).length) await tx.update(registrations).set(values).where(eq(registrations.id, existing.id));
+    return existing.id;
+  }
+  for (const { column } of stamps) values[column] = sql`now()`;
+  const [row] = await tx
+    .insert(registrations)
+    .values({ ...values, eventId, personId, status: status ?? 'invited' })
+    .returning({ id: registrations.id });
+  return row!.id;
+}

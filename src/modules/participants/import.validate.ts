@@ -1,0 +1,136 @@
+/**
+ * Validation of import items against ImportItemSchema, with messages that name the item (index
+ * and email) and the field, e.g. `items[3] (ann@example.org): personal.date_of_birth must be a
+ * valid date (YYYY-MM-DD)`. Every problem is an ApiError 422, never a crash.
+ */
+import { Value } from 'typebox/value';
+import { ApiError, unprocessable } from '../../lib/errors.js';
+import { normalizeEmail } from '../accounts/users.service.js';
+import { type ImportItem, ImportItemSchema } from './import.schema.js';
+
+/** At most this many problems are listed in one error (the rest are counted). */
+const MAX_PROBLEMS = 10;
+/** Items per import call; a larger file should be split. */
+export const MAX_IMPORT_ITEMS = 50_000;
+
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+/** `/guardians/0/email` → `guardians[0].email`. */
+export function fieldPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function describeAlternative(e: SchemaError): string | null {
+  if (e.keyword === 'type') return e.params.type === 'null' ? 'null' : `a ${String(e.params.type)}`;
+  if (e.keyword === 'const') return JSON.stringify(e.params.allowedValue);
+  if (e.keyword === 'format') return formatText(String(e.params.format));
+  return null;
+}
+
+function formatText(format: string): string {
+  if (format === 'date') return 'a valid date (YYYY-MM-DD)';
+  if (format === 'date-time') return 'an ISO 8601 date-time with a time zone (e.g. 2026-05-01T09:30:00Z)';
+  if (format === 'email') return 'a valid email address';
+  return `a valid ${format}`;
+}
+
+/** Turns TypeBox errors of one value into human messages, one per field. */
+export function describeSchemaErrors(errors: SchemaError[]): string[] {
+  const groups = new Map<string, SchemaError[]>();
+  for (const e of errors) {
+    if (e.keyword === 'boolean') continue; // duplicate of the parent's additionalProperties error
+    const list = groups.get(e.instancePath) ?? [];
+    list.push(e);
+    groups.set(e.instancePath, list);
+  }
+  const out: string[] = [];
+  for (const [path, list] of groups) {
+    const field = fieldPath(path);
+    const subject = field || 'item';
+    const extra = list.find((e) => e.keyword === 'additionalProperties');
+    if (extra) {
+      const names = (extra.params.additionalProperties as string[]) ?? [];
+      out.push(`${subject} has unknown field${names.length === 1 ? '' : 's'}: ${names.join(', ')}`);
+    }
+    for (const e of list.filter((x) => x.keyword === 'required')) {
+      for (const name of (e.params.requiredProperties as string[]) ?? []) {
+        out.push(`${field ? `${field}.` : ''}${name} is required`);
+      }
+    }
+    const rest = list.filter((x) => x.keyword !== 'additionalProperties' && x.keyword !== 'required');
+    if (rest.length === 0) continue;
+    if (rest.some((x) => x.keyword === 'anyOf')) {
+      const alternatives = rest.map(describeAlternative).filter((x): x is string => x !== null);
+      const consts = rest.filter((x) => x.keyword === 'const').length;
+      out.push(
+        consts > 1
+          ? `${subject} must be one of ${alternatives.join(', ')}`
+          : `${subject} must be ${alternatives.join(' or ')}`,
+      );
+    } else {
+      const e = rest[0]!;
+      out.push(`${subject} ${e.keyword === 'format' ? `must be ${formatText(String(e.params.format))}` : e.message}`);
+    }
+  }
+  return out;
+}
+
+function label(index: number, raw: unknown): string {
+  const email = (raw as { email?: unknown } | null)?.email;
+  return typeof email === 'string' && email.trim() ? `items[${index}] (${email.trim()})` : `items[${index}]`;
+}
+
+/**
+ * Checks an untrusted value (a parsed JSON file, CSV rows mapped to items) and returns it as
+ * ImportItem[] with emails trimmed and lowercased.
+ * Throws ApiError 422 when it is not an array, is empty, is too large, when any item breaks the
+ * schema, or when two items share an email; `extra.problems` lists the problems (at most 10).
+ */
+export function validateImportItems(raw: unknown): ImportItem[] {
+  if (!Array.isArray(raw)) throw unprocessable('The import must be a JSON array of participant objects');
+  if (raw.length === 0) throw unprocessable('The import contains no participants');
+  if (raw.length > MAX_IMPORT_ITEMS) {
+    throw unprocessable(`The import has ${raw.length} participants; at most ${MAX_IMPORT_ITEMS} per file`);
+  }
+  const problems: string[] = [];
+  const seen = new Map<string, number>();
+  const items: ImportItem[] = [];
+  raw.forEach((value: unknown, index) => {
+    const item =
+      value && typeof value === 'object' && !Array.isArray(value) && typeof (value as ImportItem).email === 'string'
+        ? { ...(value as ImportItem), email: normalizeEmail((value as ImportItem).email) }
+        : value;
+    const errors = [...Value.Errors(ImportItemSchema, item)] as SchemaError[];
+    if (errors.length > 0) {
+      for (const message of describeSchemaErrors(errors)) problems.push(`${label(index, value)}: ${message}`);
+      return;
+    }
+    const valid = item as ImportItem;
+    const first = seen.get(valid.email);
+    if (first !== undefined) {
+      problems.push(`${label(index, value)}: email duplicates items[${first}]`);
+      return;
+    }
+    seen.set(valid.email, index);
+    items.push(valid);
+  });
+  if (problems.length > 0) throw importError(problems);
+  return items;
+}
+
+/** One 422 for a list of problems: the message lists up to 10 of them. */
+export function importError(problems: string[]): ApiError {
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more` : '';
+  const head = problems.length === 1 ? 'Invalid import' : `Invalid import (${problems.length} problems)`;
+  return unprocessable(`${head}: ${shown.join('; ')}${more}`, { problems: shown });
+}

@@ -1,0 +1,104 @@
+/**
+ * SQL of the participants endpoints. Every query on event-owned data carries the event id in its
+ * WHERE clause (architecture). JSON is produced by PostgreSQL via the serializers.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { Visibility } from '../../access/policy.js';
+import type { Tx } from '../../db/client.js';
+import { participantDetailSelect } from './detail.serialize.js';
+import { participantFrom, participantSelect } from './participants.serialize.js';
+
+const ISO_FMT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/**
+ * Sync high-water mark (contract §4), fixed before the list query. updated_at is set to the
+ * writing transaction's start time, so any write not yet committed has updated_at ≥ the start of
+ * the oldest transaction still open; the mark stays just below that, and such rows are picked up
+ * by the next delta sync instead of being skipped.
+ */
+export async function syncWatermark(db: Tx): Promise<string> {
+  const res = await db.execute<{ hw: string }>(
+    sql.raw(`SELECT to_char(least(clock_timestamp(), COALESCE((
+        SELECT min(xact_start) FROM pg_stat_activity
+         WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid() AND datname = current_database()
+           AND backend_type = 'client backend') - interval '1 microsecond', 'infinity')) AT TIME ZONE 'UTC', ${ISO_FMT}) AS hw`),
+  );
+  return res.rows[0]!.hw;
+}
+
+/** JSON array text of the event's participants with updated_since < updated_at <= watermark. */
+export async function listParticipantsJson(
+  db: Tx,
+  eventId: number,
+  v: Visibility,
+  watermark: string,
+  updatedSince: string | undefined,
+): Promise<string> {
+  const since = updatedSince === undefined ? sql`` : sql` AND r.updated_at > ${updatedSince}::timestamptz`;
+  const res = await db.execute<{ arr: string | null }>(
+    sql`SELECT string_agg(x.j, ',' ORDER BY x.id) AS arr FROM (
+      SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
+       WHERE r.event_id = ${eventId} AND r.updated_at <= ${watermark}::timestamptz${since}) x`,
+  );
+  return `[${res.rows[0]?.arr ?? ''}]`;
+}
+
+/** Escapes LIKE wildcards so `%`, `_` and `\` in a search term match literally. */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Up to `limit` participants matching `q` (already trimmed, non-blank), best matches first. */
+export async function searchParticipantsJson(db: Tx, eventId: number, v: Visibility, q: string, limit = 20): Promise<string> {
+  const needle = q.toLowerCase();
+  const contains = `%${escapeLike(needle)}%`;
+  const prefix = `${escapeLike(needle)}%`;
+  const id = /^[0-9]{1,9}$/.test(q) ? Number(q) : null;
+  const fullName = sql.raw(`lower(p.legal_first_name || ' ' || p.legal_last_name)`);
+  const idMatch: SQL = id === null ? sql`false` : sql`(r.id = ${id} OR p.id = ${id})`;
+  const res = await db.execute<{ arr: string | null }>(
+    sql`SELECT string_agg(x.j, ',' ORDER BY x.rank, x.name, x.id) AS arr FROM (
+      SELECT r.id, ${sql.raw(participantSelect(v))},
+             CASE WHEN ${idMatch} THEN 0
+                  WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
+                  WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
+                    OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
+                  ELSE 3 END AS rank,
+             ${fullName} AS name
+        FROM ${sql.raw(participantFrom(v))}
+       WHERE r.event_id = ${eventId} AND (${idMatch}
+          OR lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
+          OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
+          OR lower(p.email) LIKE ${contains})
+       ORDER BY rank, name, r.id
+       LIMIT ${limit}) x`,
+  );
+  return `[${res.rows[0]?.arr ?? ''}]`;
+}
+
+/** JSON text of one ParticipantDetail, or null when the registration is not in this event. */
+export async function participantDetailJson(db: Tx, eventId: number, registrationId: number, v: Visibility): Promise<string | null> {
+  const res = await db.execute<{ j: string }>(
+    sql`${sql.raw(participantDetailSelect(v))} WHERE r.event_id = ${eventId} AND r.id = ${registrationId}`,
+  );
+  return res.rows[0]?.j ?? null;
+}
+
+export async function lookupByEmail(db: Tx, eventId: number, email: string) {
+  const res = await db.execute<{ participant_id: number; status: string }>(
+    sql`SELECT p.id AS participant_id, r.status FROM people p
+          JOIN registrations r ON r.person_id = p.id AND r.event_id = ${eventId}
+         WHERE lower(p.email) = ${email}`,
+  );
+  return res.rows[0] ?? null;
+}
+
+export async function rosterRows(db: Tx, eventId: number) {
+  const res = await db.execute<{ email: string; first_name: string; last_name: string; chat_user_id: string | null; status: string }>(
+    sql`SELECT p.email, p.legal_first_name AS first_name, p.legal_last_name AS last_name, p.chat_user_id, r.status
+          FROM registrations r JOIN people p ON p.id = r.person_id
+         WHERE r.event_id = ${eventId} AND r.status NOT IN ('withdrawn', 'rejected')
+         ORDER BY r.id`,
+  );
+  return res.rows;
+}

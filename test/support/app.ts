@@ -1,0 +1,98 @@
+/**
+ * One app per test file: fresh database (test/support/db.ts) → loadConfig → createDeps (opens the
+ * database and migrates) → buildApp. Requests go through `app.inject()`.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Deps } from '../../src/deps.js';
+import { createDeps } from '../../src/server.js';
+import { createTestDatabase } from './db.js';
+
+export type TestDeps = Awaited<ReturnType<typeof createDeps>>;
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: TestDeps;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(extraEnv: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...database.env, ...extraEnv });
+  const deps = await createDeps(config);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(deps);
+  } catch (error) {
+    await deps.close();
+    await database.drop();
+    throw error;
+  }
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close();
+      await deps.close();
+      await database.drop();
+    },
+  };
+}
+
+/** `Authorization: Bearer <secret>` (or no header for `undefined`). */
+export function bearer(secret: string | undefined): Record<string, string> {
+  return secret === undefined ? {} : { authorization: `Bearer ${secret}` };
+}
+
+/** GET with an optional bearer secret. */
+export function get(
+  app: FastifyInstance,
+  url: string,
+  secret?: string,
+  extra: Omit<InjectOptions, 'method' | 'url'> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'GET', url, ...extra, headers: { ...bearer(secret), ...(extra.headers ?? {}) } });
+}
+
+export interface TableSnapshot {
+  rows: number;
+  checksum: string;
+}
+
+/**
+ * Row count and an md5 over every row (as text, sorted) of every table in the `public` schema, so a
+ * test can prove a denied request changed nothing. `ignoreColumns` leaves bookkeeping columns out
+ * (e.g. `last_used_at`) when a test decides they may move.
+ */
+export async function snapshotDb(
+  deps: Pick<Deps, 'database'>,
+  opts: { ignoreColumns?: readonly string[] } = {},
+): Promise<Record<string, TableSnapshot>> {
+  const ignore = new Set(opts.ignoreColumns ?? []);
+  const pool = deps.database.pool;
+  const { rows: columns } = await pool.query<{ table_name: string; column_name: string }>(
+    `SELECT c.table_name, c.column_name
+       FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+      ORDER BY c.table_name, c.ordinal_position`,
+  );
+  const byTable = new Map<string, string[]>();
+  for (const { table_name, column_name } of columns) {
+    const list = byTable.get(table_name) ?? [];
+    if (!ignore.has(column_name)) list.push(column_name);
+    byTable.set(table_name, list);
+  }
+  const quote = (id: string) => `"${id.replaceAll('"', '""')}"`;
+  const out: Record<string, TableSnapshot> = {};
+  for (const [table, cols] of [...byTable.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const rowText = cols.length > 0 ? `row(${cols.map((c) => `t.${quote(c)}`).join(', ')})::text` : `''`;
+    const { rows } = await pool.query<{ n: number; h: string | null }>(
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(${rowText}, ',' ORDER BY ${rowText}), '')) AS h
+         FROM ${quote(table)} t`,
+    );
+    out[table] = { rows: rows[0]!.n, checksum: rows[0]!.h ?? '' };
+  }
+  return out;
+}
