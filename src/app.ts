@@ -5,14 +5,14 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
+import { registerHttpBasics } from './http/basics.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerHttpBasics } from './http/basics.js';
 import { trackRoutes } from './http/route-table.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
-import { seriesRoutes } from './modules/events/series.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -21,7 +21,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
   });
   trackRoutes(app);
   registerErrorHandling(app);

@@ -3,7 +3,7 @@
  * object. An invalid value stops the process with a message naming the variable (never a stack).
  * The README's "Configuration" table documents the same list.
  */
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 
 const EnvSchema = Type.Object({
@@ -55,7 +55,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const operatorDomains = e.MUSTER_OPERATOR_DOMAINS.split(',')
     .map((d) => d.trim().toLowerCase())
     .filter(Boolean);
-  if (operatorDomains.length === 0) throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
+  if (operatorDomains.length === 0)
+    throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return Object.freeze({
     port: e.PORT,

@@ -36,9 +36,15 @@ export interface RunningServer {
 }
 
 /** migrate → (seed the demo when the database is empty) → serve the API. */
-export async function startServer(opts: { config: Config; seedDemoIfEmpty: boolean; log?: boolean }): Promise<RunningServer> {
+export async function startServer(opts: {
+  config: Config;
+  seedDemoIfEmpty: boolean;
+  log?: boolean;
+}): Promise<RunningServer> {
   const { config } = opts;
-  const deps = await createDeps(config, { logger: createLogger(opts.log === false ? 'silent' : config.logLevel) });
+  const deps = await createDeps(config, {
+    logger: createLogger(opts.log === false ? 'silent' : config.logLevel),
+  });
   try {
     let demo: DemoResult | null = null;
     if (opts.seedDemoIfEmpty) {

@@ -6,7 +6,14 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
-import { eventApiKeys, events, globalApiTokens, mobileTokens, seriesApiKeys, users } from '../db/schema/index.js';
+import {
+  eventApiKeys,
+  events,
+  globalApiTokens,
+  mobileTokens,
+  seriesApiKeys,
+  users,
+} from '../db/schema/index.js';
 import { unauthorized } from '../lib/errors.js';
 import { classifySecret } from '../lib/secrets.js';
 import type { Principal, PrincipalUser } from './principal.js';
@@ -40,25 +47,48 @@ async function lookup(db: Tx, kind: string, digest: string, now: Date): Promise<
   switch (kind) {
     case 'mobile': {
       const [row] = await db
-        .select({ id: mobileTokens.id, expiresAt: mobileTokens.expiresAt, deviceName: mobileTokens.deviceName, user: userColumns })
+        .select({
+          id: mobileTokens.id,
+          expiresAt: mobileTokens.expiresAt,
+          deviceName: mobileTokens.deviceName,
+          user: userColumns,
+        })
         .from(mobileTokens)
         .innerJoin(users, eq(users.id, mobileTokens.userId))
         .where(and(eq(mobileTokens.tokenDigest, digest), isNull(mobileTokens.revokedAt)));
       if (!row) return null;
       const expiresAt = new Date(row.expiresAt);
       if (expiresAt <= now) return null;
-      return { kind: 'mobile', credentialId: String(row.id), credentialName: row.deviceName, user: row.user, expiresAt };
+      return {
+        kind: 'mobile',
+        credentialId: String(row.id),
+        credentialName: row.deviceName,
+        user: row.user,
+        expiresAt,
+      };
     }
     case 'global': {
       const [row] = await db
-        .select({ id: globalApiTokens.id, name: globalApiTokens.name, scopes: globalApiTokens.scopes, expiresAt: globalApiTokens.expiresAt, user: userColumns })
+        .select({
+          id: globalApiTokens.id,
+          name: globalApiTokens.name,
+          scopes: globalApiTokens.scopes,
+          expiresAt: globalApiTokens.expiresAt,
+          user: userColumns,
+        })
         .from(globalApiTokens)
         .innerJoin(users, eq(users.id, globalApiTokens.userId))
         .where(and(eq(globalApiTokens.tokenDigest, digest), isNull(globalApiTokens.revokedAt)));
       // Honoured only while its owner is still a global admin (spec "Authentication").
-      if (!row || !row.user.globalAdmin) return null;
+      if (!row?.user.globalAdmin) return null;
       if (row.expiresAt && new Date(row.expiresAt) <= now) return null;
-      return { kind: 'global', credentialId: String(row.id), credentialName: row.name, user: row.user as PrincipalUser, scopes: row.scopes };
+      return {
+        kind: 'global',
+        credentialId: String(row.id),
+        credentialName: row.name,
+        user: row.user as PrincipalUser,
+        scopes: row.scopes,
+      };
     }
     case 'series_key': {
       const [row] = await db
@@ -66,7 +96,13 @@ async function lookup(db: Tx, kind: string, digest: string, now: Date): Promise<
         .from(seriesApiKeys)
         .where(and(eq(seriesApiKeys.tokenDigest, digest), isNull(seriesApiKeys.revokedAt)));
       if (!row) return null;
-      return { kind: 'series_key', credentialId: String(row.id), credentialName: row.name, seriesId: row.seriesId, ownerUserId: row.ownerUserId };
+      return {
+        kind: 'series_key',
+        credentialId: String(row.id),
+        credentialName: row.name,
+        seriesId: row.seriesId,
+        ownerUserId: row.ownerUserId,
+      };
     }
     case 'event_key': {
       const [row] = await db
@@ -74,7 +110,14 @@ async function lookup(db: Tx, kind: string, digest: string, now: Date): Promise<
         .from(eventApiKeys)
         .where(and(eq(eventApiKeys.tokenDigest, digest), isNull(eventApiKeys.revokedAt)));
       if (!row) return null;
-      return { kind: 'event_key', credentialId: String(row.id), credentialName: row.name, eventId: row.eventId, ownerUserId: row.ownerUserId, legacy: false };
+      return {
+        kind: 'event_key',
+        credentialId: String(row.id),
+        credentialName: row.name,
+        eventId: row.eventId,
+        ownerUserId: row.ownerUserId,
+        legacy: false,
+      };
     }
     case 'legacy_event_key': {
       const [row] = await db
@@ -82,7 +125,14 @@ async function lookup(db: Tx, kind: string, digest: string, now: Date): Promise<
         .from(events)
         .where(eq(events.legacyApiKeyDigest, digest));
       if (!row) return null;
-      return { kind: 'event_key', credentialId: `legacy:${row.id}`, credentialName: row.name ?? 'Legacy event key', eventId: row.id, ownerUserId: null, legacy: true };
+      return {
+        kind: 'event_key',
+        credentialId: `legacy:${row.id}`,
+        credentialName: row.name ?? 'Legacy event key',
+        eventId: row.id,
+        ownerUserId: null,
+        legacy: true,
+      };
     }
     default:
       return null;

@@ -5,9 +5,16 @@
  */
 import type { Tx } from '../db/client.js';
 import { forbidden } from '../lib/errors.js';
-import { type Action, actions, type ActionRule } from './actions.js';
+import { type Action, type ActionRule, actions } from './actions.js';
 import { authenticate } from './authenticate.js';
-import { checkCredentialKind, NO_ROLES, type Roles, userMeets, type Visibility, visibilityFor } from './policy.js';
+import {
+  checkCredentialKind,
+  NO_ROLES,
+  type Roles,
+  userMeets,
+  type Visibility,
+  visibilityFor,
+} from './policy.js';
 import { isUserPrincipal, type Principal } from './principal.js';
 import { type EventRow, loadRoles, resolveEvent, resolveSeries, type SeriesRow } from './resolve.js';
 
@@ -53,7 +60,9 @@ export async function authorize(
       roles = await loadRoles(db, principal.user.id, { eventId: event?.id, seriesId });
     }
     if (!userMeets(rule.users, principal.user, roles)) {
-      throw forbidden(rule.users === 'global_admin' ? 'This action requires a global admin' : denyMessage(event, series));
+      throw forbidden(
+        rule.users === 'global_admin' ? 'This action requires a global admin' : denyMessage(event, series),
+      );
     }
   }
   return { action, principal, event, series, roles, visibility: visibilityFor(principal, roles) };

@@ -33,7 +33,8 @@ export function checkCredentialKind(rule: ActionRule, principal: Principal): voi
   if (principal.kind === 'event_key' && !rule.keys.event) throw forbidden(keyMessage(rule));
   if (isUserPrincipal(principal)) {
     if (principal.kind === 'global' && principal.scopes.length > 0) {
-      if (!rule.scope || !principal.scopes.includes(rule.scope)) throw forbidden(SCOPE_MESSAGE(principal.scopes));
+      if (!rule.scope || !principal.scopes.includes(rule.scope))
+        throw forbidden(SCOPE_MESSAGE(principal.scopes));
     }
     if (rule.users === null) throw forbidden(rule.denyMessage ?? 'This endpoint requires an API key');
   }
@@ -44,7 +45,12 @@ function keyMessage(rule: ActionRule): string {
   return rule.users ? 'API keys cannot access this endpoint; it requires a user credential' : 'Forbidden';
 }
 
-const PARTICIPANT_ROLES: ReadonlySet<EventRole> = new Set(['event_admin', 'ops', 'safeguarding_lead', 'limited']);
+const PARTICIPANT_ROLES: ReadonlySet<EventRole> = new Set([
+  'event_admin',
+  'ops',
+  'safeguarding_lead',
+  'limited',
+]);
 const PII_ROLES: ReadonlySet<EventRole> = new Set(['event_admin', 'ops', 'safeguarding_lead']);
 
 function hasAny(roles: ReadonlySet<EventRole>, wanted: ReadonlySet<EventRole>): boolean {
@@ -81,7 +87,16 @@ export function visibilityFor(principal: Principal, roles: Roles): Visibility {
   };
 }
 
-const ROLE_ORDER = ['global_admin', 'owner', 'organizer', 'event_admin', 'safeguarding_lead', 'ops', 'limited', 'read_only'];
+const ROLE_ORDER = [
+  'global_admin',
+  'owner',
+  'organizer',
+  'event_admin',
+  'safeguarding_lead',
+  'ops',
+  'limited',
+  'read_only',
+];
 
 /** The widest role a user holds on an event (the `role` extension of GET /events entries). */
 export function widestRole(user: PrincipalUser, roles: Roles): string | null {

@@ -2,7 +2,7 @@
  * Path targets and roles: `{event_id}` (numeric id, UUID, or slug where allowed; contract §1) and
  * `{series_id}` (UUID, slug or `current`; contract §7, §9), and the caller's roles on them.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { eventRoles, events, series, seriesRoles } from '../db/schema/index.js';
 import { badRequest, notFound } from '../lib/errors.js';
@@ -19,7 +19,7 @@ export const EVENT_NOT_FOUND = 'Event not found';
 export const SERIES_NOT_FOUND = 'Series not found';
 
 export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Promise<EventRow> {
-  let where;
+  let where: SQL;
   if (INT.test(ref)) where = eq(events.id, Number(ref));
   else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
   else if (allowSlug) where = eq(events.slug, ref);
@@ -30,7 +30,7 @@ export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Pro
 }
 
 export async function resolveSeries(db: Tx, ref: string, principal: Principal): Promise<SeriesRow> {
-  let where;
+  let where: SQL;
   if (ref === 'current') {
     // `current` is valid for a series API key only (spec); other kinds that may use the endpoint get 400.
     if (principal.kind !== 'series_key') throw badRequest('"current" can only be used with a series API key');
@@ -43,7 +43,11 @@ export async function resolveSeries(db: Tx, ref: string, principal: Principal): 
 }
 
 /** The user's event roles on `event` plus series roles on its series (or on `seriesId` alone). */
-export async function loadRoles(db: Tx, userId: number, target: { eventId?: number; seriesId: string }): Promise<Roles> {
+export async function loadRoles(
+  db: Tx,
+  userId: number,
+  target: { eventId?: number; seriesId: string },
+): Promise<Roles> {
   const [eventRows, seriesRows] = await Promise.all([
     target.eventId === undefined
       ? Promise.resolve([])

@@ -21,9 +21,15 @@ export interface Database {
 }
 
 /** Opens the configured database. Throws DataDirLockedError if the embedded folder is in use. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>,
+): Promise<Database> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolSize, options: '-c TimeZone=UTC' });
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.dbPoolSize,
+      options: '-c TimeZone=UTC',
+    });
     return wrap(pool, 'postgres', async () => {});
   }
   // PGlite is single-session: one pooled connection keeps transactions strictly serial.

@@ -4,8 +4,8 @@
  * `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (contract §2).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AccessContext, authorize } from '../access/authorize.js';
 import { bearerToken } from '../access/authenticate.js';
+import { type AccessContext, authorize } from '../access/authorize.js';
 import type { Ctx, Deps } from '../deps.js';
 
 declare module 'fastify' {

@@ -12,7 +12,8 @@ function validationMessage(error: FastifyError): string {
   const where = error.validationContext ?? 'request';
   const path = first.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
   const params = first.params as Record<string, unknown> | undefined;
-  if (first.keyword === 'required' && params?.missingProperty) return `${where}.${String(params.missingProperty)} is required`;
+  if (first.keyword === 'required' && params?.missingProperty)
+    return `${where}.${String(params.missingProperty)} is required`;
   if (first.keyword === 'additionalProperties' && params?.additionalProperty)
     return `${where}${path ? `.${path}` : ''}: unknown field ${String(params.additionalProperty)}`;
   return `${where}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
@@ -30,9 +31,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const code = error.code ?? '';
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
-      return reply.status(400).send({ error: 'Unsupported or malformed request body; send application/json' });
+      return reply
+        .status(400)
+        .send({ error: 'Unsupported or malformed request body; send application/json' });
     }
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send({ error: 'Request body is too large' });
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.status(413).send({ error: 'Request body is too large' });
     if (error instanceof SyntaxError || code.startsWith('FST_ERR_CTP')) {
       return reply.status(400).send({ error: 'Malformed JSON in request body' });
     }

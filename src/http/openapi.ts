@@ -31,11 +31,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: { title: 'Muster API', version: '1.0.0', description: API_DESCRIPTION },
       servers: [{ url: '/' }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Mobile token, global API token, series or event API key' } },
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Mobile token, global API token, series or event API key',
+          },
+        },
       },
       security: [{ bearer: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs', staticCSP: true });
-  app.get('/api/v1/openapi.json', { config: { public: 'none' }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/v1/openapi.json', { config: { public: 'none' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 }

@@ -36,7 +36,9 @@ export function trackRoutes(app: FastifyInstance): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const pluginPublic = PLUGIN_PUBLIC_PREFIXES.some((p) => route.url.startsWith(p));
     if (!pluginPublic && !isAction(config.action) && !config.public) {
-      throw new UndeclaredRouteError(`Route ${methods.join(',')} ${route.url} declares neither config.action nor config.public`);
+      throw new UndeclaredRouteError(
+        `Route ${methods.join(',')} ${route.url} declares neither config.action nor config.public`,
+      );
     }
     for (const method of methods) {
       if (method === 'HEAD') continue;

@@ -12,4 +12,8 @@ export const errorResponses = (...codes: number[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBody])) as Record<number, typeof ErrorBody>;
 
 /** `{event_id}`: numeric id or event UUID (participants endpoints: or slug). */
-export const EventIdParam = Type.String({ minLength: 1, maxLength: 200, description: 'Numeric event id, event UUID, or (participants endpoints) slug' });
+export const EventIdParam = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Numeric event id, event UUID, or (participants endpoints) slug',
+});

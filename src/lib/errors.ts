@@ -18,4 +18,5 @@ export const notFound = (message = 'Not found') => new ApiError(404, message);
 export const unprocessable = (message: string, extra: Record<string, unknown> = {}) =>
   new ApiError(422, message, extra);
 export const badRequest = (message: string) => new ApiError(400, message);
-export const conflict = (message: string, extra: Record<string, unknown> = {}) => new ApiError(409, message, extra);
+export const conflict = (message: string, extra: Record<string, unknown> = {}) =>
+  new ApiError(409, message, extra);

@@ -1,6 +1,17 @@
 /** Slugs (contract §7): lowercase, dashes, `^[a-z0-9-]+$`, not all digits (ids), not reserved words. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const RESERVED_SLUGS = new Set(['current', 'new', 'edit', 'admin', 'api', 'search', 'lookup', 'roster', 'series', 'events']);
+export const RESERVED_SLUGS = new Set([
+  'current',
+  'new',
+  'edit',
+  'admin',
+  'api',
+  'search',
+  'lookup',
+  'roster',
+  'series',
+  'events',
+]);
 
 export function slugify(name: string): string {
   return name

@@ -43,7 +43,9 @@ export async function startEmbedded(dataDir: string, maxConnections: number): Pr
   try {
     const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
       worker.once('message', (m: { type: string; host: string; port: number; message?: string }) =>
-        m.type === 'ready' ? resolve(m) : reject(new Error(`Embedded database failed to start: ${m.message}`)),
+        m.type === 'ready'
+          ? resolve(m)
+          : reject(new Error(`Embedded database failed to start: ${m.message}`)),
       );
       worker.once('error', reject);
     });

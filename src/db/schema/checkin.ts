@@ -21,7 +21,9 @@ export const scans = pgTable(
       .notNull()
       .references(() => scanContexts.id, { onDelete: 'cascade' }),
     scannerUserId: integer('scanner_user_id').references(() => users.id, { onDelete: 'set null' }),
-    source: text('source', { enum: ['qr', 'nfc', 'manual'] }).notNull().default('qr'),
+    source: text('source', { enum: ['qr', 'nfc', 'manual'] })
+      .notNull()
+      .default('qr'),
     clientScanId: text('client_scan_id'),
     outcome: text('outcome', { enum: ['scanned', 'already_scanned'] }).notNull(),
     scannedAt: ts('scanned_at').notNull(),

@@ -76,7 +76,9 @@ export const eventRoles = pgTable(
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['event_admin', 'ops', 'safeguarding_lead', 'limited', 'read_only'] }).notNull(),
+    role: text('role', {
+      enum: ['event_admin', 'ops', 'safeguarding_lead', 'limited', 'read_only'],
+    }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('event_roles_unique').on(t.userId, t.eventId, t.role), index().on(t.eventId)],
@@ -99,5 +101,8 @@ export const scanContexts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index().on(t.eventId, t.position), uniqueIndex('scan_contexts_event_name').on(t.eventId, sql`lower(${t.name})`)],
+  (t) => [
+    index().on(t.eventId, t.position),
+    uniqueIndex('scan_contexts_event_name').on(t.eventId, sql`lower(${t.name})`),
+  ],
 );

@@ -45,13 +45,18 @@ export const chatBlastRecipients = pgTable(
       .references(() => chatBlasts.id, { onDelete: 'cascade' }),
     registrationId: integer('registration_id').references(() => registrations.id, { onDelete: 'set null' }),
     chatUserId: text('chat_user_id').notNull(),
-    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     sentAt: ts('sent_at'),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('chat_blast_recipients_unique').on(t.blastId, t.registrationId), index().on(t.blastId, t.status)],
+  (t) => [
+    uniqueIndex('chat_blast_recipients_unique').on(t.blastId, t.registrationId),
+    index().on(t.blastId, t.status),
+  ],
 );
 
 export const bans = pgTable('bans', {

@@ -1,15 +1,6 @@
 /** Consents, guardians, emergency contacts, travel and legs, invitations and staff notes. */
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  boolean,
-  index,
-  integer,
-  pgTable,
-  serial,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, ts, updatedAt } from './common.js';
 import { events } from './events.js';
@@ -163,7 +154,9 @@ export const invitations = pgTable(
     firstName: text('first_name'),
     lastName: text('last_name'),
     tokenDigest: text('token_digest').notNull().unique(),
-    status: text('status', { enum: ['pending', 'accepted', 'revoked', 'expired'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'accepted', 'revoked', 'expired'] })
+      .notNull()
+      .default('pending'),
     expiresAt: ts('expires_at').notNull(),
     acceptedAt: ts('accepted_at'),
     registrationId: integer('registration_id').references(() => registrations.id, { onDelete: 'set null' }),
@@ -172,7 +165,9 @@ export const invitations = pgTable(
     credentialId: text('credential_id'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('invitations_event_email_pending').on(t.eventId, t.email).where(sql`status = 'pending'`)],
+  (t) => [
+    uniqueIndex('invitations_event_email_pending').on(t.eventId, t.email).where(sql`status = 'pending'`),
+  ],
 );
 
 /** Staff notes; note_type ops|safeguarding|logistical; sensitivity normal|restricted (contract §4). */

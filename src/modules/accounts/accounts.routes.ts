@@ -1,9 +1,9 @@
 /** GET /me, GET /events (spec "Account and credentials"). Users only; API keys get 403. */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses, Nullable, NullableDateTime } from '../../http/schema-helpers.js';
-import type { Deps } from '../../deps.js';
 import * as service from './accounts.service.js';
 
 const tags = ['account'];
@@ -28,7 +28,12 @@ export const AccessibleEvent = Type.Object({
   location_city: NStr,
   logo_url: NStr,
   banner_url: NStr,
-  role: Nullable(Type.String({ description: 'Widest role: global_admin, owner, organizer, event_admin, safeguarding_lead, ops, limited, read_only' })),
+  role: Nullable(
+    Type.String({
+      description:
+        'Widest role: global_admin, owner, organizer, event_admin, safeguarding_lead, ops, limited, read_only',
+    }),
+  ),
   can_view_participants: Type.Boolean(),
   can_view_participant_pii: Type.Boolean(),
   can_view_sensitive_data: Type.Boolean(),
@@ -51,7 +56,8 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Events the user can access',
-        description: 'All events for a global admin; otherwise events where the user holds an event or series role. Ordered by start date (no date last). `role` and the `can_*`/`travel_enabled` flags are extensions the mobile app reads.',
+        description:
+          'All events for a global admin; otherwise events where the user holds an event or series role. Ordered by start date (no date last). `role` and the `can_*`/`travel_enabled` flags are extensions the mobile app reads.',
         response: { 200: Type.Object({ events: Type.Array(AccessibleEvent) }), ...errorResponses(401, 403) },
       },
     },

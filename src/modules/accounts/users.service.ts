@@ -6,7 +6,13 @@ import { eventRoles, seriesRoles, users } from '../../db/schema/index.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 
 export type UserRow = typeof users.$inferSelect;
-export const EVENT_ROLES: readonly EventRole[] = ['event_admin', 'ops', 'safeguarding_lead', 'limited', 'read_only'];
+export const EVENT_ROLES: readonly EventRole[] = [
+  'event_admin',
+  'ops',
+  'safeguarding_lead',
+  'limited',
+  'read_only',
+];
 export const SERIES_ROLES: readonly SeriesRole[] = ['owner', 'organizer'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -15,12 +21,18 @@ export function normalizeEmail(email: string): string {
 }
 
 export async function findUserByEmail(tx: Tx, email: string): Promise<UserRow | undefined> {
-  const [row] = await tx.select().from(users).where(sql`lower(${users.email}) = ${normalizeEmail(email)}`);
+  const [row] = await tx
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`);
   return row;
 }
 
 /** Creates a user; 422 for a malformed email, 409-style error when it exists. */
-export async function createUser(tx: Tx, input: { email: string; name: string; globalAdmin?: boolean }): Promise<UserRow> {
+export async function createUser(
+  tx: Tx,
+  input: { email: string; name: string; globalAdmin?: boolean },
+): Promise<UserRow> {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email)) throw unprocessable('Invalid email format');
   if (!input.name.trim()) throw unprocessable('Name is required');
@@ -36,18 +48,35 @@ export async function setGlobalAdmin(tx: Tx, userId: number, globalAdmin: boolea
   await tx.update(users).set({ globalAdmin }).where(eq(users.id, userId));
 }
 
-export async function grantEventRole(tx: Tx, userId: number, eventId: number, role: EventRole): Promise<void> {
+export async function grantEventRole(
+  tx: Tx,
+  userId: number,
+  eventId: number,
+  role: EventRole,
+): Promise<void> {
   if (!EVENT_ROLES.includes(role)) throw unprocessable(`Unknown event role: ${role}`);
   await tx.insert(eventRoles).values({ userId, eventId, role }).onConflictDoNothing();
 }
 
-export async function grantSeriesRole(tx: Tx, userId: number, seriesId: string, role: SeriesRole): Promise<void> {
+export async function grantSeriesRole(
+  tx: Tx,
+  userId: number,
+  seriesId: string,
+  role: SeriesRole,
+): Promise<void> {
   if (!SERIES_ROLES.includes(role)) throw unprocessable(`Unknown series role: ${role}`);
   await tx.insert(seriesRoles).values({ userId, seriesId, role }).onConflictDoNothing();
 }
 
-export async function revokeEventRole(tx: Tx, userId: number, eventId: number, role: EventRole): Promise<void> {
-  await tx.delete(eventRoles).where(and(eq(eventRoles.userId, userId), eq(eventRoles.eventId, eventId), eq(eventRoles.role, role)));
+export async function revokeEventRole(
+  tx: Tx,
+  userId: number,
+  eventId: number,
+  role: EventRole,
+): Promise<void> {
+  await tx
+    .delete(eventRoles)
+    .where(and(eq(eventRoles.userId, userId), eq(eventRoles.eventId, eventId), eq(eventRoles.role, role)));
 }
 
 export async function requireUserByEmail(tx: Tx, email: string): Promise<UserRow> {

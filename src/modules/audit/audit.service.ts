@@ -17,8 +17,7 @@ export interface AuditEntry {
 
 export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
   const p = entry.principal;
-  const actor =
-    entry.actorUserId ?? (p ? ('user' in p ? p.user.id : p.ownerUserId) : null);
+  const actor = entry.actorUserId ?? (p ? ('user' in p ? p.user.id : p.ownerUserId) : null);
   await tx.insert(auditLog).values({
     action: entry.action,
     actorUserId: actor,

@@ -2,10 +2,16 @@
  * Issuing credentials (contract §2). Each function returns the secret exactly once; only its
  * SHA-256 digest is stored. Used by the CLI, the demo seed and (later) POST /session.
  */
+
+import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { eventApiKeys, events, globalApiTokens, mobileTokens, seriesApiKeys } from '../../db/schema/index.js';
-import { digestSecret, generateApiSecret, generateLegacyEventKey, generateMobileToken } from '../../lib/secrets.js';
-import { eq } from 'drizzle-orm';
+import {
+  digestSecret,
+  generateApiSecret,
+  generateLegacyEventKey,
+  generateMobileToken,
+} from '../../lib/secrets.js';
 
 /** Mobile tokens live 14 days (contract §2). */
 export const MOBILE_TOKEN_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -22,7 +28,9 @@ export async function issueMobileToken(
   opts: { deviceName?: string; now?: Date; ttlMs?: number } = {},
 ): Promise<IssuedSecret> {
   const secret = generateMobileToken();
-  const expiresAt = new Date((opts.now ?? new Date()).getTime() + (opts.ttlMs ?? MOBILE_TOKEN_TTL_MS)).toISOString();
+  const expiresAt = new Date(
+    (opts.now ?? new Date()).getTime() + (opts.ttlMs ?? MOBILE_TOKEN_TTL_MS),
+  ).toISOString();
   const [row] = await tx
     .insert(mobileTokens)
     .values({ userId, tokenDigest: digestSecret(secret), deviceName: opts.deviceName ?? null, expiresAt })
@@ -38,7 +46,13 @@ export async function issueGlobalToken(
   const secret = generateApiSecret('global');
   const [row] = await tx
     .insert(globalApiTokens)
-    .values({ userId, name: opts.name, tokenDigest: digestSecret(secret), scopes: opts.scopes ?? [], expiresAt: opts.expiresAt ?? null })
+    .values({
+      userId,
+      name: opts.name,
+      tokenDigest: digestSecret(secret),
+      scopes: opts.scopes ?? [],
+      expiresAt: opts.expiresAt ?? null,
+    })
     .returning({ id: globalApiTokens.id });
   return { id: row!.id, secret, expires_at: opts.expiresAt ?? null };
 }
@@ -70,8 +84,15 @@ export async function issueEventKey(
 }
 
 /** Sets (or replaces) an event's legacy per-event key. */
-export async function issueLegacyEventKey(tx: Tx, eventId: number, name = 'Legacy event key'): Promise<IssuedSecret> {
+export async function issueLegacyEventKey(
+  tx: Tx,
+  eventId: number,
+  name = 'Legacy event key',
+): Promise<IssuedSecret> {
   const secret = generateLegacyEventKey();
-  await tx.update(events).set({ legacyApiKeyDigest: digestSecret(secret), legacyApiKeyName: name }).where(eq(events.id, eventId));
+  await tx
+    .update(events)
+    .set({ legacyApiKeyDigest: digestSecret(secret), legacyApiKeyName: name })
+    .where(eq(events.id, eventId));
   return { id: eventId, secret, expires_at: null };
 }

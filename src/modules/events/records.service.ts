@@ -34,11 +34,17 @@ function checkedSlug(slug: string | undefined, name: string): string {
   return value;
 }
 
-export async function createSeries(tx: Tx, input: { name: string; slug?: string; description?: string }): Promise<SeriesRow> {
+export async function createSeries(
+  tx: Tx,
+  input: { name: string; slug?: string; description?: string },
+): Promise<SeriesRow> {
   const slug = checkedSlug(input.slug, input.name);
   const [taken] = await tx.select({ id: series.id }).from(series).where(eq(series.slug, slug));
   if (taken) throw unprocessable(`Series slug "${slug}" is already taken`);
-  const [row] = await tx.insert(series).values({ name: input.name, slug, description: input.description ?? null }).returning();
+  const [row] = await tx
+    .insert(series)
+    .values({ name: input.name, slug, description: input.description ?? null })
+    .returning();
   return row!;
 }
 
@@ -56,6 +62,8 @@ export async function createEventRecord(tx: Tx, input: NewEvent): Promise<EventR
     .insert(events)
     .values({ ...input, slug, modules: { ...DEFAULT_MODULES, ...input.modules } })
     .returning();
-  await tx.insert(scanContexts).values({ eventId: row!.id, name: DEFAULT_CHECK_IN_CONTEXT, checksIn: true, position: 0 });
+  await tx
+    .insert(scanContexts)
+    .values({ eventId: row!.id, name: DEFAULT_CHECK_IN_CONTEXT, checksIn: true, position: 0 });
   return row!;
 }

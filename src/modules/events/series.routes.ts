@@ -1,14 +1,18 @@
 /** GET /series, GET /series/{series_id}, GET /series/{series_id}/events (contract §7). */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
-import type { Deps } from '../../deps.js';
 import { EventSummary, Series } from './events.schemas.js';
 import * as service from './series.service.js';
 
 const SeriesParams = Type.Object({
-  series_id: Type.String({ minLength: 1, maxLength: 200, description: 'Series UUID, slug, or `current` (series API key only; other credentials get 400)' }),
+  series_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Series UUID, slug, or `current` (series API key only; other credentials get 400)',
+  }),
 });
 const tags = ['series'];
 
@@ -20,7 +24,8 @@ export function seriesRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Series the caller can see',
-        description: 'A series API key sees its own series; a global admin all; other users the series where they hold a series role (owner, organizer). Event API keys: 403.',
+        description:
+          'A series API key sees its own series; a global admin all; other users the series where they hold a series role (owner, organizer). Event API keys: 403.',
         response: { 200: Type.Object({ series: Type.Array(Series) }), ...errorResponses(401, 403) },
       },
     },
@@ -48,7 +53,10 @@ export function seriesRoutes(app: FastifyInstance, deps: Deps): void {
         summary: 'Events of a series (summaries)',
         description: 'Earliest start first; events with no start date last.',
         params: SeriesParams,
-        response: { 200: Type.Object({ events: Type.Array(EventSummary) }), ...errorResponses(400, 401, 403, 404) },
+        response: {
+          200: Type.Object({ events: Type.Array(EventSummary) }),
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
     },
     async (request) => service.listSeriesEvents(ctxOf(deps, request)),

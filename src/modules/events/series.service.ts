@@ -8,12 +8,16 @@ import { serializeEventSummary, serializeSeries } from './events.serialize.js';
 /** Series key → its own series; global admin → all; other users → series where they hold a series role. */
 export async function listSeries(ctx: Ctx) {
   const p = ctx.access.principal;
-  let rows;
+  let rows: (typeof series.$inferSelect)[];
   if (p.kind === 'series_key') rows = await ctx.db.select().from(series).where(eq(series.id, p.seriesId));
-  else if (isUserPrincipal(p) && p.user.globalAdmin) rows = await ctx.db.select().from(series).orderBy(asc(series.name));
+  else if (isUserPrincipal(p) && p.user.globalAdmin)
+    rows = await ctx.db.select().from(series).orderBy(asc(series.name));
   else {
     const userId = isUserPrincipal(p) ? p.user.id : -1;
-    const member = ctx.db.select({ id: seriesRoles.seriesId }).from(seriesRoles).where(eq(seriesRoles.userId, userId));
+    const member = ctx.db
+      .select({ id: seriesRoles.seriesId })
+      .from(seriesRoles)
+      .where(eq(seriesRoles.userId, userId));
     rows = await ctx.db.select().from(series).where(inArray(series.id, member)).orderBy(asc(series.name));
   }
   return { series: rows.map(serializeSeries) };

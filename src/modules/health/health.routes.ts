@@ -16,7 +16,11 @@ export function healthRoutes(app: FastifyInstance, deps: Deps): void {
     '/readyz',
     {
       config: { public: 'none' },
-      schema: { tags: ['health'], security: [], response: { 200: Health, 503: Type.Object({ error: Type.String() }) } },
+      schema: {
+        tags: ['health'],
+        security: [],
+        response: { 200: Health, 503: Type.Object({ error: Type.String() }) },
+      },
     },
     async (_request, reply) => {
       try {

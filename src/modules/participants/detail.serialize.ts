@@ -4,10 +4,17 @@
  * safeguarding leads (null when the caller may see them but no record exists).
  */
 import type { Visibility } from '../../access/policy.js';
-import { iso, objectText, optionalPairs, participantFrom, participantPairs } from './participants.serialize.js';
+import {
+  iso,
+  objectText,
+  optionalPairs,
+  participantFrom,
+  participantPairs,
+} from './participants.serialize.js';
 
 type Pair = readonly [string, string];
-const obj = (pairs: readonly Pair[]) => `json_build_object(${pairs.map(([k, v]) => `'${k}', ${v}`).join(', ')})`;
+const obj = (pairs: readonly Pair[]) =>
+  `json_build_object(${pairs.map(([k, v]) => `'${k}', ${v}`).join(', ')})`;
 
 function personal(v: Visibility): string {
   const address = `(SELECT COALESCE(json_object_agg(a.key, a.value ORDER BY a.key), '{}'::json) FROM jsonb_each_text(p.address) a WHERE btrim(a.value) <> '')`;
@@ -16,7 +23,10 @@ function personal(v: Visibility): string {
     ['legal_last_name', 'p.legal_last_name'],
     ['preferred_name', 'p.preferred_name'],
     ...(v.pii ? ([['date_of_birth', `to_char(p.date_of_birth, 'YYYY-MM-DD')`]] as Pair[]) : []),
-    ['age', `date_part('year', age(COALESCE((e.starts_at AT TIME ZONE e.timezone)::date, current_date), p.date_of_birth))::int`],
+    [
+      'age',
+      `date_part('year', age(COALESCE((e.starts_at AT TIME ZONE e.timezone)::date, current_date), p.date_of_birth))::int`,
+    ],
     ['tshirt_size', 'r.tshirt_size'],
     ['engagement_preference', 'r.engagement_preference'],
     ['engagement_notes', 'r.engagement_notes'],
@@ -59,7 +69,12 @@ function guardians(v: Visibility): string {
   const contact = obj([
     ['id', 'gc.id'],
     ['name', 'gc.name'],
-    ...(v.pii ? ([['phone', 'gc.phone'], ['email', 'gc.email']] as Pair[]) : []),
+    ...(v.pii
+      ? ([
+          ['phone', 'gc.phone'],
+          ['email', 'gc.email'],
+        ] as Pair[])
+      : []),
     ['relationship', 'gc.relationship'],
     ['priority', 'gc.priority'],
   ]);
@@ -67,7 +82,12 @@ function guardians(v: Visibility): string {
     ['id', 'g.id'],
     ['guardian_id', 'g.guardian_user_id'],
     ['name', 'g.name'],
-    ...(v.pii ? ([['email', 'g.email'], ['phone', 'g.phone']] as Pair[]) : []),
+    ...(v.pii
+      ? ([
+          ['email', 'g.email'],
+          ['phone', 'g.phone'],
+        ] as Pair[])
+      : []),
     ['relationship', 'g.relationship'],
     ['is_primary', 'g.is_primary'],
     ['status', 'g.status'],
@@ -103,7 +123,10 @@ const SENSITIVE_SECTIONS: Pair[] = [
       ['notes', 'diet.notes'],
     ])} END`,
   ],
-  ['accessibility', '(SELECT ax.data::json FROM registration_accessibility ax WHERE ax.registration_id = r.id)'],
+  [
+    'accessibility',
+    '(SELECT ax.data::json FROM registration_accessibility ax WHERE ax.registration_id = r.id)',
+  ],
   [
     'safeguarding_detail',
     `CASE WHEN sg.registration_id IS NOT NULL THEN ${obj([

@@ -35,8 +35,9 @@ export const ImportAddressSchema = Type.Object(
 
 export const ImportPersonalSchema = Type.Object(
   {
-    legal_first_name: Type.String({ minLength: 1, maxLength: 200 }),
-    legal_last_name: Type.String({ minLength: 1, maxLength: 200 }),
+    // Required for a new person (checked by importParticipants); optional when updating one.
+    legal_first_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    legal_last_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     preferred_name: OptStr(200),
     date_of_birth: OptDate(),
     age: Ignored(),

@@ -142,7 +142,9 @@ export async function writeSections(tx: Tx, rid: number, item: ImportItem): Prom
   } else if (item.accommodation) {
     const set = pick<typeof accommodations.$inferInsert>(item.accommodation, ACCOMMODATION_KEYS);
     const q = tx.insert(accommodations).values({ ...set, registrationId: rid });
-    await (Object.keys(set).length ? q.onConflictDoUpdate({ target: accommodations.registrationId, set }) : q.onConflictDoNothing());
+    await (Object.keys(set).length
+      ? q.onConflictDoUpdate({ target: accommodations.registrationId, set })
+      : q.onConflictDoNothing());
   }
 
   const medical = {
@@ -210,7 +212,12 @@ export async function writeSections(tx: Tx, rid: number, item: ImportItem): Prom
   await writeTravel(tx, rid, 'outbound', item.travel_outbound);
 }
 
-async function insertContacts(tx: Tx, rid: number, guardianId: number | null, list: ImportContact[]): Promise<void> {
+async function insertContacts(
+  tx: Tx,
+  rid: number,
+  guardianId: number | null,
+  list: ImportContact[],
+): Promise<void> {
   if (list.length === 0) return;
   await tx.insert(emergencyContacts).values(
     list.map((c, i) => ({
@@ -238,7 +245,10 @@ async function writeGuardians(tx: Tx, rid: number, given: ImportGuardian[]): Pro
     const match =
       [...unmatched.values()].find((e) => email !== null && norm(e.email) === email) ??
       [...unmatched.values()].find((e) => !email && !norm(e.email) && norm(e.name) === norm(g.name));
-    const set = { ...pick<typeof guardians.$inferInsert>(g, GUARDIAN_KEYS), ...(g.email !== undefined ? { email } : {}) };
+    const set = {
+      ...pick<typeof guardians.$inferInsert>(g, GUARDIAN_KEYS),
+      ...(g.email !== undefined ? { email } : {}),
+    };
     let id: number;
     if (match) {
       unmatched.delete(match.id);
@@ -289,5 +299,7 @@ async function writeTravel(
       ? q.onConflictDoUpdate({ target: [travelLegs.travelId, travelLegs.position], set: legSet })
       : q.onConflictDoNothing());
   }
-  await tx.delete(travelLegs).where(and(eq(travelLegs.travelId, travelId), gt(travelLegs.position, travel.legs.length)));
+  await tx
+    .delete(travelLegs)
+    .where(and(eq(travelLegs.travelId, travelId), gt(travelLegs.position, travel.legs.length)));
 }

@@ -30,8 +30,8 @@ import type { ImportAddressSchema, ImportItem } from './import.schema.js';
 import { pick, writeSections } from './import.sections.js';
 import { importError, validateImportItems } from './import.validate.js';
 
-export { type ImportItem, ImportItemSchema } from './import.schema.js';
 export { parseImportFile } from './import.parse.js';
+export { type ImportItem, ImportItemSchema } from './import.schema.js';
 export { validateImportItems } from './import.validate.js';
 
 export interface ImportOptions {
@@ -108,8 +108,12 @@ export async function importParticipants(
   }
   const problems: string[] = [];
   items.forEach((item, index) => {
-    if (banned.has(item.email)) problems.push(`items[${index}] (${item.email}): this email is banned from events`);
-    else if (!existingPeople.has(item.email) && !item.personal) {
+    if (banned.has(item.email))
+      problems.push(`items[${index}] (${item.email}): this email is banned from events`);
+    else if (
+      !existingPeople.has(item.email) &&
+      !(item.personal?.legal_first_name && item.personal.legal_last_name)
+    ) {
       problems.push(
         `items[${index}] (${item.email}): personal.legal_first_name and personal.legal_last_name are required for a new participant`,
       );
@@ -123,7 +127,12 @@ export async function importParticipants(
     const rows = await tx
       .select({ id: registrations.id, personId: registrations.personId, status: registrations.status })
       .from(registrations)
-      .where(and(eq(registrations.eventId, eventId), inArray(registrations.personId, personIds.slice(i, i + 5000))));
+      .where(
+        and(
+          eq(registrations.eventId, eventId),
+          inArray(registrations.personId, personIds.slice(i, i + 5000)),
+        ),
+      );
     for (const r of rows) existingRegs.set(r.personId, r);
   }
 
@@ -153,14 +162,14 @@ async function upsertPerson(tx: Tx, item: ImportItem, existingId: number | undef
     if (Object.keys(values).length) await tx.update(people).set(values).where(eq(people.id, existingId));
     return existingId;
   }
-  const personal = item.personal!; // checked before any write
   const [row] = await tx
     .insert(people)
     .values({
       ...values,
       email: item.email,
-      legalFirstName: personal.legal_first_name,
-      legalLastName: personal.legal_last_name,
+      // Both checked before any write.
+      legalFirstName: item.personal!.legal_first_name!,
+      legalLastName: item.personal!.legal_last_name!,
     })
     .returning({ id: people.id });
   return row!.id;
@@ -180,7 +189,8 @@ async function upsertRegistration(
   const stamps: { column: 'submittedAt' | 'completedAt' | 'withdrawnAt'; keepFirst: boolean }[] = [];
   if (status !== undefined && status !== existing?.status) {
     values.status = status;
-    if (status === 'awaiting_guardian' || status === 'complete') stamps.push({ column: 'submittedAt', keepFirst: true });
+    if (status === 'awaiting_guardian' || status === 'complete')
+      stamps.push({ column: 'submittedAt', keepFirst: true });
     if (status === 'complete') stamps.push({ column: 'completedAt', keepFirst: true });
     if (status === 'withdrawn') stamps.push({ column: 'withdrawnAt', keepFirst: false });
   }
@@ -188,7 +198,8 @@ async function upsertRegistration(
     for (const { column, keepFirst } of stamps) {
       values[column] = keepFirst ? sql`coalesce(${registrations[column]}, now())` : sql`now()`;
     }
-    if (Object.keys(values).length) await tx.update(registrations).set(values).where(eq(registrations.id, existing.id));
+    if (Object.keys(values).length)
+      await tx.update(registrations).set(values).where(eq(registrations.id, existing.id));
     return existing.id;
   }
   for (const { column } of stamps) values[column] = sql`now()`;

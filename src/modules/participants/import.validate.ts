@@ -4,7 +4,7 @@
  * valid date (YYYY-MM-DD)`. Every problem is an ApiError 422, never a crash.
  */
 import { Value } from 'typebox/value';
-import { ApiError, unprocessable } from '../../lib/errors.js';
+import { type ApiError, unprocessable } from '../../lib/errors.js';
 import { normalizeEmail } from '../accounts/users.service.js';
 import { type ImportItem, ImportItemSchema } from './import.schema.js';
 
@@ -44,7 +44,10 @@ function formatText(format: string): string {
 }
 
 /** Turns TypeBox errors of one value into human messages, one per field. */
-export function describeSchemaErrors(errors: SchemaError[]): string[] {
+export function describeSchemaErrors(
+  errors: SchemaError[],
+  rename: (path: string) => string = (p) => p,
+): string[] {
   const groups = new Map<string, SchemaError[]>();
   for (const e of errors) {
     if (e.keyword === 'boolean') continue; // duplicate of the parent's additionalProperties error
@@ -54,7 +57,7 @@ export function describeSchemaErrors(errors: SchemaError[]): string[] {
   }
   const out: string[] = [];
   for (const [path, list] of groups) {
-    const field = fieldPath(path);
+    const field = fieldPath(path) && rename(fieldPath(path));
     const subject = field || 'item';
     const extra = list.find((e) => e.keyword === 'additionalProperties');
     if (extra) {
@@ -63,7 +66,7 @@ export function describeSchemaErrors(errors: SchemaError[]): string[] {
     }
     for (const e of list.filter((x) => x.keyword === 'required')) {
       for (const name of (e.params.requiredProperties as string[]) ?? []) {
-        out.push(`${field ? `${field}.` : ''}${name} is required`);
+        out.push(`${rename(field ? `${fieldPath(path)}.${name}` : name)} is required`);
       }
     }
     const rest = list.filter((x) => x.keyword !== 'additionalProperties' && x.keyword !== 'required');
@@ -78,7 +81,9 @@ export function describeSchemaErrors(errors: SchemaError[]): string[] {
       );
     } else {
       const e = rest[0]!;
-      out.push(`${subject} ${e.keyword === 'format' ? `must be ${formatText(String(e.params.format))}` : e.message}`);
+      out.push(
+        `${subject} ${e.keyword === 'format' ? `must be ${formatText(String(e.params.format))}` : e.message}`,
+      );
     }
   }
   return out;
@@ -89,13 +94,19 @@ function label(index: number, raw: unknown): string {
   return typeof email === 'string' && email.trim() ? `items[${index}] (${email.trim()})` : `items[${index}]`;
 }
 
+/** How problems name an item and a field (the CSV parser names rows and columns instead). */
+export interface ProblemNaming {
+  item?: (index: number) => string;
+  field?: (path: string) => string;
+}
+
 /**
  * Checks an untrusted value (a parsed JSON file, CSV rows mapped to items) and returns it as
  * ImportItem[] with emails trimmed and lowercased.
  * Throws ApiError 422 when it is not an array, is empty, is too large, when any item breaks the
  * schema, or when two items share an email; `extra.problems` lists the problems (at most 10).
  */
-export function validateImportItems(raw: unknown): ImportItem[] {
+export function validateImportItems(raw: unknown, naming: ProblemNaming = {}): ImportItem[] {
   if (!Array.isArray(raw)) throw unprocessable('The import must be a JSON array of participant objects');
   if (raw.length === 0) throw unprocessable('The import contains no participants');
   if (raw.length > MAX_IMPORT_ITEMS) {
@@ -106,18 +117,23 @@ export function validateImportItems(raw: unknown): ImportItem[] {
   const items: ImportItem[] = [];
   raw.forEach((value: unknown, index) => {
     const item =
-      value && typeof value === 'object' && !Array.isArray(value) && typeof (value as ImportItem).email === 'string'
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      typeof (value as ImportItem).email === 'string'
         ? { ...(value as ImportItem), email: normalizeEmail((value as ImportItem).email) }
         : value;
     const errors = [...Value.Errors(ImportItemSchema, item)] as SchemaError[];
     if (errors.length > 0) {
-      for (const message of describeSchemaErrors(errors)) problems.push(`${label(index, value)}: ${message}`);
+      const name = naming.item?.(index) ?? label(index, value);
+      for (const message of describeSchemaErrors(errors, naming.field)) problems.push(`${name}: ${message}`);
       return;
     }
     const valid = item as ImportItem;
     const first = seen.get(valid.email);
     if (first !== undefined) {
-      problems.push(`${label(index, value)}: email duplicates items[${first}]`);
+      const name = naming.item?.(index) ?? label(index, value);
+      problems.push(`${name}: email duplicates ${naming.item?.(first) ?? `items[${first}]`}`);
       return;
     }
     seen.set(valid.email, index);

@@ -49,7 +49,13 @@ export function escapeLike(term: string): string {
 }
 
 /** Up to `limit` participants matching `q` (already trimmed, non-blank), best matches first. */
-export async function searchParticipantsJson(db: Tx, eventId: number, v: Visibility, q: string, limit = 20): Promise<string> {
+export async function searchParticipantsJson(
+  db: Tx,
+  eventId: number,
+  v: Visibility,
+  q: string,
+  limit = 20,
+): Promise<string> {
   const needle = q.toLowerCase();
   const contains = `%${escapeLike(needle)}%`;
   const prefix = `${escapeLike(needle)}%`;
@@ -77,7 +83,12 @@ export async function searchParticipantsJson(db: Tx, eventId: number, v: Visibil
 }
 
 /** JSON text of one ParticipantDetail, or null when the registration is not in this event. */
-export async function participantDetailJson(db: Tx, eventId: number, registrationId: number, v: Visibility): Promise<string | null> {
+export async function participantDetailJson(
+  db: Tx,
+  eventId: number,
+  registrationId: number,
+  v: Visibility,
+): Promise<string | null> {
   const res = await db.execute<{ j: string }>(
     sql`${sql.raw(participantDetailSelect(v))} WHERE r.event_id = ${eventId} AND r.id = ${registrationId}`,
   );
@@ -94,7 +105,13 @@ export async function lookupByEmail(db: Tx, eventId: number, email: string) {
 }
 
 export async function rosterRows(db: Tx, eventId: number) {
-  const res = await db.execute<{ email: string; first_name: string; last_name: string; chat_user_id: string | null; status: string }>(
+  const res = await db.execute<{
+    email: string;
+    first_name: string;
+    last_name: string;
+    chat_user_id: string | null;
+    status: string;
+  }>(
     sql`SELECT p.email, p.legal_first_name AS first_name, p.legal_last_name AS last_name, p.chat_user_id, r.status
           FROM registrations r JOIN people p ON p.id = r.person_id
          WHERE r.event_id = ${eventId} AND r.status NOT IN ('withdrawn', 'rejected')

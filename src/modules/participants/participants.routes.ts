@@ -1,10 +1,16 @@
 /** Routes of the participants read endpoints (spec "Participants"; contract §4). */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
-import type { Deps } from '../../deps.js';
-import { DetailBody, LookupBody, ParticipantList, RosterBody, SearchResults } from './participants.schemas.js';
+import {
+  DetailBody,
+  LookupBody,
+  ParticipantList,
+  RosterBody,
+  SearchResults,
+} from './participants.schemas.js';
 import * as service from './participants.service.js';
 
 const EventParams = Type.Object({ event_id: EventIdParam });
@@ -23,14 +29,18 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
           'Withdrawn and rejected registrations are included (clients merge, never delete). `synced_at` is a high-water mark fixed before the query: pass it back as `updated_since` to receive only registrations changed since (updated_since < updated_at <= synced_at). Not available to API keys.',
         params: EventParams,
         querystring: Type.Object({
-          updated_since: Type.Optional(Type.String({ description: 'ISO 8601 date-time (e.g. a previous synced_at); non-ISO → 422' })),
+          updated_since: Type.Optional(
+            Type.String({ description: 'ISO 8601 date-time (e.g. a previous synced_at); non-ISO → 422' }),
+          ),
         }),
         response: { 200: ParticipantList, ...errors },
       },
     },
     async (request, reply) => {
       const query = request.query as { updated_since?: string };
-      return reply.type('application/json; charset=utf-8').send(await service.listParticipants(ctxOf(deps, request), query));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(await service.listParticipants(ctxOf(deps, request), query));
     },
   );
 
@@ -41,15 +51,20 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Search participants by name, email or id',
-        description: 'Case-insensitive substring on legal/preferred/full name and email; an all-digit term also matches participant_event_id or participant_id exactly. Trimmed; blank → no results; at most 20, best matches first. LIKE wildcards are literal.',
+        description:
+          'Case-insensitive substring on legal/preferred/full name and email; an all-digit term also matches participant_event_id or participant_id exactly. Trimmed; blank → no results; at most 20, best matches first. LIKE wildcards are literal.',
         params: EventParams,
-        querystring: Type.Object({ q: Type.Optional(Type.String({ description: 'Search term (max 200 characters)' })) }),
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ description: 'Search term (max 200 characters)' })),
+        }),
         response: { 200: SearchResults, ...errors },
       },
     },
     async (request, reply) => {
       const query = request.query as { q?: string };
-      return reply.type('application/json; charset=utf-8').send(await service.searchParticipants(ctxOf(deps, request), query));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(await service.searchParticipants(ctxOf(deps, request), query));
     },
   );
 
@@ -60,7 +75,8 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Is this email registered for the event? (integrations)',
-        description: 'For event API keys of the event, series API keys of its series, and users with participant access. `participant_id` and `status` are null unless registered.',
+        description:
+          'For event API keys of the event, series API keys of its series, and users with participant access. `participant_id` and `status` are null unless registered.',
         params: EventParams,
         querystring: Type.Object({ email: Type.Optional(Type.String({ maxLength: 320 })) }),
         response: { 200: LookupBody, ...errors },
@@ -76,7 +92,8 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Roster of active registrations (integrations)',
-        description: 'Withdrawn and rejected registrations are excluded. For API keys of the event/series and users with participant access.',
+        description:
+          'Withdrawn and rejected registrations are excluded. For API keys of the event/series and users with participant access.',
         params: EventParams,
         response: { 200: RosterBody, ...errors },
       },
@@ -91,14 +108,20 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'One participant with every section',
-        description: 'Sensitive sections (medical_detail, dietary_detail, accessibility, safeguarding_detail) only for global admins and safeguarding leads; PII omitted for limited callers.',
-        params: Type.Object({ event_id: EventIdParam, id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'participant_event_id' }) }),
+        description:
+          'Sensitive sections (medical_detail, dietary_detail, accessibility, safeguarding_detail) only for global admins and safeguarding leads; PII omitted for limited callers.',
+        params: Type.Object({
+          event_id: EventIdParam,
+          id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'participant_event_id' }),
+        }),
         response: { 200: DetailBody, ...errors },
       },
     },
     async (request, reply) => {
       const { id } = request.params as { id: number };
-      return reply.type('application/json; charset=utf-8').send(await service.getParticipant(ctxOf(deps, request), { id }));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(await service.getParticipant(ctxOf(deps, request), { id }));
     },
   );
 }

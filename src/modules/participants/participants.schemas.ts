@@ -32,7 +32,10 @@ export const TravelLeg = Type.Object({
   live_departure_time: NullableDateTime,
   live_arrival_time: NullableDateTime,
   travel_picked_up_at: NullableDateTime,
-  airport_picked_up_at: Type.Union([DateTime, Type.Null()], { deprecated: true, description: 'Deprecated alias of travel_picked_up_at' }),
+  airport_picked_up_at: Type.Union([DateTime, Type.Null()], {
+    deprecated: true,
+    description: 'Deprecated alias of travel_picked_up_at',
+  }),
 });
 
 export const Travel = Type.Object({
@@ -83,7 +86,9 @@ export const participantFields = {
   pronouns: NStr,
   headshot_url: NStr,
   status: Type.Union(
-    ['invited', 'in_progress', 'awaiting_guardian', 'complete', 'withdrawn', 'rejected'].map((s) => Type.Literal(s)),
+    ['invited', 'in_progress', 'awaiting_guardian', 'complete', 'withdrawn', 'rejected'].map((s) =>
+      Type.Literal(s),
+    ),
   ),
   checked_in_at: NullableDateTime,
   nfc_badge_token: NStr,
@@ -111,7 +116,8 @@ export const participantFields = {
 };
 
 export const Participant = Type.Object(participantFields, {
-  description: 'Sensitive keys (allergies … parent_guardian_email) only for global admins and safeguarding leads',
+  description:
+    'Sensitive keys (allergies … parent_guardian_email) only for global admins and safeguarding leads',
 });
 
 const Address = Type.Object(
@@ -209,7 +215,9 @@ export const ParticipantDetail = Type.Object({
     Nullable(Type.Object({ allergy_severity: NStr, emergency_action_plan: NStr, additional_notes: NStr })),
   ),
   dietary_detail: Type.Optional(Nullable(Type.Object({ intolerances: NStr, notes: NStr }))),
-  accessibility: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: 'Free-form' }))),
+  accessibility: Type.Optional(
+    Nullable(Type.Object({}, { additionalProperties: true, description: 'Free-form' })),
+  ),
   safeguarding_detail: Type.Optional(
     Nullable(
       Type.Object({
@@ -234,7 +242,13 @@ export const LookupBody = Type.Object({
 });
 export const RosterBody = Type.Object({
   participants: Type.Array(
-    Type.Object({ email: Type.String(), first_name: Type.String(), last_name: Type.String(), chat_user_id: NStr, status: Type.String() }),
+    Type.Object({
+      email: Type.String(),
+      first_name: Type.String(),
+      last_name: Type.String(),
+      chat_user_id: NStr,
+      status: Type.String(),
+    }),
   ),
   synced_at: DateTime,
 });

@@ -14,7 +14,8 @@ type Pair = readonly [key: string, expr: string];
 /** timestamptz column → ISO 8601 UTC with microseconds (NULL stays NULL). */
 export const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-const obj = (pairs: readonly Pair[]) => `json_build_object(${pairs.map(([k, v]) => `'${k}', ${v}`).join(', ')})`;
+const obj = (pairs: readonly Pair[]) =>
+  `json_build_object(${pairs.map(([k, v]) => `'${k}', ${v}`).join(', ')})`;
 
 const SCANS_BY_CONTEXT = `COALESCE((
   SELECT json_agg(${obj([
@@ -91,7 +92,10 @@ export function participantPairs(v: Visibility): Pair[] {
   const pairs: Pair[] = [
     ['participant_id', 'p.id'],
     ['participant_event_id', 'r.id'],
-    ['display_name', `COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name)`],
+    [
+      'display_name',
+      `COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name)`,
+    ],
     ['full_name', `p.legal_first_name || ' ' || p.legal_last_name`],
     ['email', 'p.email'],
     ['chat_user_id', 'p.chat_user_id'],

@@ -24,7 +24,13 @@ export async function listParticipants(ctx: Ctx, input: { updated_since?: string
   }
   const event = eventOf(ctx);
   const watermark = await repo.syncWatermark(ctx.db);
-  const list = await repo.listParticipantsJson(ctx.db, event.id, ctx.access.visibility, watermark, input.updated_since);
+  const list = await repo.listParticipantsJson(
+    ctx.db,
+    event.id,
+    ctx.access.visibility,
+    watermark,
+    input.updated_since,
+  );
   return `{"participants":${list},"synced_at":"${watermark}"}`;
 }
 
@@ -33,7 +39,13 @@ export async function searchParticipants(ctx: Ctx, input: { q?: string }): Promi
   const q = (input.q ?? '').trim();
   if (q.length > SEARCH_MAX_LENGTH) throw unprocessable(`q must be at most ${SEARCH_MAX_LENGTH} characters`);
   if (q === '') return '{"results":[]}';
-  const results = await repo.searchParticipantsJson(ctx.db, eventOf(ctx).id, ctx.access.visibility, q, SEARCH_LIMIT);
+  const results = await repo.searchParticipantsJson(
+    ctx.db,
+    eventOf(ctx).id,
+    ctx.access.visibility,
+    q,
+    SEARCH_LIMIT,
+  );
   return `{"results":${results}}`;
 }
 
@@ -49,7 +61,12 @@ export async function lookupParticipant(ctx: Ctx, input: { email?: string }) {
   const email = normalizeEmail(input.email ?? '');
   if (email === '') throw unprocessable('email is required');
   const row = await repo.lookupByEmail(ctx.db, eventOf(ctx).id, email);
-  return { email, registered: row !== null, participant_id: row?.participant_id ?? null, status: row?.status ?? null };
+  return {
+    email,
+    registered: row !== null,
+    participant_id: row?.participant_id ?? null,
+    status: row?.status ?? null,
+  };
 }
 
 /** `{participants:[{email, first_name, last_name, chat_user_id, status}], synced_at}`; withdrawn/rejected excluded. */

@@ -1,0 +1,151 @@
+/**
+ * Reading an import file (contract §8): `.json` or `.csv`, validated into ImportItem[].
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CsvError, parse } from 'csv-parse/sync';
+import { unprocessable } from '../../lib/errors.js';
+import type { ImportItem } from './import.schema.js';
+import { importError, validateImportItems } from './import.validate.js';
+
+/**
+ * CSV columns (header row required, any order, case-insensitive; every column but `email` optional;
+ * a blank cell leaves the stored value unchanged):
+ *
+ * | column | becomes |
+ * |---|---|
+ * | email | email (the import key) |
+ * | first_name, last_name | personal.legal_first_name, personal.legal_last_name (required for a new person) |
+ * | preferred_name, date_of_birth (YYYY-MM-DD), tshirt_size | personal.* |
+ * | address_line_1, address_line_2, address_city, address_state, address_postal_code, address_country | personal.address.* |
+ * | phone, pronouns, chat_user_id, headshot_url | top-level fields |
+ * | status | invited, in_progress, awaiting_guardian, complete, withdrawn or rejected |
+ * | diet_type | dietary section |
+ * | allergies, medical_conditions, medications | medical section |
+ * | guardian_name, guardian_email, guardian_phone, guardian_relationship | the one (primary) guardian; when any is filled, it replaces the guardian list |
+ * | emergency_contact_name, emergency_contact_phone, emergency_contact_relationship | the registration's own emergency contact (all three needed); replaces its own contacts |
+ */
+export const CSV_COLUMNS: Record<string, string> = {
+  email: 'email',
+  first_name: 'personal.legal_first_name',
+  last_name: 'personal.legal_last_name',
+  preferred_name: 'personal.preferred_name',
+  date_of_birth: 'personal.date_of_birth',
+  tshirt_size: 'personal.tshirt_size',
+  address_line_1: 'personal.address.line_1',
+  address_line_2: 'personal.address.line_2',
+  address_city: 'personal.address.city',
+  address_state: 'personal.address.state',
+  address_postal_code: 'personal.address.postal_code',
+  address_country: 'personal.address.country',
+  phone: 'phone',
+  pronouns: 'pronouns',
+  chat_user_id: 'chat_user_id',
+  headshot_url: 'headshot_url',
+  status: 'status',
+  diet_type: 'diet_type',
+  allergies: 'allergies',
+  medical_conditions: 'medical_conditions',
+  medications: 'medications',
+  guardian_name: 'guardians[0].name',
+  guardian_email: 'guardians[0].email',
+  guardian_phone: 'guardians[0].phone',
+  guardian_relationship: 'guardians[0].relationship',
+  emergency_contact_name: 'emergency_contacts[0].name',
+  emergency_contact_phone: 'emergency_contacts[0].phone',
+  emergency_contact_relationship: 'emergency_contacts[0].relationship',
+};
+const COLUMN_OF_FIELD = new Map(Object.entries(CSV_COLUMNS).map(([column, field]) => [field, column]));
+
+/**
+ * Reads `filePath` (`.json`: an array of items, or `{participants: [...]}`; `.csv`: see CSV_COLUMNS)
+ * and returns validated items. Throws ApiError 422 for an unreadable file, an unsupported extension,
+ * malformed JSON/CSV, unknown CSV columns (named), or invalid items (named by index or CSV line).
+ */
+export async function parseImportFile(filePath: string): Promise<ImportItem[]> {
+  const ext = path.extname(filePath).toLowerCase();
+  if (ext !== '.json' && ext !== '.csv') {
+    throw unprocessable(`Unsupported import file type "${ext || filePath}": use a .json or .csv file`);
+  }
+  let text: string;
+  try {
+    text = await readFile(filePath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw unprocessable(
+      `Cannot read ${filePath}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'read error')}`,
+    );
+  }
+  return ext === '.json' ? parseJson(text) : parseCsv(text);
+}
+
+function parseJson(text: string): ImportItem[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw unprocessable(`The file is not valid JSON: ${(error as Error).message}`);
+  }
+  const list = (value as { participants?: unknown } | null)?.participants;
+  return validateImportItems(!Array.isArray(value) && Array.isArray(list) ? list : value);
+}
+
+/** Parses CSV text into ImportItem[] (exported for tests). */
+export function parseCsv(text: string): ImportItem[] {
+  let rows: { record: string[]; info: { lines: number } }[];
+  try {
+    rows = parse(text, {
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      info: true,
+      relax_column_count: false,
+    }) as unknown as typeof rows; // `info: true` wraps each record as {record, info}
+  } catch (error) {
+    if (error instanceof CsvError) throw unprocessable(`The file is not valid CSV: ${error.message}`);
+    throw error;
+  }
+  const [header, ...data] = rows;
+  if (!header) throw unprocessable('The CSV file is empty');
+  const columns = header.record.map((c) => c.toLowerCase());
+  const unknown = columns.filter((c) => !(c in CSV_COLUMNS));
+  if (unknown.length > 0) {
+    throw unprocessable(
+      `Unknown CSV column${unknown.length === 1 ? '' : 's'}: ${unknown.map((c) => c || '(blank)').join(', ')}. ` +
+        `Known columns: ${Object.keys(CSV_COLUMNS).join(', ')}`,
+    );
+  }
+  const repeated = columns.filter((c, i) => columns.indexOf(c) !== i);
+  if (repeated.length > 0) throw unprocessable(`Repeated CSV column: ${[...new Set(repeated)].join(', ')}`);
+  if (!columns.includes('email')) throw unprocessable('The CSV file needs an email column');
+  if (data.length === 0) throw importError(['The CSV file has a header but no rows']);
+
+  const items = data.map(({ record }) => {
+    const item: Record<string, unknown> = {};
+    record.forEach((cell, i) => {
+      if (cell !== '') setPath(item, CSV_COLUMNS[columns[i]!]!, cell);
+    });
+    const guardian = (item.guardians as Record<string, unknown>[] | undefined)?.[0];
+    if (guardian) guardian.is_primary = true;
+    return item;
+  });
+  return validateImportItems(items, {
+    item: (index) => `line ${data[index]!.info.lines}`,
+    field: (field) => COLUMN_OF_FIELD.get(field) ?? field,
+  });
+}
+
+/** Sets `a.b[0].c` on `target`, creating objects and arrays on the way. */
+function setPath(target: Record<string, unknown>, dotted: string, value: string): void {
+  const parts = dotted.split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '');
+  let node: Record<string, unknown> = target;
+  parts.forEach((part, i) => {
+    if (i === parts.length - 1) {
+      node[part] = value;
+      return;
+    }
+    const nextIsIndex = /^\d+$/.test(parts[i + 1]!);
+    node[part] ??= nextIsIndex ? [] : {};
+    node = node[part] as Record<string, unknown>;
+  });
+}

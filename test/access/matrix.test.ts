@@ -1,0 +1,514 @@
+/**
+ * Authorization matrix (quality.md "Authorization matrix"), transcribed from the interface spec
+ * ("Authentication", "Errors", the endpoint list) and contract §1 (check order 401 → 403 kind/scope →
+ * 404 → 403 reach → 422), §2 (roles and reach), §4 and §7/§9 (`current`). NOT derived from
+ * src/access/policy.ts or actions.ts.
+ *
+ * Every cell: principal × route × target → exact status; `{error}` envelope on every denial (401 body
+ * exactly `{"error":"Unauthorized"}`, scoped token exactly the scope message); on 200 the exact key
+ * sets of participant payloads per visibility class.
+ *
+ * Choices where spec and contract are silent (reported to the lead):
+ * - public routes (healthz, readyz, openapi.json, docs) ignore any Authorization header: 200 for all;
+ * - GET /series/{s} for a user needs a series role on it (event roles alone do not make a series member).
+ */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registeredRoutes } from '../../src/http/route-table.js';
+import { get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
+import {
+  expectParticipantShape,
+  LOOKUP_KEYS,
+  ROSTER_ENTRY_KEYS,
+  type VisibilityClass,
+} from '../support/keys.js';
+import { buildWorld, PRINCIPALS, type PrincipalName, type World, type WorldRegistration } from '../support/world.js';
+
+// ---------------------------------------------------------------------------------------------
+// Targets
+// ---------------------------------------------------------------------------------------------
+
+/** Event path segments: own event A, sibling B (same series S1), foreign C (series S2), missing X. */
+const EVENT_TARGETS = ['A:id', 'A:uuid', 'A:slug', 'B:id', 'B:slug', 'C:id', 'C:uuid', 'X:id', 'X:uuid', 'X:slug'] as const;
+type EventTarget = (typeof EVENT_TARGETS)[number];
+
+/** Series path segments: own S1, foreign S2, `current` (series keys only), missing X. Series have no numeric id. */
+const SERIES_TARGETS = ['S1:uuid', 'S1:slug', 'S2:uuid', 'S2:slug', 'current', 'X:uuid', 'X:slug'] as const;
+type SeriesTarget = (typeof SERIES_TARGETS)[number];
+
+/** Untargeted routes: one column each. */
+const PLAIN_ROUTES = ['me', 'events', 'series', 'healthz', 'readyz', 'openapi', 'docs'] as const;
+type PlainRoute = (typeof PLAIN_ROUTES)[number];
+
+const MISSING_UUID = '00000000-0000-4000-8000-00000000abcd';
+
+// ---------------------------------------------------------------------------------------------
+// The literal table. One string per principal, one status per column (in the column order above).
+// ---------------------------------------------------------------------------------------------
+
+type Row = Record<PrincipalName, string>;
+
+/**
+ * GET /events/{e}/participants, /participants/search, /participants/{id}: users with participants
+ * access (global admin, series role, event role other than read_only); both key kinds 403 (spec:
+ * "Not available to event API keys or series API keys"), before the 404 (kind is checked first).
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const PARTICIPANTS_READ: Row = {
+  //                 A:id A:uuid A:slug B:id B:slug C:id C:uuid X:id X:uuid X:slug
+  none:             '401  401    401    401  401    401  401    401  401    401',
+  garbage:          '401  401    401    401  401    401  401    401  401    401',
+  badChecksum:      '401  401    401    401  401    401  401    401  401    401',
+  revokedEventKey:  '401  401    401    401  401    401  401    401  401    401',
+  expiredMobile:    '401  401    401    401  401    401  401    401  401    401',
+  revokedMobile:    '401  401    401    401  401    401  401    401  401    401',
+  expiredGlobal:    '401  401    401    401  401    401  401    401  401    401',
+  revokedGlobal:    '401  401    401    401  401    401  401    401  401    401',
+  demotedGlobal:    '401  401    401    401  401    401  401    401  401    401',
+  participant:      '403  403    403    403  403    403  403    404  404    404',
+  readOnly:         '403  403    403    403  403    403  403    404  404    404',
+  limited:          '200  200    200    403  403    403  403    404  404    404',
+  ops:              '200  200    200    403  403    403  403    404  404    404',
+  eventAdmin:       '200  200    200    403  403    403  403    404  404    404',
+  safeguarding:     '200  200    200    403  403    403  403    404  404    404',
+  seriesOwner:      '200  200    200    200  200    403  403    404  404    404',
+  seriesOrganizer:  '200  200    200    200  200    403  403    404  404    404',
+  admin:            '200  200    200    200  200    200  200    404  404    404',
+  globalToken:      '200  200    200    200  200    200  200    404  404    404',
+  scopedToken:      '403  403    403    403  403    403  403    403  403    403',
+  seriesKeyS1:      '403  403    403    403  403    403  403    403  403    403',
+  seriesKeyS2:      '403  403    403    403  403    403  403    403  403    403',
+  eventKeyA:        '403  403    403    403  403    403  403    403  403    403',
+  eventKeyB:        '403  403    403    403  403    403  403    403  403    403',
+  eventKeyC:        '403  403    403    403  403    403  403    403  403    403',
+  legacyKeyA:       '403  403    403    403  403    403  403    403  403    403',
+};
+
+/**
+ * GET /events/{e}/participants/lookup and /roster: event key of that event (incl. legacy), series
+ * key of its series, users with participants access.
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const KEY_READ: Row = {
+  //                 A:id A:uuid A:slug B:id B:slug C:id C:uuid X:id X:uuid X:slug
+  none:             '401  401    401    401  401    401  401    401  401    401',
+  garbage:          '401  401    401    401  401    401  401    401  401    401',
+  badChecksum:      '401  401    401    401  401    401  401    401  401    401',
+  revokedEventKey:  '401  401    401    401  401    401  401    401  401    401',
+  expiredMobile:    '401  401    401    401  401    401  401    401  401    401',
+  revokedMobile:    '401  401    401    401  401    401  401    401  401    401',
+  expiredGlobal:    '401  401    401    401  401    401  401    401  401    401',
+  revokedGlobal:    '401  401    401    401  401    401  401    401  401    401',
+  demotedGlobal:    '401  401    401    401  401    401  401    401  401    401',
+  participant:      '403  403    403    403  403    403  403    404  404    404',
+  readOnly:         '403  403    403    403  403    403  403    404  404    404',
+  limited:          '200  200    200    403  403    403  403    404  404    404',
+  ops:              '200  200    200    403  403    403  403    404  404    404',
+  eventAdmin:       '200  200    200    403  403    403  403    404  404    404',
+  safeguarding:     '200  200    200    403  403    403  403    404  404    404',
+  seriesOwner:      '200  200    200    200  200    403  403    404  404    404',
+  seriesOrganizer:  '200  200    200    200  200    403  403    404  404    404',
+  admin:            '200  200    200    200  200    200  200    404  404    404',
+  globalToken:      '200  200    200    200  200    200  200    404  404    404',
+  scopedToken:      '403  403    403    403  403    403  403    403  403    403',
+  seriesKeyS1:      '200  200    200    200  200    403  403    404  404    404',
+  seriesKeyS2:      '403  403    403    403  403    200  200    404  404    404',
+  eventKeyA:        '200  200    200    403  403    403  403    404  404    404',
+  eventKeyB:        '403  403    403    200  200    403  403    404  404    404',
+  eventKeyC:        '403  403    403    403  403    200  200    404  404    404',
+  legacyKeyA:       '200  200    200    403  403    403  403    404  404    404',
+};
+
+/**
+ * GET /series/{s} and GET /series/{s}/events: series key on its own series only (foreign 403),
+ * users with a series role (global admin: any); event keys 403 (kind, before 404); `current` =
+ * the calling series key's series, any other kind that may use the endpoint 400 (contract §9).
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const SERIES_READ: Row = {
+  //                 S1:uuid S1:slug S2:uuid S2:slug current X:uuid X:slug
+  none:             '401     401     401     401     401     401    401',
+  garbage:          '401     401     401     401     401     401    401',
+  badChecksum:      '401     401     401     401     401     401    401',
+  revokedEventKey:  '401     401     401     401     401     401    401',
+  expiredMobile:    '401     401     401     401     401     401    401',
+  revokedMobile:    '401     401     401     401     401     401    401',
+  expiredGlobal:    '401     401     401     401     401     401    401',
+  revokedGlobal:    '401     401     401     401     401     401    401',
+  demotedGlobal:    '401     401     401     401     401     401    401',
+  participant:      '403     403     403     403     400     404    404',
+  readOnly:         '403     403     403     403     400     404    404',
+  limited:          '403     403     403     403     400     404    404',
+  ops:              '403     403     403     403     400     404    404',
+  eventAdmin:       '403     403     403     403     400     404    404',
+  safeguarding:     '403     403     403     403     400     404    404',
+  seriesOwner:      '200     200     403     403     400     404    404',
+  seriesOrganizer:  '200     200     403     403     400     404    404',
+  admin:            '200     200     200     200     400     404    404',
+  globalToken:      '200     200     200     200     400     404    404',
+  scopedToken:      '403     403     403     403     403     403    403',
+  seriesKeyS1:      '200     200     403     403     200     404    404',
+  seriesKeyS2:      '403     403     200     200     200     404    404',
+  eventKeyA:        '403     403     403     403     403     403    403',
+  eventKeyB:        '403     403     403     403     403     403    403',
+  eventKeyC:        '403     403     403     403     403     403    403',
+  legacyKeyA:       '403     403     403     403     403     403    403',
+};
+
+/**
+ * Untargeted routes. /me and /events: users only (keys 403). GET /series: users and series keys
+ * (event keys 403). healthz/readyz/openapi.json/docs: public.
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const PLAIN: Row = {
+  //                 me   events series healthz readyz openapi docs
+  none:             '401  401    401    200     200    200     200',
+  garbage:          '401  401    401    200     200    200     200',
+  badChecksum:      '401  401    401    200     200    200     200',
+  revokedEventKey:  '401  401    401    200     200    200     200',
+  expiredMobile:    '401  401    401    200     200    200     200',
+  revokedMobile:    '401  401    401    200     200    200     200',
+  expiredGlobal:    '401  401    401    200     200    200     200',
+  revokedGlobal:    '401  401    401    200     200    200     200',
+  demotedGlobal:    '401  401    401    200     200    200     200',
+  participant:      '200  200    200    200     200    200     200',
+  readOnly:         '200  200    200    200     200    200     200',
+  limited:          '200  200    200    200     200    200     200',
+  ops:              '200  200    200    200     200    200     200',
+  eventAdmin:       '200  200    200    200     200    200     200',
+  safeguarding:     '200  200    200    200     200    200     200',
+  seriesOwner:      '200  200    200    200     200    200     200',
+  seriesOrganizer:  '200  200    200    200     200    200     200',
+  admin:            '200  200    200    200     200    200     200',
+  globalToken:      '200  200    200    200     200    200     200',
+  scopedToken:      '403  403    403    200     200    200     200',
+  seriesKeyS1:      '403  403    200    200     200    200     200',
+  seriesKeyS2:      '403  403    200    200     200    200     200',
+  eventKeyA:        '403  403    403    200     200    200     200',
+  eventKeyB:        '403  403    403    200     200    200     200',
+  eventKeyC:        '403  403    403    200     200    200     200',
+  legacyKeyA:       '403  403    403    200     200    200     200',
+};
+
+/** Visibility class of a user principal allowed to read participants (contract §2). */
+const VISIBILITY: Partial<Record<PrincipalName, VisibilityClass>> = {
+  admin: 'sensitive',
+  globalToken: 'sensitive',
+  safeguarding: 'sensitive',
+  ops: 'pii',
+  eventAdmin: 'pii',
+  seriesOwner: 'pii',
+  seriesOrganizer: 'pii',
+  limited: 'limited',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Routes: Fastify route key → how to build a request for a target, and which table row set applies.
+// ---------------------------------------------------------------------------------------------
+
+type EventRouteName = 'list' | 'search' | 'detail' | 'lookup' | 'roster';
+type SeriesRouteName = 'series.read' | 'series.events';
+
+interface EventRoute {
+  kind: 'event';
+  name: EventRouteName;
+  route: string;
+  table: Row;
+  url: (w: World, e: string, reg: WorldRegistration) => string;
+}
+interface SeriesRoute {
+  kind: 'series';
+  name: SeriesRouteName;
+  route: string;
+  table: Row;
+  url: (s: string) => string;
+}
+interface PlainRouteDef {
+  kind: 'plain';
+  name: PlainRoute;
+  route: string;
+  column: number;
+  url: string;
+}
+
+const P = '/api/v1';
+const EVENT_ROUTES: EventRoute[] = [
+  { kind: 'event', name: 'list', route: `GET ${P}/events/:event_id/participants`, table: PARTICIPANTS_READ, url: (_w, e) => `${P}/events/${e}/participants` },
+  { kind: 'event', name: 'search', route: `GET ${P}/events/:event_id/participants/search`, table: PARTICIPANTS_READ, url: (_w, e) => `${P}/events/${e}/participants/search?q=example` },
+  { kind: 'event', name: 'detail', route: `GET ${P}/events/:event_id/participants/:id`, table: PARTICIPANTS_READ, url: (_w, e, r) => `${P}/events/${e}/participants/${r.id}` },
+  { kind: 'event', name: 'lookup', route: `GET ${P}/events/:event_id/participants/lookup`, table: KEY_READ, url: (_w, e, r) => `${P}/events/${e}/participants/lookup?email=${encodeURIComponent(r.email)}` },
+  { kind: 'event', name: 'roster', route: `GET ${P}/events/:event_id/participants/roster`, table: KEY_READ, url: (_w, e) => `${P}/events/${e}/participants/roster` },
+];
+const SERIES_ROUTES: SeriesRoute[] = [
+  { kind: 'series', name: 'series.read', route: `GET ${P}/series/:series_id`, table: SERIES_READ, url: (s) => `${P}/series/${s}` },
+  { kind: 'series', name: 'series.events', route: `GET ${P}/series/:series_id/events`, table: SERIES_READ, url: (s) => `${P}/series/${s}/events` },
+];
+const PLAIN_ROUTE_DEFS: PlainRouteDef[] = [
+  { kind: 'plain', name: 'me', route: `GET ${P}/me`, column: 0, url: `${P}/me` },
+  { kind: 'plain', name: 'events', route: `GET ${P}/events`, column: 1, url: `${P}/events` },
+  { kind: 'plain', name: 'series', route: `GET ${P}/series`, column: 2, url: `${P}/series` },
+  { kind: 'plain', name: 'healthz', route: `GET ${P}/healthz`, column: 3, url: `${P}/healthz` },
+  { kind: 'plain', name: 'readyz', route: `GET ${P}/readyz`, column: 4, url: `${P}/readyz` },
+  { kind: 'plain', name: 'openapi', route: `GET ${P}/openapi.json`, column: 5, url: `${P}/openapi.json` },
+  { kind: 'plain', name: 'docs', route: `GET ${P}/docs`, column: 6, url: `${P}/docs` },
+];
+
+function statuses(row: string): number[] {
+  return row.trim().split(/\s+/).map(Number);
+}
+
+interface Cell {
+  route: string;
+  routeName: string;
+  principal: PrincipalName;
+  target: string;
+  status: number;
+  request: (w: World) => { url: string; reg?: WorldRegistration; eventKey?: 'A' | 'B' | 'C' | 'X' };
+}
+
+function eventCells(def: EventRoute): Cell[] {
+  return PRINCIPALS.flatMap((principal) => {
+    const row = statuses(def.table[principal]);
+    if (row.length !== EVENT_TARGETS.length) throw new Error(`${def.route} ${principal}: ${row.length} columns`);
+    return EVENT_TARGETS.map((target, i) => ({
+      route: def.route,
+      routeName: def.name,
+      principal,
+      target,
+      status: row[i]!,
+      request: (w: World) => {
+        const { segment, eventKey, reg } = resolveEventTarget(w, target);
+        return { url: def.url(w, segment, reg), reg, eventKey };
+      },
+    }));
+  });
+}
+
+function seriesCells(def: SeriesRoute): Cell[] {
+  return PRINCIPALS.flatMap((principal) => {
+    const row = statuses(def.table[principal]);
+    if (row.length !== SERIES_TARGETS.length) throw new Error(`${def.route} ${principal}: ${row.length} columns`);
+    return SERIES_TARGETS.map((target, i) => ({
+      route: def.route,
+      routeName: def.name,
+      principal,
+      target,
+      status: row[i]!,
+      request: (w: World) => ({ url: def.url(resolveSeriesTarget(w, target)) }),
+    }));
+  });
+}
+
+function plainCells(def: PlainRouteDef): Cell[] {
+  return PRINCIPALS.map((principal) => ({
+    route: def.route,
+    routeName: def.name,
+    principal,
+    target: '-',
+    status: statuses(PLAIN[principal])[def.column]!,
+    request: () => ({ url: def.url }),
+  }));
+}
+
+function resolveEventTarget(w: World, target: EventTarget) {
+  const [name, form] = target.split(':') as ['A' | 'B' | 'C' | 'X', 'id' | 'uuid' | 'slug'];
+  if (name === 'X') {
+    const segment = form === 'id' ? '999999' : form === 'uuid' ? MISSING_UUID : 'no-such-event';
+    return { segment, eventKey: name, reg: w.regs.adultA };
+  }
+  const event = w.events[name];
+  const reg = name === 'A' ? w.regs.adultA : name === 'B' ? w.regs.regB : w.regs.regC;
+  const segment = form === 'id' ? String(event.id) : form === 'uuid' ? event.uuid : event.slug;
+  return { segment, eventKey: name, reg };
+}
+
+function resolveSeriesTarget(w: World, target: SeriesTarget): string {
+  if (target === 'current') return 'current';
+  const [name, form] = target.split(':') as ['S1' | 'S2' | 'X', 'uuid' | 'slug'];
+  if (name === 'X') return form === 'uuid' ? MISSING_UUID : 'no-such-series';
+  return form === 'uuid' ? w.series[name].id : w.series[name].slug;
+}
+
+const ALL_CELLS: Cell[] = [
+  ...EVENT_ROUTES.flatMap(eventCells),
+  ...SERIES_ROUTES.flatMap(seriesCells),
+  ...PLAIN_ROUTE_DEFS.flatMap(plainCells),
+];
+const TABLE_ROUTES = new Set([...EVENT_ROUTES, ...SERIES_ROUTES, ...PLAIN_ROUTE_DEFS].map((r) => r.route));
+
+// ---------------------------------------------------------------------------------------------
+
+let t: TestApp;
+let app: FastifyInstance;
+let world: World;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  app = t.app;
+  world = await buildWorld(t.deps);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+function json(res: LightMyRequestResponse): Record<string, unknown> {
+  return res.json() as Record<string, unknown>;
+}
+
+function expectDenialEnvelope(cell: Cell, res: LightMyRequestResponse): void {
+  const body = json(res);
+  const label = `${cell.principal} ${cell.route} ${cell.target}`;
+  if (cell.status === 401) {
+    expect(body, label).toEqual({ error: 'Unauthorized' });
+  } else if (cell.principal === 'scopedToken' && cell.status === 403) {
+    expect(body, label).toEqual({ error: 'This token is limited to: bans:write' });
+  } else {
+    expect(Object.keys(body), label).toEqual(['error']);
+    expect(typeof body.error, label).toBe('string');
+    expect((body.error as string).length, label).toBeGreaterThan(0);
+  }
+}
+
+/** Registrations of an event, by participant_event_id. */
+function regsOf(eventKey: 'A' | 'B' | 'C'): Map<number, WorldRegistration> {
+  const all = Object.values(world.regs).filter((r) => r.eventId === world.events[eventKey].id);
+  return new Map(all.map((r) => [r.id, r]));
+}
+
+function expectSuccessPayload(cell: Cell, res: LightMyRequestResponse, eventKey?: 'A' | 'B' | 'C' | 'X', reg?: WorldRegistration) {
+  const label = `${cell.principal} ${cell.route} ${cell.target}`;
+  if (eventKey === undefined || eventKey === 'X') {
+    // Untargeted and series routes: a JSON body for the API routes (docs is HTML).
+    if (cell.routeName !== 'docs') expect(res.headers['content-type'], label).toMatch(/^application\/json/);
+    return;
+  }
+  const body = json(res);
+  const cls = VISIBILITY[cell.principal];
+  const regs = regsOf(eventKey);
+  switch (cell.routeName) {
+    case 'list': {
+      expect(Object.keys(body).sort(), label).toEqual(['participants', 'synced_at']);
+      const list = body.participants as Record<string, unknown>[];
+      expect(list.map((p) => p.participant_event_id).sort(), label).toEqual([...regs.keys()].sort());
+      for (const p of list) expectParticipantShape(p, cls!, regs.get(p.participant_event_id as number)!, false, label);
+      break;
+    }
+    case 'search': {
+      expect(Object.keys(body), label).toEqual(['results']);
+      const list = body.results as Record<string, unknown>[];
+      expect(list.length, label).toBeGreaterThan(0);
+      for (const p of list) {
+        const r = regs.get(p.participant_event_id as number);
+        expect(r, `${label}: result from another event`).toBeDefined();
+        expectParticipantShape(p, cls!, r!, false, label);
+      }
+      break;
+    }
+    case 'detail': {
+      expect(Object.keys(body), label).toEqual(['participant']);
+      const p = body.participant as Record<string, unknown>;
+      expect(p.participant_event_id, label).toBe(reg!.id);
+      expectParticipantShape(p, cls!, reg!, true, label);
+      break;
+    }
+    case 'lookup': {
+      expect(Object.keys(body).sort(), label).toEqual([...LOOKUP_KEYS].sort());
+      expect(body, label).toEqual({ email: reg!.email, registered: true, participant_id: reg!.personId, status: reg!.status });
+      break;
+    }
+    case 'roster': {
+      expect(Object.keys(body).sort(), label).toEqual(['participants', 'synced_at']);
+      for (const e of body.participants as Record<string, unknown>[]) {
+        expect(Object.keys(e).sort(), label).toEqual([...ROSTER_ENTRY_KEYS].sort());
+      }
+      break;
+    }
+  }
+}
+
+async function runCell(cell: Cell): Promise<LightMyRequestResponse> {
+  const { url } = cell.request(world);
+  return get(app, url, world.secrets[cell.principal]);
+}
+
+const cellName = (c: Cell) => `${c.principal.padEnd(16)} ${c.target.padEnd(8)} → ${c.status}`;
+
+describe('authorization matrix', () => {
+  it('has the expected number of cells', () => {
+    // 5 event routes × 26 principals × 10 targets + 2 series routes × 26 × 7 + 7 plain routes × 26.
+    expect(ALL_CELLS).toHaveLength(5 * 26 * 10 + 2 * 26 * 7 + 7 * 26);
+  });
+
+  describe.each([...TABLE_ROUTES])('%s', (route) => {
+    const cells = ALL_CELLS.filter((c) => c.route === route);
+    it.each(cells.map((c) => [cellName(c), c] as const))('%s', async (_name, cell) => {
+      const { url, eventKey, reg } = cell.request(world);
+      const res = await get(app, url, world.secrets[cell.principal]);
+      expect(res.statusCode, `${cell.principal} GET ${url}: ${res.body.slice(0, 300)}`).toBe(cell.status);
+      if (cell.status >= 400) expectDenialEnvelope(cell, res);
+      else if (cell.status === 200) expectSuccessPayload(cell, res, eventKey, reg);
+    });
+  });
+});
+
+describe('coverage', () => {
+  const normalise = (route: string) => route.replace(/:[^/]+/g, ':param');
+
+  it('every registered route has a row in the matrix (docs assets excluded)', () => {
+    const table = new Set([...TABLE_ROUTES].map(normalise));
+    const missing = registeredRoutes(app)
+      .filter((r) => !r.url.startsWith('/api/v1/docs/'))
+      .map((r) => `${r.method} ${r.url}`)
+      .filter((key) => !table.has(normalise(key)));
+    expect(missing, 'routes without a row in test/access/matrix.test.ts').toEqual([]);
+  });
+
+  it('every row of the matrix is a registered route', () => {
+    const registered = new Set(registeredRoutes(app).map((r) => normalise(`${r.method} ${r.url}`)));
+    const stale = [...TABLE_ROUTES].filter((route) => !registered.has(normalise(route)));
+    expect(stale).toEqual([]);
+  });
+});
+
+describe('denied requests change nothing', () => {
+  it('the database is byte-for-byte the same after every denied cell', async () => {
+    const denied = ALL_CELLS.filter((c) => c.status >= 400);
+    expect(denied.length).toBeGreaterThan(800);
+    const before = await snapshotDb(t.deps);
+    for (const cell of denied) {
+      const res = await runCell(cell);
+      expect(res.statusCode, `${cell.principal} ${cell.route} ${cell.target}`).toBe(cell.status);
+    }
+    const after = await snapshotDb(t.deps);
+    expect(after).toEqual(before);
+  }, 120_000);
+});
+
+describe('visibility of a minor with guardians (detail and list)', () => {
+  const cases: [PrincipalName, VisibilityClass][] = [
+    ['admin', 'sensitive'],
+    ['globalToken', 'sensitive'],
+    ['safeguarding', 'sensitive'],
+    ['eventAdmin', 'pii'],
+    ['ops', 'pii'],
+    ['seriesOwner', 'pii'],
+    ['seriesOrganizer', 'pii'],
+    ['limited', 'limited'],
+  ];
+  it.each(cases)('%s sees the %s shape', async (principal, cls) => {
+    const reg = world.regs.minorA;
+    const res = await get(app, `${P}/events/${world.events.A.id}/participants/${reg.id}`, world.secrets[principal]);
+    expect(res.statusCode).toBe(200);
+    const p = json(res).participant as Record<string, unknown>;
+    expectParticipantShape(p, cls, reg, true, principal);
+    expect((p.guardians as unknown[]).length).toBe(2);
+    if (cls === 'sensitive') {
+      expect(p.parent_guardian_name).toBe('Gina Guardian');
+      expect(p.parent_guardian_phone).toBe('+447700900100');
+      expect(p.parent_guardian_email).toBe('gina.guardian@example.com');
+      // Guardians' contacts plus the registration's own, by priority (contract §4).
+      expect((p.emergency_contacts as { name: string }[]).map((c) => c.name)).toEqual(['Uncle Minor', 'Grandma Minor']);
+    }
+  });
+});

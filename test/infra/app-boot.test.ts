@@ -1,0 +1,34 @@
+/** The app refuses to start when a route declares no access action (architecture "rules of the house"). */
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { registeredRoutes, trackRoutes, UndeclaredRouteError } from '../../src/http/route-table.js';
+import { loadConfig } from '../../src/config.js';
+
+describe('route declarations', () => {
+  it('throws at registration when a route has neither config.action nor config.public', async () => {
+    const app = Fastify();
+    trackRoutes(app);
+    expect(() => app.get('/api/v1/undeclared', async () => ({}))).toThrow(UndeclaredRouteError);
+    expect(() => app.get('/api/v1/bogus', { config: { action: 'no.such.action' as never } }, async () => ({}))).toThrow(
+      UndeclaredRouteError,
+    );
+    app.get('/api/v1/declared', { config: { action: 'account.me' } }, async () => ({}));
+    expect(registeredRoutes(app)).toEqual([{ method: 'GET', url: '/api/v1/declared', action: 'account.me' }]);
+    await app.close();
+  });
+});
+
+describe('configuration', () => {
+  it('names the variable that is invalid', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+  it('applies defaults and normalises operator domains', () => {
+    const c = loadConfig({ MUSTER_OPERATOR_DOMAINS: ' Muster.Example , events.muster.example' });
+    expect(c.port).toBe(3000);
+    expect(c.dataDir).toBe('./data');
+    expect(c.operatorDomains).toEqual(['muster.example', 'events.muster.example']);
+    expect(c.baseUrl).toBe('http://127.0.0.1:3000');
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The participants sync high-water mark (contract §4) never lets a delta sync skip a write that
+ * committed after the mark was taken. PostgreSQL only: the embedded database has one session, so
+ * no transaction can be open while a sync runs.
+ */
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isoSql, isoTimestamp } from '../../src/lib/time.js';
+import { syncWatermark } from '../../src/modules/participants/participants.repo.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+describe('timestamps', () => {
+  it('SQL formatting and JS formatting of the same instant are identical', async () => {
+    const res = await t.deps.db.execute<{ raw: string; formatted: string }>(
+      sql`SELECT x::text AS raw, ${isoSql(sql`x`)} AS formatted FROM (VALUES (timestamptz '2026-03-04 05:06:07.000891+00'), (timestamptz '2026-03-04 05:06:07+00'), (clock_timestamp())) v(x)`,
+    );
+    for (const row of res.rows) expect(isoTimestamp(row.raw)).toBe(row.formatted);
+    expect(res.rows[0]!.formatted).toBe('2026-03-04T05:06:07.000891Z');
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('sync watermark on PostgreSQL', () => {
+  it('stays below the start of a transaction that is still open, so its write is not skipped', async () => {
+    const other = new pg.Client({ connectionString: t.deps.config.databaseUrl, options: '-c TimeZone=UTC' });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      const started = await other.query<{ now: string }>(`SELECT ${'to_char(now(), \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\')'} AS now`);
+      await new Promise((r) => setTimeout(r, 20));
+      const mark = await syncWatermark(t.deps.db);
+      expect(mark < started.rows[0]!.now).toBe(true);
+      await other.query('COMMIT');
+      await new Promise((r) => setTimeout(r, 5));
+      const later = await syncWatermark(t.deps.db);
+      expect(later > started.rows[0]!.now).toBe(true);
+    } finally {
+      await other.end();
+    }
+  });
+});
