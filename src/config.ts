@@ -3,6 +3,8 @@
  * object. An invalid value stops the process with a message naming the variable (never a stack).
  * The README's "Configuration" table documents the same list.
  */
+import os from 'node:os';
+import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -14,6 +16,11 @@ const EnvSchema = Type.Object({
   MUSTER_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   MUSTER_OPERATOR_DOMAINS: Type.String({ default: 'muster.example,events.muster.example' }),
   MUSTER_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ minLength: 3, default: 'Muster <no-reply@muster.example>' }),
+  MUSTER_OUTBOX_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  MUSTER_SECRET_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
+  MUSTER_WORKER: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -33,6 +40,16 @@ export interface Config {
   readonly operatorDomains: readonly string[];
   readonly dbPoolSize: number;
   readonly logLevel: string;
+  /** SMTP server URL (`smtp://user:pass@host:587`); when absent, emails go to `outboxDir`. */
+  readonly smtpUrl: string | undefined;
+  /** Default sender of system emails (sign-in codes, key notices). */
+  readonly mailFrom: string;
+  /** Folder for .eml files when no SMTP server is configured. */
+  readonly outboxDir: string;
+  /** 32-byte key (base64) sealing secrets inside queued jobs; see lib/sealed.ts for the fallback. */
+  readonly secretKey: string | undefined;
+  /** Whether `muster serve` also runs the job worker in-process. */
+  readonly runWorker: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -67,5 +84,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     operatorDomains: Object.freeze(operatorDomains),
     dbPoolSize: e.MUSTER_DB_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    outboxDir:
+      e.MUSTER_OUTBOX_DIR ??
+      (e.MUSTER_DATA_DIR === 'memory://'
+        ? path.join(os.tmpdir(), 'muster-outbox')
+        : path.join(e.MUSTER_DATA_DIR, 'outbox')),
+    secretKey: e.MUSTER_SECRET_KEY,
+    runWorker: e.MUSTER_WORKER === 'true',
   });
 }

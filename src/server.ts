@@ -8,6 +8,10 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import type { Deps } from './deps.js';
+import { createMailer } from './integrations/mailer.js';
+import { type Jobs, startJobs } from './jobs/queue.js';
+import { startWorker } from './jobs/runner.js';
+import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
 import type { DemoResult } from './modules/demo/seed.js';
 
@@ -15,17 +19,49 @@ export interface OwnedDeps extends Deps {
   close(): Promise<void>;
 }
 
-/** Opens the configured database and applies migrations. Throws DataDirLockedError if the folder is in use. */
-export async function createDeps(config: Config, opts: { logger?: Logger } = {}): Promise<OwnedDeps> {
+/**
+ * Opens the configured database, applies migrations, starts the job queue (and, with `worker`, the
+ * job handlers). Throws DataDirLockedError if the embedded folder is in use.
+ */
+export async function createDeps(
+  config: Config,
+  opts: { logger?: Logger; worker?: boolean } = {},
+): Promise<OwnedDeps> {
   const log = opts.logger ?? createLogger(config.logLevel);
   const database = await openDatabase(config);
+  let jobs: Jobs;
   try {
     await runMigrations(database.db);
+    jobs = await startJobs(database, log, { supervise: opts.worker ?? false });
   } catch (error) {
     await database.close();
     throw error;
   }
-  return { config, database, db: database.db, log, close: () => database.close() };
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, log });
+  const sealer = createSealer({
+    secretKey: config.secretKey,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+  });
+  if (sealer.source === 'ephemeral' && config.databaseUrl) {
+    log.warn('MUSTER_SECRET_KEY is not set: queued emails carrying sign-in codes will not survive a restart');
+  }
+  const deps: OwnedDeps = {
+    config,
+    database,
+    db: database.db,
+    log,
+    jobs,
+    mailer,
+    sealer,
+    async close() {
+      await jobs.stop();
+      mailer.close();
+      await database.close();
+    },
+  };
+  if (opts.worker) await startWorker(deps);
+  return deps;
 }
 
 export interface RunningServer {

@@ -22,6 +22,8 @@ export interface ActionRule {
   users: UserRequirement | null;
   scope?: 'bans:write';
   target: 'none' | 'event:id' | 'event:slug' | 'series';
+  /** Only a mobile token may call (contract §9: other valid credentials get 403). */
+  mobileOnly?: boolean;
   /** Message for credential kinds that may never use the action (403). */
   denyMessage?: string;
 }
@@ -41,6 +43,19 @@ export const actions = {
   'series.list': { keys: SERIES_KEY, users: 'authenticated', target: 'none' },
   'series.read': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
   'series.events.list': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
+  // Issue 3: sessions, push tokens, bans.
+  'session.delete': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
+  'session.refresh': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
+  'push_tokens.write': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
+  'bans.create': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    scope: 'bans:write',
+    target: 'none',
+    denyMessage: 'Only global admins can manage the ban list',
+  },
+  'bans.read': { keys: NO_KEYS, users: 'global_admin', target: 'none', denyMessage: 'Only global admins can manage the ban list' },
+  'bans.manage': { keys: NO_KEYS, users: 'global_admin', target: 'none', denyMessage: 'Only global admins can manage the ban list' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

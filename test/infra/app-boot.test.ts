@@ -1,17 +1,17 @@
 /** The app refuses to start when a route declares no access action (architecture "rules of the house"). */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { registeredRoutes, trackRoutes, UndeclaredRouteError } from '../../src/http/route-table.js';
 import { loadConfig } from '../../src/config.js';
+import { registeredRoutes, trackRoutes, UndeclaredRouteError } from '../../src/http/route-table.js';
 
 describe('route declarations', () => {
   it('throws at registration when a route has neither config.action nor config.public', async () => {
     const app = Fastify();
     trackRoutes(app);
     expect(() => app.get('/api/v1/undeclared', async () => ({}))).toThrow(UndeclaredRouteError);
-    expect(() => app.get('/api/v1/bogus', { config: { action: 'no.such.action' as never } }, async () => ({}))).toThrow(
-      UndeclaredRouteError,
-    );
+    expect(() =>
+      app.get('/api/v1/bogus', { config: { action: 'no.such.action' as never } }, async () => ({})),
+    ).toThrow(UndeclaredRouteError);
     app.get('/api/v1/declared', { config: { action: 'account.me' } }, async () => ({}));
     expect(registeredRoutes(app)).toEqual([{ method: 'GET', url: '/api/v1/declared', action: 'account.me' }]);
     await app.close();

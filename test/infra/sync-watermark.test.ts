@@ -32,7 +32,9 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('sync watermark on PostgreSQL'
     await other.connect();
     try {
       await other.query('BEGIN');
-      const started = await other.query<{ now: string }>(`SELECT ${'to_char(now(), \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\')'} AS now`);
+      const started = await other.query<{ now: string }>(
+        `SELECT ${'to_char(now(), \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\')'} AS now`,
+      );
       await new Promise((r) => setTimeout(r, 20));
       const mark = await syncWatermark(t.deps.db);
       expect(mark < started.rows[0]!.now).toBe(true);

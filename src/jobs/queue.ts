@@ -1,0 +1,94 @@
+/**
+ * The job queue: pg-boss on the application's own database. `enqueue(tx, …)` runs pg-boss's insert
+ * through the caller's Drizzle transaction, so a job exists if and only if the write that caused it
+ * committed (architecture: "enqueued in the writing transaction").
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Database, Tx } from '../db/client.js';
+import { DEAD_LETTER_QUEUE, type JobName, type JobPayloads, QUEUES } from './definitions.js';
+
+export interface JobInfo {
+  id: string;
+  retryCount: number;
+  retryLimit: number;
+}
+
+export interface Jobs {
+  enqueue<N extends JobName>(
+    tx: Tx,
+    name: N,
+    data: JobPayloads[N],
+    opts?: { singletonKey?: string; startAfter?: number },
+  ): Promise<void>;
+  work<N extends JobName>(
+    name: N,
+    handler: (data: JobPayloads[N], job: JobInfo) => Promise<void>,
+    opts?: { batchSize?: number; pollingIntervalSeconds?: number },
+  ): Promise<void>;
+  stop(): Promise<void>;
+  readonly boss: PgBoss;
+}
+
+/** pg-boss SQL text with $n placeholders → a Drizzle SQL value bound to the same parameters. */
+export function toDrizzleSql(text: string, values: readonly unknown[] = []): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = parts.map((part, i) =>
+    i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
+  );
+  return sql.join(chunks, sql.raw(''));
+}
+
+function executorFor(tx: Tx) {
+  return { executeSql: async (text: string, values?: unknown[]) => tx.execute(toDrizzleSql(text, values)) };
+}
+
+/** Creates queues (idempotent) and returns the job API. `supervise` runs pg-boss maintenance (workers). */
+export async function startJobs(
+  database: Database,
+  log: Logger,
+  opts: { supervise: boolean },
+): Promise<Jobs> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values) },
+    supervise: opts.supervise,
+    schedule: false,
+    migrate: true,
+  } as ConstructorParameters<typeof PgBoss>[0]);
+  boss.on('error', (error: Error) => log.error({ err: error }, 'job queue error'));
+  await boss.start();
+  const existing = new Set((await boss.getQueues()).map((q) => q.name));
+  if (!existing.has(DEAD_LETTER_QUEUE)) await boss.createQueue(DEAD_LETTER_QUEUE);
+  for (const [name, policy] of Object.entries(QUEUES)) {
+    if (!existing.has(name)) await boss.createQueue(name, policy as PgBoss.Queue);
+  }
+  return {
+    boss,
+    async enqueue(tx, name, data, sendOpts = {}) {
+      await boss.send(name, data as object, { ...sendOpts, db: executorFor(tx) } as PgBoss.SendOptions);
+    },
+    async work(name, handler, workOpts = {}) {
+      await boss.work(
+        name,
+        {
+          batchSize: workOpts.batchSize ?? 1,
+          pollingIntervalSeconds: workOpts.pollingIntervalSeconds ?? 1,
+          includeMetadata: true,
+        } as PgBoss.WorkOptions & { includeMetadata: true },
+        async (jobs: PgBoss.JobWithMetadata<object>[]) => {
+          for (const job of jobs) {
+            await handler(job.data as never, {
+              id: job.id,
+              retryCount: job.retryCount,
+              retryLimit: job.retryLimit,
+            });
+          }
+        },
+      );
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 } as PgBoss.StopOptions);
+    },
+  };
+}

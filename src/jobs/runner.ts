@@ -1,0 +1,9 @@
+/** The worker: registers every job handler. Started in-process by `muster serve` (MUSTER_WORKER=true). */
+import type { Deps } from '../deps.js';
+import { sendQueuedEmail } from '../modules/email/email.service.js';
+
+export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
+  await deps.jobs.work('email-send', (data, job) => sendQueuedEmail(deps, data, job), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * Email templates: each renders a subject, a plain-text body and an HTML body from its variables.
+ * Values are HTML-escaped; templates are plain functions (no template engine needed at this size).
+ */
+export interface TemplateVars {
+  sign_in_code: { code: string; expires_minutes: number; name?: string | null };
+  key_revoked: { key_name: string; key_kind: string; revoked_at: string; scope: string };
+}
+export type TemplateName = keyof TemplateVars;
+
+export interface Rendered {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+function layout(title: string, paragraphs: string[]): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111;max-width:36rem;margin:auto;padding:1rem">
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+<p style="color:#555;font-size:.9em">Muster</p></body></html>`;
+}
+
+const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
+  sign_in_code: (v) => ({
+    subject: `Your Muster sign-in code: ${v.code}`,
+    text: `Hello${v.name ? ` ${v.name}` : ''},\n\nYour sign-in code is ${v.code}. It expires in ${v.expires_minutes} minutes.\n\nIf you did not try to sign in, you can ignore this email.\n`,
+    html: layout('Your sign-in code', [
+      `Hello${v.name ? ` ${escapeHtml(v.name)}` : ''},`,
+      `Your sign-in code is <strong style="font-size:1.4em;letter-spacing:.15em">${escapeHtml(v.code)}</strong>. It expires in ${v.expires_minutes} minutes.`,
+      'If you did not try to sign in, you can ignore this email.',
+    ]),
+  }),
+  key_revoked: (v) => ({
+    subject: `Muster API key revoked: ${v.key_name}`,
+    text: `The ${v.key_kind} "${v.key_name}" (${v.scope}) was revoked at ${v.revoked_at} by someone who presented its secret.\n\nIf this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.\n`,
+    html: layout('API key revoked', [
+      `The ${escapeHtml(v.key_kind)} <strong>${escapeHtml(v.key_name)}</strong> (${escapeHtml(v.scope)}) was revoked at ${escapeHtml(v.revoked_at)} by someone who presented its secret.`,
+      'If this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.',
+    ]),
+  }),
+};
+
+export function renderTemplate<K extends TemplateName>(name: K, vars: TemplateVars[K]): Rendered {
+  return templates[name](vars);
+}
