@@ -2,6 +2,8 @@
  * buildApp(deps): the HTTP composition root. Plugins first (errors, route tracking, auth gate,
  * OpenAPI), then every module's routes under /api/v1, listed explicitly.
  */
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
@@ -10,6 +12,7 @@ import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRoutes } from './http/route-table.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { banRoutes } from './modules/bans/bans.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
@@ -29,6 +32,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerHttpBasics(app);
   registerAuthorization(app, deps);
+  // Security headers on every response; rate limits are opt-in per route (`config.rateLimit`).
+  await app.register(helmet, { global: true, contentSecurityPolicy: false });
+  await app.register(rateLimit, { global: false });
   await registerOpenApi(app);
   await app.register(
     async (api) => {
@@ -36,6 +42,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       accountRoutes(api, deps);
       participantRoutes(api, deps);
       seriesRoutes(api, deps);
+      banRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );
