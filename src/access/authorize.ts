@@ -34,8 +34,10 @@ export async function authorize(
   action: Action,
   token: string | undefined,
   params: Record<string, string | undefined>,
+  onAuthenticated?: (principal: Principal) => void,
 ): Promise<AccessContext> {
   const principal = await authenticate(db, token);
+  onAuthenticated?.(principal);
   const rule: ActionRule = actions[action];
   checkCredentialKind(rule, principal);
 
@@ -61,7 +63,7 @@ export async function authorize(
     }
     if (!userMeets(rule.users, principal.user, roles)) {
       throw forbidden(
-        rule.users === 'global_admin' ? 'This action requires a global admin' : denyMessage(event, series),
+        rule.users === 'global_admin' ? (rule.denyMessage ?? 'This action requires a global admin') : denyMessage(event, series),
       );
     }
   }

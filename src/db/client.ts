@@ -32,8 +32,10 @@ export async function openDatabase(
     });
     return wrap(pool, 'postgres', async () => {});
   }
-  // PGlite is single-session: one pooled connection keeps transactions strictly serial.
-  const embedded = await startEmbedded(config.dataDir, 1);
+  // PGlite is single-session: one pooled connection keeps transactions strictly serial. The server
+  // accepts a few more sockets because pg destroys a client after a query error and reconnects
+  // while the old socket is still closing (with a limit of 1 that reconnect was refused).
+  const embedded = await startEmbedded(config.dataDir, 4);
   const pool = new pg.Pool({
     host: embedded.host,
     port: embedded.port,

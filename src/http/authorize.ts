@@ -20,17 +20,18 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
     const action = request.routeOptions.config.action;
     if (!action) return;
-    const access = await authorize(
+    // The refresh hint goes on every response once the token is known, denials included (contract §2).
+    request.access = await authorize(
       deps.db,
       action,
       bearerToken(request.headers.authorization),
       (request.params ?? {}) as Record<string, string | undefined>,
+      (p) => {
+        if (p.kind === 'mobile' && p.expiresAt.getTime() - Date.now() < REFRESH_WINDOW_MS) {
+          reply.header('X-Token-Refresh-Recommended', 'true');
+        }
+      },
     );
-    request.access = access;
-    const p = access.principal;
-    if (p.kind === 'mobile' && p.expiresAt.getTime() - Date.now() < REFRESH_WINDOW_MS) {
-      reply.header('X-Token-Refresh-Recommended', 'true');
-    }
   });
 }
 

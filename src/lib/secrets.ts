@@ -1,10 +1,11 @@
 /**
  * Credential secrets (contract §2). Pinned by test/unit/secrets.test.ts (property tests) and the
  * authorization matrix. Formats:
- * - mobile token: 32 random bytes, base64url (43 chars), no prefix;
+ * - mobile token: `mst_m_` + 43 base62 random chars (≈256 bits) + 6 base62 chars of CRC-32;
  * - API secrets: `mst_g_` (global token), `mst_s_` (series key), `mst_e_` (event key) + 32 base62
- *   random chars + 6 base62 chars of CRC-32 over prefix+random. CRC-32 catches every single-character
- *   change, so a mistyped secret is refused without a database query;
+ *   random chars + 6 base62 chars of CRC-32 over prefix+random.
+ *   CRC-32 catches every single-character change, and no one-character edit turns one format into
+ *   another (the lengths differ by 11), so a mistyped secret is refused without a database query;
  * - legacy per-event key: 32 to 64 lowercase hex chars.
  * Only the SHA-256 hex digest of a secret is ever stored or compared.
  */
@@ -15,10 +16,12 @@ export type SecretKind = 'mobile' | 'global' | 'series_key' | 'event_key' | 'leg
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX = { global: 'mst_g_', series_key: 'mst_s_', event_key: 'mst_e_' } as const;
+const MOBILE_PREFIX = 'mst_m_';
 const BODY_LENGTH = 32;
+const MOBILE_BODY_LENGTH = 43;
 const CHECKSUM_LENGTH = 6;
 const API_SECRET = /^mst_([gse])_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
-const MOBILE = /^[A-Za-z0-9_-]{43}$/;
+const MOBILE = /^mst_m_([0-9A-Za-z]{43})([0-9A-Za-z]{6})$/;
 const LEGACY = /^[0-9a-f]{32,64}$/;
 
 function base62(value: number, width: number): string {
@@ -40,14 +43,19 @@ export function digestSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
+function randomBase62(length: number): string {
+  let body = '';
+  for (let i = 0; i < length; i++) body += ALPHABET[randomInt(62)];
+  return body;
+}
+
 export function generateMobileToken(): string {
-  return randomBytes(32).toString('base64url');
+  const head = MOBILE_PREFIX + randomBase62(MOBILE_BODY_LENGTH);
+  return head + checksum(head);
 }
 
 export function generateApiSecret(kind: keyof typeof PREFIX): string {
-  let body = '';
-  for (let i = 0; i < BODY_LENGTH; i++) body += ALPHABET[randomInt(62)];
-  const head = PREFIX[kind] + body;
+  const head = PREFIX[kind] + randomBase62(BODY_LENGTH);
   return head + checksum(head);
 }
 
@@ -65,7 +73,11 @@ export function classifySecret(secret: string): { kind: SecretKind; digest: stri
     const kind = api[1] === 'g' ? 'global' : api[1] === 's' ? 'series_key' : 'event_key';
     return { kind, digest: digestSecret(secret) };
   }
-  if (MOBILE.test(secret)) return { kind: 'mobile', digest: digestSecret(secret) };
+  const mobile = MOBILE.exec(secret);
+  if (mobile) {
+    if (checksum(secret.slice(0, secret.length - CHECKSUM_LENGTH)) !== mobile[2]) return null;
+    return { kind: 'mobile', digest: digestSecret(secret) };
+  }
   if (LEGACY.test(secret)) return { kind: 'legacy_event_key', digest: digestSecret(secret) };
   return null;
 }

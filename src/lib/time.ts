@@ -27,6 +27,26 @@ export function isoSql(column: SQL | SQL.Aliased | string): SQL {
  */
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
+/**
+ * True for a real instant in strict ISO 8601 with a zone: the calendar fields must exist
+ * (no 2026-02-30, no hour 24) and the offset must be within ±14:00, so PostgreSQL accepts
+ * every value this accepts (a value it refused would otherwise surface as a 500).
+ */
 export function isIsoDateTime(value: string): boolean {
-  return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+  if (!ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) return false;
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value)!;
+  const [y, mo, d, h, mi, sec] = m.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const at = new Date(0);
+  at.setUTCFullYear(y, mo - 1, d);
+  at.setUTCHours(h, mi, sec, 0);
+  const fieldsExist =
+    at.getUTCFullYear() === y &&
+    at.getUTCMonth() === mo - 1 &&
+    at.getUTCDate() === d &&
+    at.getUTCHours() === h &&
+    at.getUTCMinutes() === mi &&
+    at.getUTCSeconds() === sec;
+  const zone = /([+-])(\d{2}):?(\d{2})$/.exec(value);
+  const zoneOk = !zone || (Number(zone[2]) * 60 + Number(zone[3]) <= 14 * 60 && Number(zone[3]) < 60);
+  return fieldsExist && zoneOk;
 }

@@ -26,5 +26,5 @@ describe('embedded database folder', () => {
     const res = await reopened.db.execute<{ name: string }>(sql`SELECT name FROM series WHERE slug = 'kept'`);
     expect(res.rows).toEqual([{ name: 'Kept' }]);
     await reopened.close();
-  });
+  }, 180_000); // two embedded start-ups (initdb on disk): slow on a loaded 2-core machine
 });

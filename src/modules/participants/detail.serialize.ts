@@ -94,7 +94,7 @@ function guardians(v: Visibility): string {
     ['accepted_at', iso('g.accepted_at')],
     ['completed_at', iso('g.completed_at')],
     ['invite_token_sent_at', iso('g.invite_token_sent_at')],
-    ['invited_via_email', 'g.invited_via_email'],
+    ...(v.pii ? ([['invited_via_email', 'g.invited_via_email']] as Pair[]) : []),
     ['media_permission', 'g.media_permission'],
     ['photo_permission', 'g.photo_permission'],
     ['travel_permission', 'g.travel_permission'],

@@ -105,7 +105,10 @@ export function participantPairs(v: Visibility): Pair[] {
     ['status', 'r.status'],
     ['checked_in_at', iso(CHECKED_IN_AT)],
     ['nfc_badge_token', `CASE WHEN (e.modules->>'nfc_badges_enabled')::boolean THEN r.nfc_badge_token END`],
-    ['nfc_badge_assigned', '(r.nfc_badge_token IS NOT NULL AND r.nfc_badge_assigned_at IS NOT NULL)'],
+    [
+      'nfc_badge_assigned',
+      `(COALESCE((e.modules->>'nfc_badges_enabled')::boolean, false) AND r.nfc_badge_token IS NOT NULL AND r.nfc_badge_assigned_at IS NOT NULL)`,
+    ],
     ['has_anaphylaxis_risk', 'COALESCE(med.has_anaphylaxis_risk, false)'],
     ['requires_refrigeration', 'COALESCE(med.requires_refrigeration, false)'],
     ['cross_contamination_risk', 'COALESCE(diet.cross_contamination_risk, false)'],
