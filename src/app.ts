@@ -12,10 +12,14 @@ import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRoutes } from './http/route-table.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
+import { revokeRoutes } from './modules/credentials/revoke.routes.js';
+import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
+import { signinRoutes } from './modules/signin/signin.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -24,6 +28,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
+    // Path parameters may be long (FCM push tokens in DELETE /push_tokens/{token} are ~160 chars);
+    // route schemas cap each parameter. Over this limit the router itself answers 414.
+    routerOptions: { maxParamLength: 2048 },
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },
@@ -40,9 +47,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     async (api) => {
       healthRoutes(api, deps);
       accountRoutes(api, deps);
+      sessionRoutes(api, deps);
+      revokeRoutes(api, deps);
+      pushTokenRoutes(api, deps);
       participantRoutes(api, deps);
       seriesRoutes(api, deps);
       banRoutes(api, deps);
+      signinRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -21,6 +21,10 @@ const EnvSchema = Type.Object({
   MUSTER_OUTBOX_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MUSTER_SECRET_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   MUSTER_WORKER: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
+  MUSTER_OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  MUSTER_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  MUSTER_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -50,6 +54,17 @@ export interface Config {
   readonly secretKey: string | undefined;
   /** Whether `muster serve` also runs the job worker in-process. */
   readonly runWorker: boolean;
+  /** Upstream OpenID Connect provider offered on the sign-in page; null when not configured. */
+  readonly oidc: OidcConfig | null;
+  /** MUSTER_DEV_SIGN_IN: POST /session accepts `{dev_email}` (development only; default off). */
+  readonly devSignIn: boolean;
+}
+
+export interface OidcConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Absent: a public client (PKCE only, no client authentication). */
+  readonly clientSecret: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .filter(Boolean);
   if (operatorDomains.length === 0)
     throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
+  const oidc = parseOidc(e);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return Object.freeze({
     port: e.PORT,
@@ -93,5 +109,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : path.join(e.MUSTER_DATA_DIR, 'outbox')),
     secretKey: e.MUSTER_SECRET_KEY,
     runWorker: e.MUSTER_WORKER === 'true',
+    oidc,
+    devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
+  });
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Issuer and client id come together; plain http only for a loopback issuer (development, tests). */
+function parseOidc(e: Static<typeof EnvSchema>): OidcConfig | null {
+  const issuer = e.MUSTER_OIDC_ISSUER;
+  if (!issuer) {
+    if (e.MUSTER_OIDC_CLIENT_ID || e.MUSTER_OIDC_CLIENT_SECRET)
+      throw new ConfigError(
+        'Invalid configuration: MUSTER_OIDC_ISSUER is required with MUSTER_OIDC_CLIENT_ID',
+      );
+    return null;
+  }
+  if (!e.MUSTER_OIDC_CLIENT_ID)
+    throw new ConfigError('Invalid configuration: MUSTER_OIDC_CLIENT_ID is required with MUSTER_OIDC_ISSUER');
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError('Invalid configuration: MUSTER_OIDC_ISSUER is not a URL');
+  }
+  if (url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname))
+    throw new ConfigError(
+      'Invalid configuration: MUSTER_OIDC_ISSUER must use https (http only for localhost)',
+    );
+  return Object.freeze({
+    issuer,
+    clientId: e.MUSTER_OIDC_CLIENT_ID,
+    clientSecret: e.MUSTER_OIDC_CLIENT_SECRET,
   });
 }

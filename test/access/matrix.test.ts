@@ -10,26 +10,51 @@
  *
  * Choices where spec and contract are silent (reported to the lead):
  * - public routes (healthz, readyz, openapi.json, docs) ignore any Authorization header: 200 for all;
- * - GET /series/{s} for a user needs a series role on it (event roles alone do not make a series member).
+ * - GET /series/{s} for a user needs a series role on it (event roles alone do not make a series member);
+ * - the ban routes by id answer a non-admin 403 before looking the ban up (no 404 oracle);
+ * - guardians[].invited_via_email is the guardian's email and is hidden from `limited` like it
+ *   (test/support/keys.ts GUARDIAN_PII_KEYS).
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { banEmails, bans } from '../../src/db/schema/index.js';
 import { registeredRoutes } from '../../src/http/route-table.js';
-import { get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
+import { banRouteKeys } from './rows/bans.js';
+import { sessionRouteKeys } from './rows/sessions.js';
+import { signinRouteKeys } from './rows/signin.js';
+import { bearer, get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import {
+  expectNoLeaks,
   expectParticipantShape,
   LOOKUP_KEYS,
   ROSTER_ENTRY_KEYS,
   type VisibilityClass,
 } from '../support/keys.js';
-import { buildWorld, PRINCIPALS, type PrincipalName, type World, type WorldRegistration } from '../support/world.js';
+import {
+  buildWorld,
+  PRINCIPALS,
+  type PrincipalName,
+  type World,
+  type WorldRegistration,
+} from '../support/world.js';
 
 // ---------------------------------------------------------------------------------------------
 // Targets
 // ---------------------------------------------------------------------------------------------
 
 /** Event path segments: own event A, sibling B (same series S1), foreign C (series S2), missing X. */
-const EVENT_TARGETS = ['A:id', 'A:uuid', 'A:slug', 'B:id', 'B:slug', 'C:id', 'C:uuid', 'X:id', 'X:uuid', 'X:slug'] as const;
+const EVENT_TARGETS = [
+  'A:id',
+  'A:uuid',
+  'A:slug',
+  'B:id',
+  'B:slug',
+  'C:id',
+  'C:uuid',
+  'X:id',
+  'X:uuid',
+  'X:slug',
+] as const;
 type EventTarget = (typeof EVENT_TARGETS)[number];
 
 /** Series path segments: own S1, foreign S2, `current` (series keys only), missing X. Series have no numeric id. */
@@ -190,6 +215,83 @@ const PLAIN: Row = {
   legacyKeyA:       '403  403    403    200     200    200     200',
 };
 
+/**
+ * POST /bans and GET /bans (spec "Bans"; contract §7): global admins only — a global admin's mobile
+ * token or a global API token; POST /bans is the ONLY endpoint a `bans:write`-scoped token reaches
+ * (so GET /bans answers it 403 with the scope message). Everyone else, keys included, 403
+ * `Only global admins can manage the ban list`. Each 201 cell bans a fresh address.
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const BANS_PLAIN: Row = {
+  //                 POST GET
+  none:             '401  401',
+  garbage:          '401  401',
+  badChecksum:      '401  401',
+  revokedEventKey:  '401  401',
+  expiredMobile:    '401  401',
+  revokedMobile:    '401  401',
+  expiredGlobal:    '401  401',
+  revokedGlobal:    '401  401',
+  demotedGlobal:    '401  401',
+  participant:      '403  403',
+  readOnly:         '403  403',
+  limited:          '403  403',
+  ops:              '403  403',
+  eventAdmin:       '403  403',
+  safeguarding:     '403  403',
+  seriesOwner:      '403  403',
+  seriesOrganizer:  '403  403',
+  admin:            '201  200',
+  globalToken:      '201  200',
+  scopedToken:      '201  403',
+  seriesKeyS1:      '403  403',
+  seriesKeyS2:      '403  403',
+  eventKeyA:        '403  403',
+  eventKeyB:        '403  403',
+  eventKeyC:        '403  403',
+  legacyKeyA:       '403  403',
+};
+
+/**
+ * GET /bans/{id}, POST /bans/{id}/revoke, POST /bans/{id}/reinstate: global admins only. Being a
+ * global admin is not about the target, so a non-admin gets 403 before any lookup (no 404 oracle).
+ * Targets: an existing ban (for revoke: an active one; for reinstate: a revoked one — one per
+ * principal so cells are independent), a missing UUID, a non-UUID id.
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const BAN_BY_ID: Row = {
+  //                 ban  X:uuid X:bad
+  none:             '401  401    401',
+  garbage:          '401  401    401',
+  badChecksum:      '401  401    401',
+  revokedEventKey:  '401  401    401',
+  expiredMobile:    '401  401    401',
+  revokedMobile:    '401  401    401',
+  expiredGlobal:    '401  401    401',
+  revokedGlobal:    '401  401    401',
+  demotedGlobal:    '401  401    401',
+  participant:      '403  403    403',
+  readOnly:         '403  403    403',
+  limited:          '403  403    403',
+  ops:              '403  403    403',
+  eventAdmin:       '403  403    403',
+  safeguarding:     '403  403    403',
+  seriesOwner:      '403  403    403',
+  seriesOrganizer:  '403  403    403',
+  admin:            '200  404    404',
+  globalToken:      '200  404    404',
+  scopedToken:      '403  403    403',
+  seriesKeyS1:      '403  403    403',
+  seriesKeyS2:      '403  403    403',
+  eventKeyA:        '403  403    403',
+  eventKeyB:        '403  403    403',
+  eventKeyC:        '403  403    403',
+  legacyKeyA:       '403  403    403',
+};
+
+const BAN_TARGETS = ['ban', 'X:uuid', 'X:bad'] as const;
+const BAN_DENIED = 'Only global admins can manage the ban list';
+
 /** Visibility class of a user principal allowed to read participants (contract §2). */
 const VISIBILITY: Partial<Record<PrincipalName, VisibilityClass>> = {
   admin: 'sensitive',
@@ -233,15 +335,57 @@ interface PlainRouteDef {
 
 const P = '/api/v1';
 const EVENT_ROUTES: EventRoute[] = [
-  { kind: 'event', name: 'list', route: `GET ${P}/events/:event_id/participants`, table: PARTICIPANTS_READ, url: (_w, e) => `${P}/events/${e}/participants` },
-  { kind: 'event', name: 'search', route: `GET ${P}/events/:event_id/participants/search`, table: PARTICIPANTS_READ, url: (_w, e) => `${P}/events/${e}/participants/search?q=example` },
-  { kind: 'event', name: 'detail', route: `GET ${P}/events/:event_id/participants/:id`, table: PARTICIPANTS_READ, url: (_w, e, r) => `${P}/events/${e}/participants/${r.id}` },
-  { kind: 'event', name: 'lookup', route: `GET ${P}/events/:event_id/participants/lookup`, table: KEY_READ, url: (_w, e, r) => `${P}/events/${e}/participants/lookup?email=${encodeURIComponent(r.email)}` },
-  { kind: 'event', name: 'roster', route: `GET ${P}/events/:event_id/participants/roster`, table: KEY_READ, url: (_w, e) => `${P}/events/${e}/participants/roster` },
+  {
+    kind: 'event',
+    name: 'list',
+    route: `GET ${P}/events/:event_id/participants`,
+    table: PARTICIPANTS_READ,
+    url: (_w, e) => `${P}/events/${e}/participants`,
+  },
+  {
+    kind: 'event',
+    name: 'search',
+    route: `GET ${P}/events/:event_id/participants/search`,
+    table: PARTICIPANTS_READ,
+    url: (_w, e) => `${P}/events/${e}/participants/search?q=example`,
+  },
+  {
+    kind: 'event',
+    name: 'detail',
+    route: `GET ${P}/events/:event_id/participants/:id`,
+    table: PARTICIPANTS_READ,
+    url: (_w, e, r) => `${P}/events/${e}/participants/${r.id}`,
+  },
+  {
+    kind: 'event',
+    name: 'lookup',
+    route: `GET ${P}/events/:event_id/participants/lookup`,
+    table: KEY_READ,
+    url: (_w, e, r) => `${P}/events/${e}/participants/lookup?email=${encodeURIComponent(r.email)}`,
+  },
+  {
+    kind: 'event',
+    name: 'roster',
+    route: `GET ${P}/events/:event_id/participants/roster`,
+    table: KEY_READ,
+    url: (_w, e) => `${P}/events/${e}/participants/roster`,
+  },
 ];
 const SERIES_ROUTES: SeriesRoute[] = [
-  { kind: 'series', name: 'series.read', route: `GET ${P}/series/:series_id`, table: SERIES_READ, url: (s) => `${P}/series/${s}` },
-  { kind: 'series', name: 'series.events', route: `GET ${P}/series/:series_id/events`, table: SERIES_READ, url: (s) => `${P}/series/${s}/events` },
+  {
+    kind: 'series',
+    name: 'series.read',
+    route: `GET ${P}/series/:series_id`,
+    table: SERIES_READ,
+    url: (s) => `${P}/series/${s}`,
+  },
+  {
+    kind: 'series',
+    name: 'series.events',
+    route: `GET ${P}/series/:series_id/events`,
+    table: SERIES_READ,
+    url: (s) => `${P}/series/${s}/events`,
+  },
 ];
 const PLAIN_ROUTE_DEFS: PlainRouteDef[] = [
   { kind: 'plain', name: 'me', route: `GET ${P}/me`, column: 0, url: `${P}/me` },
@@ -251,6 +395,63 @@ const PLAIN_ROUTE_DEFS: PlainRouteDef[] = [
   { kind: 'plain', name: 'readyz', route: `GET ${P}/readyz`, column: 4, url: `${P}/readyz` },
   { kind: 'plain', name: 'openapi', route: `GET ${P}/openapi.json`, column: 5, url: `${P}/openapi.json` },
   { kind: 'plain', name: 'docs', route: `GET ${P}/docs`, column: 6, url: `${P}/docs` },
+];
+
+type BanRouteName = 'bans.create' | 'bans.list' | 'bans.read' | 'bans.revoke' | 'bans.reinstate';
+interface BanRoute {
+  name: BanRouteName;
+  route: string;
+  /** Column in BANS_PLAIN, or undefined for the by-id routes (BAN_BY_ID). */
+  column?: number;
+  request: (
+    principal: PrincipalName,
+    target: string,
+  ) => { url: string; method: 'GET' | 'POST'; payload?: unknown };
+}
+
+/** Ban ids created in beforeAll: one shared ban to read, one active and one revoked ban per principal. */
+const banIds = { shared: '', active: {} as Record<string, string>, revoked: {} as Record<string, string> };
+const banSegment = (target: string, id: string) =>
+  target === 'ban' ? id : target === 'X:uuid' ? MISSING_UUID : 'not-a-uuid';
+
+const BAN_ROUTES: BanRoute[] = [
+  {
+    name: 'bans.create',
+    route: `POST ${P}/bans`,
+    column: 0,
+    request: (principal) => ({
+      method: 'POST',
+      url: `${P}/bans`,
+      payload: { emails: [`matrix-${principal.toLowerCase()}@ban.test`], reason: 'authorization matrix' },
+    }),
+  },
+  {
+    name: 'bans.list',
+    route: `GET ${P}/bans`,
+    column: 1,
+    request: () => ({ method: 'GET', url: `${P}/bans` }),
+  },
+  {
+    name: 'bans.read',
+    route: `GET ${P}/bans/:id`,
+    request: (_p, target) => ({ method: 'GET', url: `${P}/bans/${banSegment(target, banIds.shared)}` }),
+  },
+  {
+    name: 'bans.revoke',
+    route: `POST ${P}/bans/:id/revoke`,
+    request: (p, target) => ({
+      method: 'POST',
+      url: `${P}/bans/${banSegment(target, banIds.active[p]!)}/revoke`,
+    }),
+  },
+  {
+    name: 'bans.reinstate',
+    route: `POST ${P}/bans/:id/reinstate`,
+    request: (p, target) => ({
+      method: 'POST',
+      url: `${P}/bans/${banSegment(target, banIds.revoked[p]!)}/reinstate`,
+    }),
+  },
 ];
 
 function statuses(row: string): number[] {
@@ -263,13 +464,20 @@ interface Cell {
   principal: PrincipalName;
   target: string;
   status: number;
-  request: (w: World) => { url: string; reg?: WorldRegistration; eventKey?: 'A' | 'B' | 'C' | 'X' };
+  request: (w: World) => {
+    url: string;
+    method?: 'GET' | 'POST';
+    payload?: unknown;
+    reg?: WorldRegistration;
+    eventKey?: 'A' | 'B' | 'C' | 'X';
+  };
 }
 
 function eventCells(def: EventRoute): Cell[] {
   return PRINCIPALS.flatMap((principal) => {
     const row = statuses(def.table[principal]);
-    if (row.length !== EVENT_TARGETS.length) throw new Error(`${def.route} ${principal}: ${row.length} columns`);
+    if (row.length !== EVENT_TARGETS.length)
+      throw new Error(`${def.route} ${principal}: ${row.length} columns`);
     return EVENT_TARGETS.map((target, i) => ({
       route: def.route,
       routeName: def.name,
@@ -287,7 +495,8 @@ function eventCells(def: EventRoute): Cell[] {
 function seriesCells(def: SeriesRoute): Cell[] {
   return PRINCIPALS.flatMap((principal) => {
     const row = statuses(def.table[principal]);
-    if (row.length !== SERIES_TARGETS.length) throw new Error(`${def.route} ${principal}: ${row.length} columns`);
+    if (row.length !== SERIES_TARGETS.length)
+      throw new Error(`${def.route} ${principal}: ${row.length} columns`);
     return SERIES_TARGETS.map((target, i) => ({
       route: def.route,
       routeName: def.name,
@@ -329,12 +538,48 @@ function resolveSeriesTarget(w: World, target: SeriesTarget): string {
   return form === 'uuid' ? w.series[name].id : w.series[name].slug;
 }
 
+function banCells(def: BanRoute): Cell[] {
+  return PRINCIPALS.flatMap((principal) => {
+    if (def.column !== undefined) {
+      return [
+        {
+          route: def.route,
+          routeName: def.name,
+          principal,
+          target: '-',
+          status: statuses(BANS_PLAIN[principal])[def.column]!,
+          request: () => def.request(principal, '-'),
+        },
+      ];
+    }
+    const row = statuses(BAN_BY_ID[principal]);
+    if (row.length !== BAN_TARGETS.length)
+      throw new Error(`${def.route} ${principal}: ${row.length} columns`);
+    return BAN_TARGETS.map((target, i) => ({
+      route: def.route,
+      routeName: def.name,
+      principal,
+      target,
+      status: row[i]!,
+      request: () => def.request(principal, target),
+    }));
+  });
+}
+
 const ALL_CELLS: Cell[] = [
   ...EVENT_ROUTES.flatMap(eventCells),
   ...SERIES_ROUTES.flatMap(seriesCells),
   ...PLAIN_ROUTE_DEFS.flatMap(plainCells),
+  ...BAN_ROUTES.flatMap(banCells),
 ];
-const TABLE_ROUTES = new Set([...EVENT_ROUTES, ...SERIES_ROUTES, ...PLAIN_ROUTE_DEFS].map((r) => r.route));
+const TABLE_ROUTES = new Set(
+  [...EVENT_ROUTES, ...SERIES_ROUTES, ...PLAIN_ROUTE_DEFS, ...BAN_ROUTES].map((r) => r.route),
+);
+/**
+ * Routes whose rows live in test/access/rows/*.ts and are executed by their own runners
+ * (test/bans/rows.test.ts, test/sessions/, test/signin/): they count for coverage here.
+ */
+const ROW_FILE_ROUTES = new Set([...banRouteKeys, ...sessionRouteKeys, ...signinRouteKeys]);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -346,6 +591,25 @@ beforeAll(async () => {
   t = await startTestApp();
   app = t.app;
   world = await buildWorld(t.deps);
+  await t.deps.db.transaction(async (tx) => {
+    const ban = async (email: string, revoked: boolean) => {
+      const [row] = await tx
+        .insert(bans)
+        .values({
+          reason: 'matrix fixture',
+          createdByUserId: world.users.admin.id,
+          revokedAt: revoked ? '2026-01-01T00:00:00Z' : null,
+        })
+        .returning({ id: bans.id });
+      await tx.insert(banEmails).values({ banId: row!.id, email });
+      return row!.id;
+    };
+    banIds.shared = await ban('shared@ban.test', false);
+    for (const p of PRINCIPALS) {
+      banIds.active[p] = await ban(`active-${p.toLowerCase()}@ban.test`, false);
+      banIds.revoked[p] = await ban(`revoked-${p.toLowerCase()}@ban.test`, true);
+    }
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -363,6 +627,8 @@ function expectDenialEnvelope(cell: Cell, res: LightMyRequestResponse): void {
     expect(body, label).toEqual({ error: 'Unauthorized' });
   } else if (cell.principal === 'scopedToken' && cell.status === 403) {
     expect(body, label).toEqual({ error: 'This token is limited to: bans:write' });
+  } else if (cell.routeName.startsWith('bans.') && cell.status === 403) {
+    expect(body, label).toEqual({ error: BAN_DENIED });
   } else {
     expect(Object.keys(body), label).toEqual(['error']);
     expect(typeof body.error, label).toBe('string');
@@ -376,8 +642,22 @@ function regsOf(eventKey: 'A' | 'B' | 'C'): Map<number, WorldRegistration> {
   return new Map(all.map((r) => [r.id, r]));
 }
 
-function expectSuccessPayload(cell: Cell, res: LightMyRequestResponse, eventKey?: 'A' | 'B' | 'C' | 'X', reg?: WorldRegistration) {
+function expectSuccessPayload(
+  cell: Cell,
+  res: LightMyRequestResponse,
+  eventKey?: 'A' | 'B' | 'C' | 'X',
+  reg?: WorldRegistration,
+) {
   const label = `${cell.principal} ${cell.route} ${cell.target}`;
+  if (cell.routeName.startsWith('bans.')) {
+    const body = json(res);
+    if (cell.routeName === 'bans.list') expect(Array.isArray(body.bans), label).toBe(true);
+    else expect((body.ban as { id?: unknown } | undefined)?.id, label).toEqual(expect.any(String));
+    if (cell.routeName === 'bans.revoke') expect((body.ban as { active: boolean }).active, label).toBe(false);
+    if (cell.routeName === 'bans.reinstate')
+      expect((body.ban as { revoked_at: unknown }).revoked_at, label).toBeNull();
+    return;
+  }
   if (eventKey === undefined || eventKey === 'X') {
     // Untargeted and series routes: a JSON body for the API routes (docs is HTML).
     if (cell.routeName !== 'docs') expect(res.headers['content-type'], label).toMatch(/^application\/json/);
@@ -385,13 +665,15 @@ function expectSuccessPayload(cell: Cell, res: LightMyRequestResponse, eventKey?
   }
   const body = json(res);
   const cls = VISIBILITY[cell.principal];
+  if (cls && ['list', 'search', 'detail'].includes(cell.routeName)) expectNoLeaks(res.body, cls, label);
   const regs = regsOf(eventKey);
   switch (cell.routeName) {
     case 'list': {
       expect(Object.keys(body).sort(), label).toEqual(['participants', 'synced_at']);
       const list = body.participants as Record<string, unknown>[];
       expect(list.map((p) => p.participant_event_id).sort(), label).toEqual([...regs.keys()].sort());
-      for (const p of list) expectParticipantShape(p, cls!, regs.get(p.participant_event_id as number)!, false, label);
+      for (const p of list)
+        expectParticipantShape(p, cls!, regs.get(p.participant_event_id as number)!, false, label);
       break;
     }
     case 'search': {
@@ -414,7 +696,12 @@ function expectSuccessPayload(cell: Cell, res: LightMyRequestResponse, eventKey?
     }
     case 'lookup': {
       expect(Object.keys(body).sort(), label).toEqual([...LOOKUP_KEYS].sort());
-      expect(body, label).toEqual({ email: reg!.email, registered: true, participant_id: reg!.personId, status: reg!.status });
+      expect(body, label).toEqual({
+        email: reg!.email,
+        registered: true,
+        participant_id: reg!.personId,
+        status: reg!.status,
+      });
       break;
     }
     case 'roster': {
@@ -428,24 +715,33 @@ function expectSuccessPayload(cell: Cell, res: LightMyRequestResponse, eventKey?
 }
 
 async function runCell(cell: Cell): Promise<LightMyRequestResponse> {
-  const { url } = cell.request(world);
-  return get(app, url, world.secrets[cell.principal]);
+  const { url, method = 'GET', payload } = cell.request(world);
+  if (method === 'GET') return get(app, url, world.secrets[cell.principal]);
+  return app.inject({
+    method,
+    url,
+    headers: bearer(world.secrets[cell.principal]),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
 }
 
 const cellName = (c: Cell) => `${c.principal.padEnd(16)} ${c.target.padEnd(8)} → ${c.status}`;
 
 describe('authorization matrix', () => {
   it('has the expected number of cells', () => {
-    // 5 event routes × 26 principals × 10 targets + 2 series routes × 26 × 7 + 7 plain routes × 26.
-    expect(ALL_CELLS).toHaveLength(5 * 26 * 10 + 2 * 26 * 7 + 7 * 26);
+    // 5 event routes × 26 principals × 10 targets + 2 series routes × 26 × 7 + 7 plain routes × 26
+    // + 2 untargeted ban routes × 26 + 3 ban-by-id routes × 26 × 3.
+    expect(ALL_CELLS).toHaveLength(5 * 26 * 10 + 2 * 26 * 7 + 7 * 26 + 2 * 26 + 3 * 26 * 3);
   });
 
   describe.each([...TABLE_ROUTES])('%s', (route) => {
     const cells = ALL_CELLS.filter((c) => c.route === route);
     it.each(cells.map((c) => [cellName(c), c] as const))('%s', async (_name, cell) => {
-      const { url, eventKey, reg } = cell.request(world);
-      const res = await get(app, url, world.secrets[cell.principal]);
-      expect(res.statusCode, `${cell.principal} GET ${url}: ${res.body.slice(0, 300)}`).toBe(cell.status);
+      const { url, method = 'GET', eventKey, reg } = cell.request(world);
+      const res = await runCell(cell);
+      expect(res.statusCode, `${cell.principal} ${method} ${url}: ${res.body.slice(0, 300)}`).toBe(
+        cell.status,
+      );
       if (cell.status >= 400) expectDenialEnvelope(cell, res);
       else if (cell.status === 200) expectSuccessPayload(cell, res, eventKey, reg);
     });
@@ -456,7 +752,7 @@ describe('coverage', () => {
   const normalise = (route: string) => route.replace(/:[^/]+/g, ':param');
 
   it('every registered route has a row in the matrix (docs assets excluded)', () => {
-    const table = new Set([...TABLE_ROUTES].map(normalise));
+    const table = new Set([...TABLE_ROUTES, ...ROW_FILE_ROUTES].map(normalise));
     const missing = registeredRoutes(app)
       .filter((r) => !r.url.startsWith('/api/v1/docs/'))
       .map((r) => `${r.method} ${r.url}`)
@@ -466,7 +762,7 @@ describe('coverage', () => {
 
   it('every row of the matrix is a registered route', () => {
     const registered = new Set(registeredRoutes(app).map((r) => normalise(`${r.method} ${r.url}`)));
-    const stale = [...TABLE_ROUTES].filter((route) => !registered.has(normalise(route)));
+    const stale = [...TABLE_ROUTES, ...ROW_FILE_ROUTES].filter((route) => !registered.has(normalise(route)));
     expect(stale).toEqual([]);
   });
 });
@@ -483,6 +779,14 @@ describe('denied requests change nothing', () => {
     const after = await snapshotDb(t.deps);
     expect(after).toEqual(before);
   }, 120_000);
+
+  it('the snapshot is not vacuous: it sees a one-row change', async () => {
+    const before = await snapshotDb(t.deps);
+    await t.deps.database.pool.query(`INSERT INTO audit_log (action) VALUES ('test.snapshot_probe')`);
+    const after = await snapshotDb(t.deps);
+    expect(after.audit_log).not.toEqual(before.audit_log);
+    expect({ ...after, audit_log: null }).toEqual({ ...before, audit_log: null });
+  });
 });
 
 describe('visibility of a minor with guardians (detail and list)', () => {
@@ -498,17 +802,25 @@ describe('visibility of a minor with guardians (detail and list)', () => {
   ];
   it.each(cases)('%s sees the %s shape', async (principal, cls) => {
     const reg = world.regs.minorA;
-    const res = await get(app, `${P}/events/${world.events.A.id}/participants/${reg.id}`, world.secrets[principal]);
+    const res = await get(
+      app,
+      `${P}/events/${world.events.A.id}/participants/${reg.id}`,
+      world.secrets[principal],
+    );
     expect(res.statusCode).toBe(200);
     const p = json(res).participant as Record<string, unknown>;
     expectParticipantShape(p, cls, reg, true, principal);
+    expectNoLeaks(res.body, cls, principal);
     expect((p.guardians as unknown[]).length).toBe(2);
     if (cls === 'sensitive') {
       expect(p.parent_guardian_name).toBe('Gina Guardian');
       expect(p.parent_guardian_phone).toBe('+447700900100');
       expect(p.parent_guardian_email).toBe('gina.guardian@example.com');
       // Guardians' contacts plus the registration's own, by priority (contract §4).
-      expect((p.emergency_contacts as { name: string }[]).map((c) => c.name)).toEqual(['Uncle Minor', 'Grandma Minor']);
+      expect((p.emergency_contacts as { name: string }[]).map((c) => c.name)).toEqual([
+        'Uncle Minor',
+        'Grandma Minor',
+      ]);
     }
   });
 });

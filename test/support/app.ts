@@ -52,7 +52,12 @@ export function get(
   secret?: string,
   extra: Omit<InjectOptions, 'method' | 'url'> = {},
 ): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'GET', url, ...extra, headers: { ...bearer(secret), ...(extra.headers ?? {}) } });
+  return app.inject({
+    method: 'GET',
+    url,
+    ...extra,
+    headers: { ...bearer(secret), ...(extra.headers ?? {}) },
+  });
 }
 
 export interface TableSnapshot {

@@ -43,7 +43,11 @@ export const PARTICIPANT_SENSITIVE_KEYS = [
   'emergency_contacts',
 ] as const;
 /** Sensitive, and present only when the registration has a guardian. */
-export const PARENT_GUARDIAN_KEYS = ['parent_guardian_name', 'parent_guardian_phone', 'parent_guardian_email'] as const;
+export const PARENT_GUARDIAN_KEYS = [
+  'parent_guardian_name',
+  'parent_guardian_phone',
+  'parent_guardian_email',
+] as const;
 export const EMERGENCY_CONTACT_KEYS = ['name', 'phone', 'relationship', 'priority'] as const;
 
 export const SCANS_BY_CONTEXT_KEYS = [
@@ -103,7 +107,12 @@ export const TRAVEL_LEG_KEYS = [
 ] as const;
 
 export const DETAIL_SECTION_KEYS = ['personal', 'accommodation', 'consents', 'guardians'] as const;
-export const DETAIL_SENSITIVE_SECTION_KEYS = ['medical_detail', 'dietary_detail', 'accessibility', 'safeguarding_detail'] as const;
+export const DETAIL_SENSITIVE_SECTION_KEYS = [
+  'medical_detail',
+  'dietary_detail',
+  'accessibility',
+  'safeguarding_detail',
+] as const;
 
 export const PERSONAL_BASE_KEYS = [
   'legal_first_name',
@@ -157,7 +166,6 @@ export const GUARDIAN_BASE_KEYS = [
   'accepted_at',
   'completed_at',
   'invite_token_sent_at',
-  'invited_via_email',
   'media_permission',
   'photo_permission',
   'travel_permission',
@@ -165,7 +173,12 @@ export const GUARDIAN_BASE_KEYS = [
   'otc_medication_consent',
   'emergency_contacts',
 ] as const;
-export const GUARDIAN_PII_KEYS = ['email', 'phone'] as const;
+/**
+ * Guardian contact details hidden from `limited`. `invited_via_email` is the address the guardian was
+ * invited at — the guardian's email under another name — so it follows the guardian email rule
+ * (our reading; the spec does not classify it).
+ */
+export const GUARDIAN_PII_KEYS = ['email', 'phone', 'invited_via_email'] as const;
 /** guardians[].emergency_contacts items: phone/email are contact PII (same rule as guardian email/phone). */
 export const GUARDIAN_CONTACT_BASE_KEYS = ['id', 'name', 'relationship', 'priority'] as const;
 export const GUARDIAN_CONTACT_PII_KEYS = ['phone', 'email'] as const;
@@ -193,7 +206,11 @@ const sorted = (keys: Iterable<string>) => [...keys].sort();
 const hasPii = (cls: VisibilityClass) => cls !== 'limited';
 const hasSensitive = (cls: VisibilityClass) => cls === 'sensitive';
 
-export function expectedParticipantKeys(cls: VisibilityClass, reg: RegistrationShape, detail = false): string[] {
+export function expectedParticipantKeys(
+  cls: VisibilityClass,
+  reg: RegistrationShape,
+  detail = false,
+): string[] {
   const keys: string[] = [...PARTICIPANT_BASE_KEYS];
   if (hasPii(cls)) keys.push(...PARTICIPANT_PII_KEYS);
   if (hasSensitive(cls)) {
@@ -231,7 +248,8 @@ export function expectParticipantShape(
     if (!t) continue;
     const travelKeys = [...TRAVEL_BASE_KEYS, ...(hasPii(cls) ? TRAVEL_PII_KEYS : [])];
     expect(keysOf(t), `${where} ${dir}`).toEqual(sorted(travelKeys));
-    for (const leg of t.legs as Json[]) expect(keysOf(leg), `${where} ${dir}.legs[]`).toEqual(sorted(TRAVEL_LEG_KEYS));
+    for (const leg of t.legs as Json[])
+      expect(keysOf(leg), `${where} ${dir}.legs[]`).toEqual(sorted(TRAVEL_LEG_KEYS));
   }
   if (hasSensitive(cls)) {
     for (const c of p.emergency_contacts as Json[]) {
@@ -242,10 +260,14 @@ export function expectParticipantShape(
 
   const personalKeys = [...PERSONAL_BASE_KEYS, ...(hasPii(cls) ? PERSONAL_PII_KEYS : [])];
   expect(keysOf(p.personal), `${where} personal`).toEqual(sorted(personalKeys));
-  if (p.accommodation !== null) expect(keysOf(p.accommodation), `${where} accommodation`).toEqual(sorted(ACCOMMODATION_KEYS));
-  for (const c of p.consents as Json[]) expect(keysOf(c), `${where} consents[]`).toEqual(sorted(CONSENT_KEYS));
+  if (p.accommodation !== null)
+    expect(keysOf(p.accommodation), `${where} accommodation`).toEqual(sorted(ACCOMMODATION_KEYS));
+  for (const c of p.consents as Json[])
+    expect(keysOf(c), `${where} consents[]`).toEqual(sorted(CONSENT_KEYS));
   for (const g of p.guardians as Json[]) {
-    expect(keysOf(g), `${where} guardians[]`).toEqual(sorted([...GUARDIAN_BASE_KEYS, ...(hasPii(cls) ? GUARDIAN_PII_KEYS : [])]));
+    expect(keysOf(g), `${where} guardians[]`).toEqual(
+      sorted([...GUARDIAN_BASE_KEYS, ...(hasPii(cls) ? GUARDIAN_PII_KEYS : [])]),
+    );
     for (const c of g.emergency_contacts as Json[]) {
       expect(keysOf(c), `${where} guardians[].emergency_contacts[]`).toEqual(
         sorted([...GUARDIAN_CONTACT_BASE_KEYS, ...(hasPii(cls) ? GUARDIAN_CONTACT_PII_KEYS : [])]),
@@ -253,10 +275,55 @@ export function expectParticipantShape(
     }
   }
   if (hasSensitive(cls)) {
-    if (p.medical_detail !== null) expect(keysOf(p.medical_detail), `${where} medical_detail`).toEqual(sorted(MEDICAL_DETAIL_KEYS));
-    if (p.dietary_detail !== null) expect(keysOf(p.dietary_detail), `${where} dietary_detail`).toEqual(sorted(DIETARY_DETAIL_KEYS));
+    if (p.medical_detail !== null)
+      expect(keysOf(p.medical_detail), `${where} medical_detail`).toEqual(sorted(MEDICAL_DETAIL_KEYS));
+    if (p.dietary_detail !== null)
+      expect(keysOf(p.dietary_detail), `${where} dietary_detail`).toEqual(sorted(DIETARY_DETAIL_KEYS));
     if (p.safeguarding_detail !== null) {
-      expect(keysOf(p.safeguarding_detail), `${where} safeguarding_detail`).toEqual(sorted(SAFEGUARDING_DETAIL_KEYS));
+      expect(keysOf(p.safeguarding_detail), `${where} safeguarding_detail`).toEqual(
+        sorted(SAFEGUARDING_DETAIL_KEYS),
+      );
     }
   }
+}
+
+/**
+ * Values planted by test/support/world.ts that only some classes may see anywhere in a body.
+ * A raw-text check catches leaks through fields the key-set checks do not name.
+ */
+export const SENSITIVE_VALUES = [
+  'Peanuts',
+  'Asthma',
+  'Inhaler',
+  'vegetarian',
+  'lactose',
+  'No mushrooms',
+  'EpiPen then 999',
+  'Carries two pens',
+  'Needs ramp',
+  'Check in twice daily',
+  'Andy Anderson',
+  '+447700900001',
+  'Uncle Minor',
+  '+447700900201',
+] as const;
+export const PII_VALUES = [
+  '+447700900999',
+  '1990-04-01',
+  '1 High Street',
+  '1 Beacon St, Boston MA',
+  'Summit venue',
+  'gina.guardian@example.com',
+  '+447700900100',
+  'gus.guardian@example.com',
+  '+447700900101',
+  '+447700900200',
+  'grandma@example.com',
+] as const;
+
+/** Asserts that a raw response body holds no value the class may not see. */
+export function expectNoLeaks(body: string, cls: VisibilityClass, label = ''): void {
+  const forbidden = [...(hasSensitive(cls) ? [] : SENSITIVE_VALUES), ...(hasPii(cls) ? [] : PII_VALUES)];
+  const leaked = forbidden.filter((v) => body.includes(JSON.stringify(v).slice(1, -1)));
+  expect(leaked, `${label}: values leaked to a ${cls} caller`).toEqual([]);
 }

@@ -18,8 +18,8 @@ import {
   medicalDetails,
   mobileTokens,
   people,
-  registrations,
   type RegistrationStatus,
+  registrations,
   safeguardingDetails,
   scanContexts,
   scans,
@@ -27,7 +27,12 @@ import {
   travels,
 } from '../../src/db/schema/index.js';
 import type { Deps } from '../../src/deps.js';
-import { createUser, grantEventRole, grantSeriesRole, setGlobalAdmin } from '../../src/modules/accounts/users.service.js';
+import {
+  createUser,
+  grantEventRole,
+  grantSeriesRole,
+  setGlobalAdmin,
+} from '../../src/modules/accounts/users.service.js';
 import {
   issueEventKey,
   issueGlobalToken,
@@ -35,7 +40,12 @@ import {
   issueMobileToken,
   issueSeriesKey,
 } from '../../src/modules/credentials/issue.service.js';
-import { createEventRecord, createSeries, type EventRow, type SeriesRow } from '../../src/modules/events/records.service.js';
+import {
+  createEventRecord,
+  createSeries,
+  type EventRow,
+  type SeriesRow,
+} from '../../src/modules/events/records.service.js';
 
 /** Every principal of the matrix (quality.md "Authorization matrix"). */
 export const PRINCIPALS = [
@@ -196,9 +206,15 @@ export async function buildWorld(deps: Pick<Deps, 'db'>): Promise<World> {
     // Credentials that must be refused (401).
     const expiredMobile = await issueMobileToken(tx, users.ops.id, { now: new Date(Date.now() - 30 * DAY) });
     const revokedMobile = await issueMobileToken(tx, users.eventAdmin.id);
-    await tx.update(mobileTokens).set({ revokedAt: new Date().toISOString() }).where(eq(mobileTokens.id, revokedMobile.id));
+    await tx
+      .update(mobileTokens)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(eq(mobileTokens.id, revokedMobile.id));
     const globalToken = await issueGlobalToken(tx, users.admin.id, { name: 'Integration (full)' });
-    const scopedToken = await issueGlobalToken(tx, users.admin.id, { name: 'Ban sync', scopes: ['bans:write'] });
+    const scopedToken = await issueGlobalToken(tx, users.admin.id, {
+      name: 'Ban sync',
+      scopes: ['bans:write'],
+    });
     const expiredGlobal = await issueGlobalToken(tx, users.admin.id, {
       name: 'Expired',
       expiresAt: new Date(Date.now() - DAY).toISOString(),
@@ -211,14 +227,20 @@ export async function buildWorld(deps: Pick<Deps, 'db'>): Promise<World> {
     const demotedGlobal = await issueGlobalToken(tx, users.demoted.id, { name: 'Demoted owner token' });
     await setGlobalAdmin(tx, users.demoted.id, false);
 
-    const seriesKeyS1 = await issueSeriesKey(tx, S1.id, { name: 'S1 integration', ownerUserId: users.seriesOwner.id });
+    const seriesKeyS1 = await issueSeriesKey(tx, S1.id, {
+      name: 'S1 integration',
+      ownerUserId: users.seriesOwner.id,
+    });
     const seriesKeyS2 = await issueSeriesKey(tx, S2.id, { name: 'S2 integration', ownerUserId: null });
     const eventKeyA = await issueEventKey(tx, A.id, { name: 'A key', ownerUserId: users.eventAdmin.id });
     const eventKeyB = await issueEventKey(tx, B.id, { name: 'B key', ownerUserId: null });
     const eventKeyC = await issueEventKey(tx, C.id, { name: 'C key', ownerUserId: null });
     const legacyKeyA = await issueLegacyEventKey(tx, A.id, 'A legacy key');
     const revokedEventKey = await issueEventKey(tx, A.id, { name: 'A revoked key', ownerUserId: null });
-    await tx.update(eventApiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(eventApiKeys.id, revokedEventKey.id));
+    await tx
+      .update(eventApiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(eq(eventApiKeys.id, revokedEventKey.id));
 
     const secrets: Record<PrincipalName, string | undefined> = {
       none: undefined,
@@ -259,7 +281,10 @@ export async function buildWorld(deps: Pick<Deps, 'db'>): Promise<World> {
       .insert(scanContexts)
       .values({ eventId: A.id, name: 'Airport pickup', isTravelPickup: true, position: 1 })
       .returning();
-    const [lunch] = await tx.insert(scanContexts).values({ eventId: A.id, name: 'Lunch', position: 2 }).returning();
+    const [lunch] = await tx
+      .insert(scanContexts)
+      .values({ eventId: A.id, name: 'Lunch', position: 2 })
+      .returning();
     const contexts = {
       checkInA: await checkIn(A.id),
       pickupA: pickup!.id,
@@ -291,7 +316,12 @@ export async function buildWorld(deps: Pick<Deps, 'db'>): Promise<World> {
         documentUrl: 'https://esign.example/doc/1',
         signatureName: 'Alice Anderson',
       },
-      { registrationId: adultA.id, consentType: 'code_of_conduct', status: 'pending', pendingOn: 'participant' },
+      {
+        registrationId: adultA.id,
+        consentType: 'code_of_conduct',
+        status: 'pending',
+        pendingOn: 'participant',
+      },
     ]);
     await tx.insert(emergencyContacts).values({
       registrationId: adultA.id,
@@ -360,12 +390,14 @@ export async function buildWorld(deps: Pick<Deps, 'db'>): Promise<World> {
       departureTime: '2026-07-14T18:00:00Z',
       originAddress: 'Summit venue',
     });
-    await tx.insert(scans).values([
-      scan(A.id, adultA.id, contexts.lunchA, '2026-07-10T08:00:00Z', 'scanned'),
-      scan(A.id, adultA.id, contexts.checkInA, '2026-07-10T09:00:00Z', 'scanned'),
-      scan(A.id, adultA.id, contexts.checkInA, '2026-07-10T10:00:00Z', 'already_scanned'),
-      scan(A.id, adultA.id, contexts.pickupA, '2026-07-09T15:00:00Z', 'scanned'),
-    ]);
+    await tx
+      .insert(scans)
+      .values([
+        scan(A.id, adultA.id, contexts.lunchA, '2026-07-10T08:00:00Z', 'scanned'),
+        scan(A.id, adultA.id, contexts.checkInA, '2026-07-10T09:00:00Z', 'scanned'),
+        scan(A.id, adultA.id, contexts.checkInA, '2026-07-10T10:00:00Z', 'already_scanned'),
+        scan(A.id, adultA.id, contexts.pickupA, '2026-07-09T15:00:00Z', 'scanned'),
+      ]);
     // A badge token exists, but A's NFC module is off: the API must show nfc_badge_token null.
     await tx
       .update(registrations)
@@ -382,7 +414,9 @@ export async function buildWorld(deps: Pick<Deps, 'db'>): Promise<World> {
       status: 'awaiting_guardian',
     });
     await populateSections(tx, minorA.id);
-    await tx.insert(consents).values({ registrationId: minorA.id, consentType: 'waiver', status: 'sent', pendingOn: 'guardian' });
+    await tx
+      .insert(consents)
+      .values({ registrationId: minorA.id, consentType: 'waiver', status: 'sent', pendingOn: 'guardian' });
     const [primaryGuardian] = await tx
       .insert(guardians)
       .values([
@@ -462,7 +496,12 @@ export async function buildWorld(deps: Pick<Deps, 'db'>): Promise<World> {
       status: 'complete',
     });
     await populateSections(tx, regB.id);
-    await tx.insert(consents).values({ registrationId: regB.id, consentType: 'waiver', status: 'signed', signedAt: '2026-05-03T10:00:00Z' });
+    await tx.insert(consents).values({
+      registrationId: regB.id,
+      consentType: 'waiver',
+      status: 'signed',
+      signedAt: '2026-05-03T10:00:00Z',
+    });
     // B has NFC on: the badge token is shown.
     await tx
       .update(registrations)
@@ -604,7 +643,9 @@ export async function populateSections(tx: Tx, registrationId: number): Promise<
     notes: 'No mushrooms',
     crossContaminationRisk: true,
   });
-  await tx.insert(accessibilityDetails).values({ registrationId, data: { wheelchair: true, notes: 'Needs ramp' } });
+  await tx
+    .insert(accessibilityDetails)
+    .values({ registrationId, data: { wheelchair: true, notes: 'Needs ramp' } });
   await tx.insert(safeguardingDetails).values({
     registrationId,
     highSupportNotes: 'Check in twice daily',

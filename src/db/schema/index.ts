@@ -6,3 +6,4 @@ export * from './events.js';
 export * from './messaging.js';
 export * from './participants.js';
 export * from './records.js';
+export * from './oauth.js';

@@ -5,7 +5,7 @@
  * field is a 422, so a typo is never silently dropped.
  */
 import { type Static, type TSchema, Type } from 'typebox';
-import { registrationStatuses } from '../../db/schema/index.js';
+import type { RegistrationStatus } from '../../db/schema/index.js';
 
 const Str = (max = 2000) => Type.String({ maxLength: max });
 /** Optional and nullable: absent = keep the stored value, null = clear it. */
@@ -19,7 +19,22 @@ const Ignored = () => Type.Optional(Type.Unknown());
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const strict = { additionalProperties: false } as const;
 
-export const ImportStatusSchema = Type.Union(registrationStatuses.map((s) => Type.Literal(s)));
+export const ImportStatusSchema = Type.Union([
+  Type.Literal('invited'),
+  Type.Literal('in_progress'),
+  Type.Literal('awaiting_guardian'),
+  Type.Literal('complete'),
+  Type.Literal('withdrawn'),
+  Type.Literal('rejected'),
+]);
+// The literals above must list exactly the registration statuses of the data model.
+const _sameStatuses: [Static<typeof ImportStatusSchema>, RegistrationStatus] extends [
+  RegistrationStatus,
+  Static<typeof ImportStatusSchema>,
+]
+  ? true
+  : never = true;
+void _sameStatuses;
 
 export const ImportAddressSchema = Type.Object(
   {
@@ -143,7 +158,7 @@ export const ImportLegSchema = Type.Object(
 export const ImportTravelSchema = Type.Object(
   {
     id: Ignored(),
-    direction: Type.Optional(Type.String()),
+    direction: Ignored(), // decided by the key (travel_inbound / travel_outbound)
     mode: Type.String({ minLength: 1, maxLength: 50 }),
     visa_required: Opt(Type.Boolean()),
     visa_status: OptStr(100),

@@ -18,6 +18,20 @@ import {
   travelLegs,
   travels,
 } from '../../db/schema/index.js';
+import {
+  ACCOMMODATION_KEYS,
+  CONSENT_KEYS,
+  DIETARY_DETAIL,
+  DIETARY_TOP,
+  GUARDIAN_KEYS,
+  LEG_KEYS,
+  MEDICAL_DETAIL,
+  MEDICAL_TOP,
+  SAFEGUARDING_FLAGS,
+  SAFEGUARDING_TEXT,
+  SAFEGUARDING_TOP,
+  TRAVEL_KEYS,
+} from './import.fields.js';
 import type { ImportContact, ImportGuardian, ImportItem, ImportTravel } from './import.schema.js';
 
 type Values = Record<string, unknown>;
@@ -39,101 +53,6 @@ export function pick<T>(src: object | null | undefined, keys: readonly string[])
 function all<T>(keys: readonly string[], value: unknown): Partial<T> {
   return Object.fromEntries(keys.map((k) => [camel(k), value])) as Partial<T>;
 }
-
-const ACCOMMODATION_KEYS = [
-  'check_in_date',
-  'check_out_date',
-  'gender_identity',
-  'gender_identity_other',
-  'assigned_room',
-  'rooming_exempt',
-  'venue_name',
-  'preferred_roommate_genders',
-  'roommate_preferences',
-  'roommate_exclusions',
-  'quiet_room_preference',
-  'room_type_preference',
-  'accessibility_needs',
-  'notes',
-] as const;
-const MEDICAL_TOP = [
-  'allergies',
-  'medical_conditions',
-  'medications',
-  'life_threatening_allergies',
-  'has_anaphylaxis_risk',
-  'requires_refrigeration',
-] as const;
-const MEDICAL_DETAIL = ['allergy_severity', 'emergency_action_plan', 'additional_notes'] as const;
-const DIETARY_TOP = ['diet_type', 'cross_contamination_risk'] as const;
-const DIETARY_DETAIL = ['intolerances', 'notes'] as const;
-const SAFEGUARDING_TOP = ['high_support_flag', 'can_leave_unaccompanied'] as const;
-const SAFEGUARDING_TEXT = ['high_support_notes', 'authorized_pickup_adults', 'other_instructions'] as const;
-const SAFEGUARDING_FLAGS = ['curfew_acknowledged', 'overnight_rules_acknowledged'] as const;
-const CONSENT_KEYS = [
-  'status',
-  'pending_on',
-  'sent_at',
-  'viewed_at',
-  'participant_signed_at',
-  'guardian_signed_at',
-  'signed_at',
-  'document_url',
-  'failure_reason',
-] as const;
-const GUARDIAN_KEYS = [
-  'name',
-  'phone',
-  'relationship',
-  'is_primary',
-  'status',
-  'accepted_at',
-  'completed_at',
-  'invite_token_sent_at',
-  'invited_via_email',
-  'media_permission',
-  'photo_permission',
-  'travel_permission',
-  'emergency_medical_consent',
-  'otc_medication_consent',
-] as const;
-const TRAVEL_KEYS = [
-  'mode',
-  'visa_required',
-  'visa_status',
-  'visa_type',
-  'visa_number',
-  'passport_nationality',
-  'is_unaccompanied_minor',
-  'carrier',
-  'flight_number',
-  'train_departure_station',
-  'train_arrival_station',
-  'departure_station',
-  'arrival_station',
-  'departure_city',
-  'arrival_city',
-  'departure_time',
-  'arrival_time',
-  'expected_arrival_time',
-  'bus_departure_location',
-  'bus_arrival_location',
-  'origin_address',
-  'other_details',
-  'notes',
-  'pickup_dismissed_at',
-] as const;
-const LEG_KEYS = [
-  'flight_code',
-  'departure_airport',
-  'arrival_airport',
-  'departure_time',
-  'arrival_time',
-  'live_status',
-  'live_departure_time',
-  'live_arrival_time',
-  'travel_picked_up_at',
-] as const;
 
 /** Writes every section the item mentions for registration `rid`. */
 export async function writeSections(tx: Tx, rid: number, item: ImportItem): Promise<void> {
@@ -206,7 +125,16 @@ export async function writeSections(tx: Tx, rid: number, item: ImportItem): Prom
     await tx
       .delete(emergencyContacts)
       .where(and(eq(emergencyContacts.registrationId, rid), isNull(emergencyContacts.guardianId)));
-    await insertContacts(tx, rid, null, item.emergency_contacts);
+    // An exported ParticipantDetail lists guardians' contacts in the top-level list too (contract
+    // §4); those are written under their guardian only, so a re-import does not duplicate them.
+    const key = (c: ImportContact) => `${c.name.trim().toLowerCase()}|${c.phone.replace(/\s+/g, '')}`;
+    const ofGuardians = new Set((item.guardians ?? []).flatMap((g) => (g.emergency_contacts ?? []).map(key)));
+    await insertContacts(
+      tx,
+      rid,
+      null,
+      item.emergency_contacts.filter((c) => !ofGuardians.has(key(c))),
+    );
   }
   await writeTravel(tx, rid, 'inbound', item.travel_inbound);
   await writeTravel(tx, rid, 'outbound', item.travel_outbound);

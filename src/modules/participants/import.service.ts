@@ -12,13 +12,16 @@
  * - object sections (`personal`, `accommodation`, `medical_detail`, `dietary_detail`,
  *   `safeguarding_detail`, travel): one row per registration, upserted with the keys given; a
  *   section given as `null` is cleared (`accommodation`, `accessibility` and travel rows deleted);
- * - `accessibility` (free-form) replaces the stored object as a whole;
+ * - `accessibility` (free-form) and `personal.address` replace the stored object as a whole;
  * - `consents`: one row per `consent_type`, upserted; consents of other types are kept;
  * - `guardians`: the given list becomes the set (matched by email, then name, keeping their ids;
  *   others deleted); a guardian's `emergency_contacts`, the registration's own
- *   `emergency_contacts` and a travel's `legs` (by position) are replaced by the given list.
+ *   `emergency_contacts` and a travel's `legs` (by position) are replaced by the given list
+ *   (top-level contacts that repeat a given guardian's contact, as in an export, are skipped);
  * - `status` defaults to `invited` for a new registration; an existing one keeps its status
  *   unless the item gives one.
+ * The person (names, phone, date of birth, address…) is shared by all of their registrations, so
+ * importing into one event updates what every event sees of that person.
  */
 import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';

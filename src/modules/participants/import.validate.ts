@@ -3,6 +3,7 @@
  * and email) and the field, e.g. `items[3] (ann@example.org): personal.date_of_birth must be a
  * valid date (YYYY-MM-DD)`. Every problem is an ApiError 422, never a crash.
  */
+import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { type ApiError, unprocessable } from '../../lib/errors.js';
 import { normalizeEmail } from '../accounts/users.service.js';
@@ -30,7 +31,10 @@ export function fieldPath(instancePath: string): string {
 }
 
 function describeAlternative(e: SchemaError): string | null {
-  if (e.keyword === 'type') return e.params.type === 'null' ? 'null' : `a ${String(e.params.type)}`;
+  if (e.keyword === 'type') {
+    const type = String(e.params.type);
+    return type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  }
   if (e.keyword === 'const') return JSON.stringify(e.params.allowedValue);
   if (e.keyword === 'format') return formatText(String(e.params.format));
   return null;
@@ -73,6 +77,8 @@ export function describeSchemaErrors(
     if (rest.length === 0) continue;
     if (rest.some((x) => x.keyword === 'anyOf')) {
       const alternatives = rest.map(describeAlternative).filter((x): x is string => x !== null);
+      // Only "null" left: the other branch failed deeper, and those errors are reported instead.
+      if (alternatives.length === 1 && alternatives[0] === 'null') continue;
       const consts = rest.filter((x) => x.keyword === 'const').length;
       out.push(
         consts > 1
@@ -84,6 +90,43 @@ export function describeSchemaErrors(
       out.push(
         `${subject} ${e.keyword === 'format' ? `must be ${formatText(String(e.params.format))}` : e.message}`,
       );
+    }
+  }
+  return out;
+}
+
+/**
+ * Schema errors of one item. TypeBox stops after a few errors per call (maxErrors, a global
+ * setting left alone here), so each top-level field is checked on its own: one bad field cannot
+ * hide another, and a union (status, nullable fields) is reported with all its alternatives.
+ */
+function itemErrors(item: unknown): SchemaError[] {
+  if (!item || typeof item !== 'object' || Array.isArray(item)) {
+    return [...Value.Errors(ImportItemSchema, item)] as SchemaError[];
+  }
+  const props: Record<string, TSchema> = ImportItemSchema.properties;
+  const out: SchemaError[] = [];
+  const unknown = Object.keys(item).filter((key) => !Object.hasOwn(props, key));
+  if (unknown.length > 0) {
+    out.push({
+      keyword: 'additionalProperties',
+      instancePath: '',
+      params: { additionalProperties: unknown },
+      message: '',
+    });
+  }
+  if ((item as { email?: unknown }).email === undefined) {
+    out.push({
+      keyword: 'required',
+      instancePath: '',
+      params: { requiredProperties: ['email'] },
+      message: '',
+    });
+  }
+  for (const [key, value] of Object.entries(item)) {
+    if (!Object.hasOwn(props, key) || value === undefined) continue;
+    for (const e of Value.Errors(props[key]!, value) as SchemaError[]) {
+      out.push({ ...e, instancePath: `/${key}${e.instancePath}` });
     }
   }
   return out;
@@ -123,7 +166,7 @@ export function validateImportItems(raw: unknown, naming: ProblemNaming = {}): I
       typeof (value as ImportItem).email === 'string'
         ? { ...(value as ImportItem), email: normalizeEmail((value as ImportItem).email) }
         : value;
-    const errors = [...Value.Errors(ImportItemSchema, item)] as SchemaError[];
+    const errors = itemErrors(item);
     if (errors.length > 0) {
       const name = naming.item?.(index) ?? label(index, value);
       for (const message of describeSchemaErrors(errors, naming.field)) problems.push(`${name}: ${message}`);

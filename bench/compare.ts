@@ -1,0 +1,119 @@
+/**
+ * Endpoint vs floor, measured the same way: one request to each first (a warm-up that also checks
+ * both return the same JSON), then the load in interleaved rounds (app, floor, app, floor, …) so
+ * slow drift on a shared machine hits both sides alike. Event-loop delay in the server process is
+ * sampled during each side's load.
+ */
+import type { ElStats } from './host-protocol.js';
+import { type LoadSpec, mergeSamples, runLoad, type Samples, summarize } from './load.js';
+import type { BenchContext, ResultRow } from './scenarios/types.js';
+
+export interface CompareOptions {
+  scenario: string;
+  /** Path + query, the same on both servers. */
+  path: string;
+  spec: LoadSpec;
+  /**
+   * Interleaved rounds (default 2); the request count is split between them. A `duration` (seconds
+   * per side) is turned into a request count, see calibratedAmount.
+   */
+  rounds?: number;
+}
+
+const stripSyncedAt = (body: string) => body.replace(/"synced_at":"[^"]*"/, '"synced_at":""');
+
+async function fetchBody(url: string, headers: Record<string, string>): Promise<string> {
+  const res = await fetch(url, { headers });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${url} → ${res.status}: ${body.slice(0, 200)}`);
+  return body;
+}
+
+function mergeEl(parts: readonly ElStats[]): ElStats {
+  return {
+    samples: parts.reduce((s, p) => s + p.samples, 0),
+    meanMs: Math.max(...parts.map((p) => p.meanMs)),
+    p50Ms: Math.max(...parts.map((p) => p.p50Ms)),
+    p99Ms: Math.max(...parts.map((p) => p.p99Ms)),
+    maxMs: Math.max(...parts.map((p) => p.maxMs)),
+  };
+}
+
+async function measured(ctx: BenchContext, url: string, headers: Record<string, string>, spec: LoadSpec) {
+  await ctx.host.call('elStart');
+  let samples: Samples;
+  try {
+    samples = await runLoad(url, headers, spec);
+  } catch (error) {
+    await ctx.host.call('elStop').catch(() => undefined);
+    throw error;
+  }
+  return { samples, el: await ctx.host.call('elStop') };
+}
+
+/**
+ * A `duration` becomes a request count estimated from the first request's latency: autocannon
+ * stops a timed run by dropping requests in flight, which loses the slow ones and leaves the server
+ * busy with abandoned work while the other side is measured.
+ */
+function calibratedAmount(spec: LoadSpec, probeMs: number): number {
+  const perSecond = (1000 / probeMs) * Math.min(spec.connections, 2);
+  return Math.min(5_000, Math.max(2 * spec.connections, Math.ceil((spec.duration ?? 5) * perSecond)));
+}
+
+export async function compareEndpoint(ctx: BenchContext, opts: CompareOptions): Promise<ResultRow> {
+  const rounds = Math.max(1, opts.rounds ?? 2);
+  let t = performance.now();
+  const appBody = await fetchBody(ctx.appUrl + opts.path, ctx.authHeaders);
+  const appMs = performance.now() - t;
+  t = performance.now();
+  const floorBody = await fetchBody(ctx.floorUrl + opts.path, {});
+  const probeMs = Math.max(appMs, performance.now() - t, 1);
+  const sameJson = stripSyncedAt(appBody) === stripSyncedAt(floorBody);
+  if (!sameJson) {
+    ctx.log(
+      `  ! ${opts.scenario}: the app's JSON differs from the floor's (${appBody.length} vs ${floorBody.length} chars)`,
+    );
+  }
+
+  const app: Samples[] = [];
+  const floor: Samples[] = [];
+  const appEl: ElStats[] = [];
+  const floorEl: ElStats[] = [];
+  const total = opts.spec.amount ?? calibratedAmount(opts.spec, probeMs);
+  for (let i = 0; i < rounds; i++) {
+    const spec: LoadSpec = {
+      connections: opts.spec.connections,
+      warmup: i === 0 ? opts.spec.warmup : 0,
+      amount: Math.max(opts.spec.connections, Math.ceil(total / rounds)),
+    };
+    const a = await measured(ctx, ctx.appUrl + opts.path, ctx.authHeaders, spec);
+    app.push(a.samples);
+    appEl.push(a.el);
+    const f = await measured(ctx, ctx.floorUrl + opts.path, {}, spec);
+    floor.push(f.samples);
+    floorEl.push(f.el);
+  }
+  const appStats = summarize(mergeSamples(app));
+  const floorStats = summarize(mergeSamples(floor));
+  if (appStats.errors || appStats.non2xx || floorStats.errors || floorStats.non2xx) {
+    ctx.log(
+      `  ! ${opts.scenario}: errors app=${appStats.errors}/${appStats.non2xx} floor=${floorStats.errors}/${floorStats.non2xx}`,
+    );
+  }
+  const row: ResultRow = {
+    scenario: opts.scenario,
+    db: ctx.db,
+    n: ctx.n,
+    path: opts.path,
+    connections: opts.spec.connections,
+    app: appStats,
+    floor: floorStats,
+    ratio: Math.round((appStats.p50Ms / floorStats.p50Ms) * 100) / 100,
+    appEventLoop: mergeEl(appEl),
+    floorEventLoop: mergeEl(floorEl),
+    sameJson,
+  };
+  ctx.record(row);
+  return row;
+}

@@ -1,0 +1,10 @@
+/** Every scenario, in the order they run at each size. Add new scenario modules here. */
+import { deltaPlan } from './delta-plan.js';
+import { deltaSync } from './delta-sync.js';
+import { eventLoop } from './event-loop.js';
+import { fullSync } from './full-sync.js';
+import { search } from './search.js';
+import { sqlProfile } from './sql-profile.js';
+import type { Scenario } from './types.js';
+
+export const scenarios: readonly Scenario[] = [fullSync, sqlProfile, deltaSync, search, deltaPlan, eventLoop];

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * `muster <command>`: the operator CLI (architecture "cli/"). Every command accepts --json (exactly
+ * one JSON object on stdout); errors go to stderr with exit code 1. Run in development with
+ * `npx tsx src/cli/main.ts <command>`; the package bin (bin/muster.js) runs the compiled dist/cli/main.js.
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { registerAdminCommands } from './commands/admin.js';
+import { registerCredentialCommands } from './commands/credentials.js';
+import { registerDataCommands } from './commands/data.js';
+import { registerSeriesEventCommands } from './commands/series-events.js';
+import { registerServeCommand } from './commands/serve.js';
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The command tree. */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('muster')
+    .description(
+      'Muster: event registration and check-in API.\n' +
+        'Database: PostgreSQL when DATABASE_URL is set, otherwise the embedded database in MUSTER_DATA_DIR (default ./data).',
+    )
+    .version(version())
+    .showHelpAfterError();
+  registerServeCommand(program);
+  registerAdminCommands(program);
+  registerSeriesEventCommands(program);
+  registerCredentialCommands(program);
+  registerDataCommands(program);
+  return program;
+}
+
+await buildProgram().parseAsync(process.argv);

@@ -1,0 +1,28 @@
+/**
+ * Wire shapes of the mobile session endpoints (spec "POST /session/refresh"; contract §3).
+ * `SessionBody` is the token result shared with POST /session (spec "Token result: see POST
+ * /session/refresh"): `user` is exactly the spec's five fields.
+ */
+import { Type } from 'typebox';
+import { DateTime } from '../../http/schema-helpers.js';
+import { AccessibleEvent } from '../accounts/accounts.routes.js';
+
+export const SessionUser = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.String(),
+  global_admin: Type.Boolean(),
+  events: Type.Array(AccessibleEvent, {
+    description: 'Accessible-event entries, as GET /events returns them',
+  }),
+});
+
+export const SessionBody = Type.Object({
+  token: Type.String({
+    description: 'The new mobile token (shown only in this response; only its SHA-256 digest is stored)',
+  }),
+  expires_at: DateTime,
+  user: SessionUser,
+});
+
+export const SuccessBody = Type.Object({ success: Type.Literal(true) });

@@ -1,0 +1,136 @@
+/**
+ * CLI test harness: a fresh database per test file (an embedded data folder in a temp directory,
+ * or, when DATABASE_URL is set, a new database `muster_cli_<random>` on that server, dropped
+ * afterwards) and a runner for the real CLI as a subprocess.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { type Db, openDatabase } from '../../src/db/client.js';
+import { runMigrations } from '../../src/db/migrate.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+
+export interface TestDatabase {
+  /** Environment for CLI subprocesses (MUSTER_DATA_DIR, and DATABASE_URL in PostgreSQL mode). */
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Opens the database in this process (never while a CLI subprocess runs: the folder is locked). */
+  query<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, empty database (`migrate: true` also applies the migrations). */
+export async function freshDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'muster-cli-'));
+  let databaseUrl: string | undefined;
+  let dbName: string | undefined;
+  const server = process.env.DATABASE_URL;
+  if (server) {
+    dbName = `muster_cli_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const url = new URL(server);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+
+  const query = async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
+    const database = await openDatabase({ databaseUrl, dataDir, dbPoolSize: 1 });
+    try {
+      return await fn(database.db);
+    } finally {
+      await database.close();
+    }
+  };
+  if (opts.migrate) await query((db) => runMigrations(db));
+
+  return {
+    env,
+    dataDir,
+    databaseUrl,
+    query,
+    async cleanup() {
+      await rm(dataDir, { recursive: true, force: true });
+      if (dbName && server) {
+        const admin = new pg.Client({ connectionString: server });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `muster <args>` (tsx src/cli/main.ts) with the database's environment. */
+export function runCli(db: TestDatabase, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      TSX,
+      [MAIN, ...args],
+      { cwd: ROOT, env: { ...db.env, ...extraEnv }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs a `--json` command that must succeed; asserts stdout is exactly one JSON object and returns it. */
+export async function runJson(db: TestDatabase, args: string[]): Promise<Record<string, unknown>> {
+  const run = await runCli(db, [...args, '--json']);
+  if (run.code !== 0) throw new Error(`muster ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return singleJson(run.stdout);
+}
+
+/** Parses stdout that must hold exactly one JSON object on one line. */
+export function singleJson(stdout: string): Record<string, unknown> {
+  const lines = stdout.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length !== 1)
+    throw new Error(`expected one line of JSON on stdout, got ${lines.length}:\n${stdout}`);
+  const value: unknown = JSON.parse(lines[0]!);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`not a JSON object: ${lines[0]}`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Runs `fn` on a fresh migrated database kept open for the whole call: in-memory embedded, or a new
+ * PostgreSQL database (dropped afterwards) when DATABASE_URL is set. For in-process tests.
+ */
+export async function withFreshDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  if (!process.env.DATABASE_URL) {
+    const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://', dbPoolSize: 1 });
+    try {
+      await runMigrations(database.db);
+      return await fn(database.db);
+    } finally {
+      await database.close();
+    }
+  }
+  const fresh = await freshDatabase({ migrate: true });
+  try {
+    return await fresh.query(fn);
+  } finally {
+    await fresh.cleanup();
+  }
+}
