@@ -4,13 +4,14 @@
  */
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
 import { registerHttpBasics } from './http/basics.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRoutes } from './http/route-table.js';
+import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
@@ -31,11 +32,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // Path parameters may be long (FCM push tokens in DELETE /push_tokens/{token} are ~160 chars);
     // route schemas cap each parameter. Over this limit the router itself answers 414.
     routerOptions: { maxParamLength: 2048 },
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    trustProxy: deps.config.trustProxy,
+    // An over-long path segment names no record: 404 with the usual envelope (contract §1).
+    frameworkErrors: (error, _request, reply) => {
+      const notFound = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void (reply as FastifyReply)
+        .status(notFound ? 404 : 400)
+        .send({ error: notFound ? 'Not found' : 'Malformed request URL' });
     },
   });
   trackRoutes(app);
+  registerValidation(app);
   registerErrorHandling(app);
   registerHttpBasics(app);
   registerAuthorization(app, deps);

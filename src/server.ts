@@ -14,6 +14,7 @@ import { startWorker } from './jobs/runner.js';
 import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
 import type { DemoResult } from './modules/demo/seed.js';
+import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
   close(): Promise<void>;
@@ -32,6 +33,7 @@ export async function createDeps(
   let jobs: Jobs;
   try {
     await runMigrations(database.db);
+    await ensureDefaultClients(database.db);
     jobs = await startJobs(database, log, { supervise: opts.worker ?? false });
   } catch (error) {
     await database.close();

@@ -54,8 +54,18 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can manage the ban list',
   },
-  'bans.read': { keys: NO_KEYS, users: 'global_admin', target: 'none', denyMessage: 'Only global admins can manage the ban list' },
-  'bans.manage': { keys: NO_KEYS, users: 'global_admin', target: 'none', denyMessage: 'Only global admins can manage the ban list' },
+  'bans.read': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can manage the ban list',
+  },
+  'bans.manage': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can manage the ban list',
+  },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

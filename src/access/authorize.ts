@@ -63,7 +63,9 @@ export async function authorize(
     }
     if (!userMeets(rule.users, principal.user, roles)) {
       throw forbidden(
-        rule.users === 'global_admin' ? (rule.denyMessage ?? 'This action requires a global admin') : denyMessage(event, series),
+        rule.users === 'global_admin'
+          ? (rule.denyMessage ?? 'This action requires a global admin')
+          : denyMessage(event, series),
       );
     }
   }

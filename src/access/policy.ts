@@ -37,7 +37,8 @@ export function checkCredentialKind(rule: ActionRule, principal: Principal): voi
         throw forbidden(SCOPE_MESSAGE(principal.scopes));
     }
     if (rule.users === null) throw forbidden(rule.denyMessage ?? 'This endpoint requires an API key');
-    if (rule.mobileOnly && principal.kind !== 'mobile') throw forbidden('This endpoint requires a mobile token');
+    if (rule.mobileOnly && principal.kind !== 'mobile')
+      throw forbidden('This endpoint requires a mobile token');
   }
 }
 

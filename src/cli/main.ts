@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerCredentialCommands } from './commands/credentials.js';
 import { registerDataCommands } from './commands/data.js';
+import { registerRevokeCommands } from './commands/revoke.js';
 import { registerSeriesEventCommands } from './commands/series-events.js';
 import { registerServeCommand } from './commands/serve.js';
 
@@ -37,6 +38,8 @@ export function buildProgram(): Command {
   registerAdminCommands(program);
   registerSeriesEventCommands(program);
   registerCredentialCommands(program);
+  registerRevokeCommands(program); // adds `revoke` to the `keys` and `tokens` groups
+
   registerDataCommands(program);
   return program;
 }

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 export function registerHttpBasics(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // JSON only: any other body type is a 400 (contract §1 "wrong content type").
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {

@@ -4,12 +4,14 @@
  * Key: MUSTER_SECRET_KEY (32 bytes, base64); else `<data dir>/secret.key` (created 0600) for the
  * embedded database; else a per-process key (queued secrets do not survive a restart; logged).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Sealer {
   seal(value: unknown): string;
+  /** HMAC-SHA256 (hex) under the server key: for low-entropy secrets such as 6-digit codes. */
+  mac(value: string): string;
   unseal<T>(sealed: string): T;
   /** Where the key came from: 'env' | 'file' | 'ephemeral'. */
   readonly source: 'env' | 'file' | 'ephemeral';
@@ -36,6 +38,7 @@ export function createSealer(opts: { secretKey?: string; dataDir?: string; datab
   if (key.length !== 32) throw new Error('MUSTER_SECRET_KEY must be 32 bytes, base64-encoded');
   return {
     source,
+    mac: (value) => createHmac('sha256', key).update(value, 'utf8').digest('hex'),
     seal(value) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

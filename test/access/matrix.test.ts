@@ -19,9 +19,6 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banEmails, bans } from '../../src/db/schema/index.js';
 import { registeredRoutes } from '../../src/http/route-table.js';
-import { banRouteKeys } from './rows/bans.js';
-import { sessionRouteKeys } from './rows/sessions.js';
-import { signinRouteKeys } from './rows/signin.js';
 import { bearer, get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import {
   expectNoLeaks,
@@ -37,6 +34,9 @@ import {
   type World,
   type WorldRegistration,
 } from '../support/world.js';
+import { banRouteKeys } from './rows/bans.js';
+import { sessionRouteKeys } from './rows/sessions.js';
+import { signinRouteKeys } from './rows/signin.js';
 
 // ---------------------------------------------------------------------------------------------
 // Targets

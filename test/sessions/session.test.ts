@@ -166,9 +166,17 @@ describe('POST /session/refresh', () => {
     expect(expiresAt).toBeGreaterThanOrEqual(started + 14 * DAY - 1000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 14 * DAY + 1000);
 
-    // user: exactly the spec's five fields; events are GET /events' entries for the same user.
+    // user: the spec's five fields plus the /me flags (same shape as POST /session); events as GET /events.
     const user = body.user as Record<string, unknown>;
-    expect(Object.keys(user).sort()).toEqual(['email', 'events', 'global_admin', 'id', 'name']);
+    expect(Object.keys(user).sort()).toEqual([
+      'email',
+      'events',
+      'global_admin',
+      'id',
+      'is_organizer',
+      'is_participant',
+      'name',
+    ]);
     expect(user).toMatchObject({
       id: world.users.ops.id,
       name: 'Olga Ops',

@@ -4,6 +4,6 @@ export * from './checkin.js';
 export * from './credentials.js';
 export * from './events.js';
 export * from './messaging.js';
+export * from './oauth.js';
 export * from './participants.js';
 export * from './records.js';
-export * from './oauth.js';

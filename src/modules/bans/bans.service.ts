@@ -49,7 +49,6 @@ export function normalizeBanEmails(input: string | readonly string[]): Normalize
   return { emails, invalid };
 }
 
-
 /** Whether a ban in force (not revoked, not expired) holds this address (after normalisation). */
 export async function isBanned(tx: Tx, email: string): Promise<boolean> {
   const normalized = email.trim().toLowerCase();

@@ -1,7 +1,8 @@
 /**
  * Wire shapes of the mobile session endpoints (spec "POST /session/refresh"; contract §3).
  * `SessionBody` is the token result shared with POST /session (spec "Token result: see POST
- * /session/refresh"): `user` is exactly the spec's five fields.
+ * /session/refresh"): `user` is the spec's five fields plus `is_organizer` and `is_participant`
+ * (the `/me` fields), identical to POST /session's `user` (contract §3).
  */
 import { Type } from 'typebox';
 import { DateTime } from '../../http/schema-helpers.js';
@@ -12,6 +13,8 @@ export const SessionUser = Type.Object({
   name: Type.String(),
   email: Type.String(),
   global_admin: Type.Boolean(),
+  is_organizer: Type.Boolean(),
+  is_participant: Type.Boolean(),
   events: Type.Array(AccessibleEvent, {
     description: 'Accessible-event entries, as GET /events returns them',
   }),

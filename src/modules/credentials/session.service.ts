@@ -15,7 +15,7 @@ import { mobileTokens } from '../../db/schema/index.js';
 import type { Ctx } from '../../deps.js';
 import { unauthorized } from '../../lib/errors.js';
 import { isoTimestamp } from '../../lib/time.js';
-import { listAccessibleEvents } from '../accounts/accounts.service.js';
+import { getMe, listAccessibleEvents } from '../accounts/accounts.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { issueMobileToken } from './issue.service.js';
 
@@ -29,11 +29,14 @@ function mobileOf(ctx: Ctx): MobilePrincipal {
   return p;
 }
 
-/** `{id, name, email, global_admin, events}` of the session's user (spec "POST /session/refresh"). */
+/**
+ * The session's user: the spec's `{id, name, email, global_admin, events}` plus the other `/me`
+ * fields, so POST /session and POST /session/refresh return the same `user` shape (contract §3).
+ */
 export async function sessionUser(ctx: Ctx) {
-  const { user } = mobileOf(ctx);
-  const { events } = await listAccessibleEvents(ctx);
-  return { id: user.id, name: user.name, email: user.email, global_admin: user.globalAdmin, events };
+  mobileOf(ctx);
+  const [me, { events }] = [await getMe(ctx), await listAccessibleEvents(ctx)];
+  return { ...me, events };
 }
 
 /** DELETE /session: revokes the presented mobile token. A concurrent sign-out that won → 401. */

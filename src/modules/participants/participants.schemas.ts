@@ -196,7 +196,9 @@ const Guardian = Type.Object({
   accepted_at: NullableDateTime,
   completed_at: NullableDateTime,
   invite_token_sent_at: NullableDateTime,
-  invited_via_email: Type.Optional(Nullable(Type.String({ description: 'PII: omitted for limited callers' }))),
+  invited_via_email: Type.Optional(
+    Nullable(Type.String({ description: 'PII: omitted for limited callers' })),
+  ),
   media_permission: NStr,
   photo_permission: NStr,
   travel_permission: NStr,

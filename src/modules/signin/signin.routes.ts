@@ -137,20 +137,27 @@ function pageRoutes(app: FastifyInstance, deps: Deps): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // Non-browsers: the API's one error handler ({error}, same status rules).
     if (!wantsHtml(request)) throw error;
-    let status = error.validation ? 422 : (error.statusCode ?? 500);
+    // Same status rules as http/errors.ts: validation 422, body too large 413, unreadable body 400.
+    const code = error.code ?? '';
+    let status = error.validation
+      ? 422
+      : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 413
+        : code.startsWith('FST_ERR_CTP')
+          ? 400
+          : (error.statusCode ?? 500);
     if (status < 400 || status > 599) status = 500;
-    if (status >= 500) request.log.error({ err: error }, 'sign-in page error');
+    if (status >= 500 && !(error instanceof ApiError))
+      request.log.error({ err: error }, 'sign-in page error');
     const title = status === 429 ? 'Please wait' : 'Sign-in problem';
     const message =
       error instanceof ApiError
         ? error.message
         : status === 429
           ? `Too many attempts. Try again in ${Math.max(1, Math.ceil(Number(reply.getHeader('retry-after') ?? 60) / 60))} minute(s).`
-          : error.validation
-            ? 'This sign-in request is not valid. Go back to the app and start again.'
-            : status >= 500
-              ? 'Something went wrong. Please try again.'
-              : error.message;
+          : status >= 500
+            ? 'Something went wrong. Please try again.'
+            : 'This sign-in request is not valid. Go back to the app and start again.';
     return sendPage(reply, status, messagePage({ title, message }));
   });
 

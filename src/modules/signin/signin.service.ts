@@ -146,8 +146,12 @@ export function isPlausibleEmail(email: string): boolean {
   return email.length <= 254 && EMAIL.test(email);
 }
 
-function codeDigest(requestId: string, code: string): string {
-  return digestSecret(`${requestId}:${code}`);
+/**
+ * A 6-digit code has ~20 bits, so a plain hash could be reversed by anyone reading the database;
+ * it is stored as an HMAC under the server key (lib/sealed.ts) instead.
+ */
+function codeDigest(deps: Deps, requestId: string, code: string): string {
+  return deps.sealer.mac(`${requestId}:${code}`);
 }
 
 function sameDigest(a: string | null, b: string): boolean {
@@ -217,7 +221,7 @@ export async function requestCode(
       redirectUri: input.request.redirect_uri,
       codeChallenge: input.request.code_challenge,
       state: input.request.state ?? null,
-      codeDigest: codeDigest(id, code),
+      codeDigest: codeDigest(deps, id, code),
       expiresAt: new Date(Date.now() + CODE_TTL_MS).toISOString(),
       ip: input.ip,
     });
@@ -307,7 +311,7 @@ export async function verifyCode(
     const pending = pendingOf(row);
     if (Date.parse(row.expiresAt) <= Date.now()) return { kind: 'expired', pending };
     const wrong: VerifyResult = { kind: 'wrong', pending, attemptsLeft: MAX_CODE_ATTEMPTS - row.attempts };
-    if (!sameDigest(row.codeDigest, codeDigest(row.id, input.code))) return wrong;
+    if (!sameDigest(row.codeDigest, codeDigest(deps, row.id, input.code))) return wrong;
     // Only reachable for an address whose code was sent, unless an unsent code was guessed.
     const user = row.email ? await findUserByEmail(tx, row.email) : undefined;
     if (!user || !(await maySignIn(tx, user))) return wrong;
@@ -412,7 +416,13 @@ export async function finishUpstream(
   const pending = pendingOf(row);
   if (Date.parse(row.expiresAt) <= Date.now()) return { kind: 'expired', pending };
   if (input.error !== undefined) return { kind: 'cancelled', pending };
-  const secrets = deps.sealer.unseal<UpstreamSecrets>(row.upstreamSealed);
+  let secrets: UpstreamSecrets;
+  try {
+    secrets = deps.sealer.unseal<UpstreamSecrets>(row.upstreamSealed);
+  } catch {
+    // Sealed under another key (an ephemeral key and a restart): start again.
+    return { kind: 'expired', pending };
+  }
   let identity: Awaited<ReturnType<Upstream['finish']>>;
   try {
     identity = await upstream.finish(input.callbackUrl, secrets, input.state);
