@@ -216,17 +216,17 @@ describe('POST /bans: 422 (nothing created)', () => {
     [
       'expires_at null',
       { email: 'e1@ban.test', expires_at: null },
-      /^expires_at must be an ISO 8601 date-time/,
+      /^body\.expires_at must be string$/,
     ],
     [
       'expires_at number',
       { email: 'e1@ban.test', expires_at: 4102444800 },
-      /^expires_at must be an ISO 8601 date-time/,
+      /^body\.expires_at must be string$/,
     ],
     [
       'expires_at boolean',
       { email: 'e1@ban.test', expires_at: true },
-      /^expires_at must be an ISO 8601 date-time/,
+      /^body\.expires_at must be string$/,
     ],
     [
       'expires_at object',
