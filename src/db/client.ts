@@ -25,10 +25,12 @@ export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>,
 ): Promise<Database> {
   if (config.databaseUrl) {
+    // jit=off: the participant JSON statements cross the JIT cost threshold and spent ~30% of their
+    // time compiling (bench/, full sync at 2,000 and 20,000); nothing here benefits from JIT.
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.dbPoolSize,
-      options: '-c TimeZone=UTC',
+      options: '-c TimeZone=UTC -c jit=off',
     });
     return wrap(pool, 'postgres', async () => {});
   }
