@@ -52,9 +52,15 @@ export const watermarkStatement = () => captureOne((db) => syncWatermark(db));
 export const listStatement = (eventId: number, watermark: string, updatedSince?: string) =>
   captureOne((db) => listParticipantsJson(db, eventId, FULL, watermark, updatedSince));
 
-/** The search endpoint's query, exactly as searchParticipantsJson runs it (column `arr`). */
-export const searchStatement = (eventId: number, q: string, limit = 20) =>
-  captureOne((db) => searchParticipantsJson(db, eventId, FULL, q, limit));
+/**
+ * The search endpoint's ranking statement, exactly as searchParticipantsJson runs it first (column
+ * `id`, best first, at most `limit`); the endpoint then builds JSON for those ids only.
+ */
+export async function searchRankStatement(eventId: number, q: string, limit = 20): Promise<Statement> {
+  const [rank] = await captureSql((db) => searchParticipantsJson(db, eventId, FULL, q, limit));
+  if (!rank) throw new Error('search issued no statement');
+  return rank;
+}
 
 /**
  * Floor of the list endpoint: the whole response body `{"participants":[…],"synced_at":"…"}` from
@@ -71,11 +77,21 @@ SELECT '{"participants":[' || COALESCE((
   ), '') || '],"synced_at":"' || (SELECT hw FROM w) || '"}' AS body`;
 }
 
-/** Floor of the search endpoint: `{"results":[…]}` from ONE statement wrapping the repo's query. */
+/**
+ * Floor of the search endpoint: `{"results":[…]}` from ONE statement: the repo's ranking query as a
+ * materialised CTE, then the same participant JSON fragments for those ids in rank order.
+ */
 export async function searchFloorStatement(eventId: number, q: string): Promise<Statement> {
-  const inner = await searchStatement(eventId, q);
+  const rank = await searchRankStatement(eventId, q);
+  const eventParam = rank.params.length + 1;
   return {
-    text: `SELECT '{"results":[' || COALESCE((${inner.text}), '') || ']}' AS body`,
-    params: inner.params,
+    text: `WITH ranked AS MATERIALIZED (SELECT q.id, row_number() OVER () AS ord FROM (${rank.text}) q)
+SELECT '{"results":[' || COALESCE((
+    SELECT string_agg(x.j, ',' ORDER BY x.ord) FROM (
+      SELECT k.ord, ${participantSelect(FULL)} FROM ${participantFrom(FULL)}
+        JOIN ranked k ON k.id = r.id
+       WHERE r.event_id = $${eventParam}) x
+  ), '') || ']}' AS body`,
+    params: [...rank.params, eventId],
   };
 }
