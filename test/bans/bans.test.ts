@@ -213,21 +213,13 @@ describe('POST /bans: 422 (nothing created)', () => {
       { email: 'e1@ban.test', expires_at: '' },
       /^expires_at must be an ISO 8601 date-time/,
     ],
-    [
-      'expires_at null',
-      { email: 'e1@ban.test', expires_at: null },
-      /^body\.expires_at must be string$/,
-    ],
+    ['expires_at null', { email: 'e1@ban.test', expires_at: null }, /^body\.expires_at must be string$/],
     [
       'expires_at number',
       { email: 'e1@ban.test', expires_at: 4102444800 },
       /^body\.expires_at must be string$/,
     ],
-    [
-      'expires_at boolean',
-      { email: 'e1@ban.test', expires_at: true },
-      /^body\.expires_at must be string$/,
-    ],
+    ['expires_at boolean', { email: 'e1@ban.test', expires_at: true }, /^body\.expires_at must be string$/],
     [
       'expires_at object',
       { email: 'e1@ban.test', expires_at: { at: '2099-01-01T00:00:00Z' } },
