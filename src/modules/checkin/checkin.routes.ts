@@ -8,6 +8,10 @@ import {
   BulkResult,
   type BulkScanInput,
   BulkScanRequest,
+  ContextBody,
+  type CreateContextInput,
+  CreateContextRequest,
+  DeleteContextResult,
   MAX_BULK_SCANS,
   ScanContextList,
   type ScanInput,
@@ -18,6 +22,8 @@ import {
   ScanResult,
   UndoQuery,
   UndoResult,
+  type UpdateContextInput,
+  UpdateContextRequest,
 } from './checkin.schemas.js';
 import * as service from './checkin.service.js';
 
@@ -25,6 +31,14 @@ const EventParams = Type.Object({ event_id: EventIdParam });
 const tags = ['check-in'];
 const WHO_READS =
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.';
+const WHO_MANAGES =
+  'Event admins of the event, series owners and organizers of its series, and global admins. API keys get 403. `{event_id}`: numeric id or event UUID.';
+const ContextParams = Type.Object({
+  event_id: EventIdParam,
+  id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Scan context id' }),
+});
+const CONTEXT_FIELDS =
+  '`name` (trimmed, unique within the event, case-insensitive → 409), `checks_in`, `is_travel_pickup` (or its deprecated alias `is_airport`; both sent must agree), `position`, `starts_at`/`ends_at` (ISO 8601 with zone, or null; ends not before starts).';
 const WHO_WRITES =
   'Users with event access other than `read_only` (global admin, a series role, or any other event role). API keys get 403. `{event_id}`: numeric id or event UUID.';
 const SCAN_RULES = [
@@ -126,5 +140,60 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       const { scan_context_id } = request.query as { scan_context_id?: number };
       return service.undoScans(ctxOf(deps, request), { id, scan_context_id });
     },
+  );
+
+  app.post(
+    '/events/:event_id/scan_contexts',
+    {
+      config: { action: 'scan_contexts.manage' },
+      schema: {
+        tags,
+        summary: 'Create a scan context',
+        description: `${CONTEXT_FIELDS} \`position\` defaults to after the last context. Audited. 201 \`{scan_context}\`. ${WHO_MANAGES}`,
+        params: EventParams,
+        body: CreateContextRequest,
+        response: { 201: ContextBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
+      },
+    },
+    async (request, reply) => {
+      const body = await service.createScanContext(ctxOf(deps, request), request.body as CreateContextInput);
+      return reply.status(201).send(body);
+    },
+  );
+
+  app.patch(
+    '/events/:event_id/scan_contexts/:id',
+    {
+      config: { action: 'scan_contexts.manage' },
+      schema: {
+        tags,
+        summary: 'Update a scan context',
+        description: `Any subset of: ${CONTEXT_FIELDS} Turning off \`checks_in\` on the event's last check-in context → 422 \`An event must keep at least one check-in context\`. Unknown context → 404. Audited. ${WHO_MANAGES}`,
+        params: ContextParams,
+        body: UpdateContextRequest,
+        response: { 200: ContextBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
+      },
+    },
+    async (request) =>
+      service.updateScanContext(
+        ctxOf(deps, request),
+        (request.params as { id: number }).id,
+        request.body as UpdateContextInput,
+      ),
+  );
+
+  app.delete(
+    '/events/:event_id/scan_contexts/:id',
+    {
+      config: { action: 'scan_contexts.manage' },
+      schema: {
+        tags,
+        summary: 'Delete a scan context',
+        description: `Deletes the context and its scans (\`deleted_scans\` counts them) and clears the event's \`hotel_scan_context_id\` when it named this context. The event's last check-in context cannot be deleted (422 \`An event must keep at least one check-in context\`). Unknown context → 404. Audited. ${WHO_MANAGES}`,
+        params: ContextParams,
+        response: { 200: DeleteContextResult, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => service.deleteScanContext(ctxOf(deps, request), (request.params as { id: number }).id),
   );
 }

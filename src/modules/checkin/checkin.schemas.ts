@@ -139,3 +139,42 @@ export const UndoResult = Type.Object({
   participant_event_id: Type.Integer(),
   scan_context_id: Nullable(Type.Integer()),
 });
+
+const ContextFields = {
+  name: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Unique within the event (case-insensitive), trimmed',
+  }),
+  checks_in: Type.Boolean({ description: 'Scans here check the participant in' }),
+  is_travel_pickup: Type.Boolean({ description: 'Scans here mark the inbound travel picked up' }),
+  is_airport: Type.Boolean({
+    description: 'Deprecated alias of is_travel_pickup (must agree when both are sent)',
+  }),
+  position: Type.Integer({ minimum: 0, maximum: 100000 }),
+  starts_at: Nullable(Type.String({ maxLength: 64, description: 'ISO 8601 with zone, or null' })),
+  ends_at: Nullable(Type.String({ maxLength: 64, description: 'ISO 8601 with zone, or null' })),
+};
+
+export const CreateContextRequest = Type.Object(
+  {
+    name: ContextFields.name,
+    checks_in: Type.Optional(ContextFields.checks_in),
+    is_travel_pickup: Type.Optional(ContextFields.is_travel_pickup),
+    is_airport: Type.Optional(ContextFields.is_airport),
+    position: Type.Optional(ContextFields.position),
+    starts_at: Type.Optional(ContextFields.starts_at),
+    ends_at: Type.Optional(ContextFields.ends_at),
+  },
+  { additionalProperties: false },
+);
+export type CreateContextInput = Static<typeof CreateContextRequest>;
+
+export const UpdateContextRequest = Type.Partial(CreateContextRequest, { additionalProperties: false });
+export type UpdateContextInput = Static<typeof UpdateContextRequest>;
+
+export const ContextBody = Type.Object({ scan_context: ScanContext });
+export const DeleteContextResult = Type.Object({
+  success: Type.Literal(true),
+  deleted_scans: Type.Integer(),
+});

@@ -21,7 +21,7 @@ const COLUMNS = ['A:id', 'A:uuid', 'A:slug', 'B:id', 'C:id', 'C:uuid', 'X:id', '
 export type CheckinTarget = (typeof COLUMNS)[number];
 
 export interface CheckinMatrixRow {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Fastify route key, e.g. `POST /api/v1/events/:event_id/scans`. */
   route: string;
   principal: PrincipalName;
@@ -93,6 +93,42 @@ const WRITE: Table = {
   legacyKeyA:       '403  403    403    403  403  403    403  403    403',
 };
 
+/**
+ * Scan context management (POST, PATCH, DELETE): event_admin of the event, series roles, global
+ * admins. `200` in this table reads `201` for POST (a create). `A:bad`: POST `{}`, PATCH
+ * `{checks_in:"yes"}`, DELETE of A's only check-in context (422 for those allowed).
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const MANAGE: Table = {
+  //                 A:id A:uuid A:slug B:id C:id C:uuid X:id X:uuid A:bad
+  none:             '401  401    401    401  401  401    401  401    401',
+  garbage:          '401  401    401    401  401  401    401  401    401',
+  badChecksum:      '401  401    401    401  401  401    401  401    401',
+  revokedEventKey:  '401  401    401    401  401  401    401  401    401',
+  expiredMobile:    '401  401    401    401  401  401    401  401    401',
+  revokedMobile:    '401  401    401    401  401  401    401  401    401',
+  expiredGlobal:    '401  401    401    401  401  401    401  401    401',
+  revokedGlobal:    '401  401    401    401  401  401    401  401    401',
+  demotedGlobal:    '401  401    401    401  401  401    401  401    401',
+  participant:      '403  403    404    403  403  403    404  404    403',
+  readOnly:         '403  403    404    403  403  403    404  404    403',
+  limited:          '403  403    404    403  403  403    404  404    403',
+  ops:              '403  403    404    403  403  403    404  404    403',
+  eventAdmin:       '200  200    404    403  403  403    404  404    422',
+  safeguarding:     '403  403    404    403  403  403    404  404    403',
+  seriesOwner:      '200  200    404    200  403  403    404  404    422',
+  seriesOrganizer:  '200  200    404    200  403  403    404  404    422',
+  admin:            '200  200    404    200  200  200    404  404    422',
+  globalToken:      '200  200    404    200  200  200    404  404    422',
+  scopedToken:      '403  403    403    403  403  403    403  403    403',
+  seriesKeyS1:      '403  403    403    403  403  403    403  403    403',
+  seriesKeyS2:      '403  403    403    403  403  403    403  403    403',
+  eventKeyA:        '403  403    403    403  403  403    403  403    403',
+  eventKeyB:        '403  403    403    403  403  403    403  403    403',
+  eventKeyC:        '403  403    403    403  403  403    403  403    403',
+  legacyKeyA:       '403  403    403    403  403  403    403  403    403',
+};
+
 const P = '/api/v1';
 const ROUTES: { method: CheckinMatrixRow['method']; route: string; table: Table }[] = [
   { method: 'GET', route: `GET ${P}/events/:event_id/scan_contexts`, table: READ },
@@ -100,6 +136,9 @@ const ROUTES: { method: CheckinMatrixRow['method']; route: string; table: Table 
   { method: 'POST', route: `POST ${P}/events/:event_id/scans`, table: WRITE },
   { method: 'POST', route: `POST ${P}/events/:event_id/scans/bulk`, table: WRITE },
   { method: 'DELETE', route: `DELETE ${P}/events/:event_id/scans/:id`, table: WRITE },
+  { method: 'POST', route: `POST ${P}/events/:event_id/scan_contexts`, table: MANAGE },
+  { method: 'PATCH', route: `PATCH ${P}/events/:event_id/scan_contexts/:id`, table: MANAGE },
+  { method: 'DELETE', route: `DELETE ${P}/events/:event_id/scan_contexts/:id`, table: MANAGE },
 ];
 
 export const checkinRouteKeys: string[] = ROUTES.map((r) => r.route);
@@ -133,8 +172,9 @@ export const checkinRows: CheckinMatrixRow[] = ROUTES.flatMap(({ method, route, 
     if (statuses.length !== COLUMNS.length) throw new Error(`bad row ${route} ${principal}`);
     return COLUMNS.map((target, i) => {
       // GET scan_contexts takes no input: its `A:bad` cell (an unknown query parameter) is A:id's.
-      const column = target === 'A:bad' && route.endsWith('/scan_contexts') ? 0 : i;
-      const status = statuses[column]!;
+      const column = target === 'A:bad' && route === `GET ${P}/events/:event_id/scan_contexts` ? 0 : i;
+      const listed = statuses[column]!;
+      const status = listed === 200 && route === `POST ${P}/events/:event_id/scan_contexts` ? 201 : listed;
       return { method, route, principal, target, expected: { status, error: errorFor(principal, status) } };
     });
   }),
@@ -143,10 +183,24 @@ export const checkinRows: CheckinMatrixRow[] = ROUTES.flatMap(({ method, route, 
 const MISSING_UUID = '00000000-0000-4000-8000-00000000abcd';
 const MISSING_ID = '99999999';
 
-/** The request of one row: URL with the target segment, and a body valid for that event. */
+/** Key of a row's own fixture context (allowed DELETE scan_contexts cells). */
+export const fixtureKey = (row: Pick<CheckinMatrixRow, 'principal' | 'target'>) =>
+  `${row.principal}|${row.target}`;
+
+/** Event of a row's target (null for the missing event X). */
+export function targetEvent(row: CheckinMatrixRow, world: World) {
+  const name = row.target.split(':')[0] as 'A' | 'B' | 'C' | 'X';
+  return name === 'X' ? null : world.events[name];
+}
+
+/**
+ * The request of one row: URL with the target segment, and a body valid for that event.
+ * `fixtures`: context ids created for the allowed DELETE scan_contexts cells (by fixtureKey).
+ */
 export function requestFor(
   row: CheckinMatrixRow,
   world: World,
+  fixtures: ReadonlyMap<string, number> = new Map(),
 ): { method: CheckinMatrixRow['method']; url: string; payload?: Record<string, unknown> } {
   const [name, form] = row.target.split(':') as ['A' | 'B' | 'C' | 'X', string];
   const event = name === 'X' ? null : world.events[name];
@@ -170,6 +224,19 @@ export function requestFor(
   const bad = form === 'bad';
   const base = `${P}/events/${segment}`;
   const clientScanId = `matrix-${row.route}-${row.principal}-${row.target}`;
+  if (row.route.includes('/scan_contexts') && row.method !== 'GET') {
+    if (row.method === 'POST') {
+      const name = `Matrix ${row.principal} ${row.target}`;
+      return { method: 'POST', url: `${base}/scan_contexts`, payload: bad ? {} : { name } };
+    }
+    if (row.method === 'PATCH') {
+      const payload = bad ? { checks_in: 'yes' } : { position: 7 };
+      return { method: 'PATCH', url: `${base}/scan_contexts/${context}`, payload };
+    }
+    const own = fixtures.get(fixtureKey(row));
+    const id = bad ? world.contexts.checkInA : (own ?? context);
+    return { method: 'DELETE', url: `${base}/scan_contexts/${id}` };
+  }
   if (row.route.endsWith('/scan_contexts')) {
     // GET scan_contexts takes no input: the `bad` column is a query parameter it does not know.
     return {
