@@ -72,6 +72,7 @@ export const actions = {
   'scan_contexts.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   'scans.read': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
   'scans.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  'nfc_badges.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -50,10 +50,12 @@ const SENSITIVE_CALLERS = new Set(['admin', 'globalToken', 'safeguarding']);
 
 describe('check-in rows', () => {
   it('cover every principal on every check-in route, and every registered check-in route', () => {
-    expect(checkinRows).toHaveLength(PRINCIPALS.length * 9 * 8);
+    expect(checkinRows).toHaveLength(PRINCIPALS.length * 9 * 11);
     const registered = registeredRoutes(app)
       .map((r) => `${r.method} ${r.url}`)
-      .filter((k) => /^\S+ \/api\/v1\/events\/:event_id\/(scans|scan_contexts)/.test(k))
+      .filter((k) =>
+        /^\S+ \/api\/v1\/events\/:event_id\/(scans|scan_contexts|participant_events\/:pe\/nfc_badge)/.test(k),
+      )
       .sort();
     expect(registered).toEqual([...checkinRouteKeys].sort());
   });
@@ -66,6 +68,9 @@ describe('check-in rows', () => {
     const body = res.json() as Record<string, unknown>;
     if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
     else if (row.expected.status >= 400) expect(Object.keys(body)).toEqual(['error']);
+    else if (row.route.endsWith('/nfc_badge/confirm')) expect(body.success).toBe(true);
+    else if (row.route.includes('/nfc_badge/'))
+      expect(Object.keys(body)).toEqual(['badge_token', 'assigned', 'assigned_at']);
     else if (row.route === 'GET /api/v1/events/:event_id/scan_contexts')
       expect(Object.keys(body)).toEqual(['scan_contexts']);
     else if (row.route.includes('/scan_contexts') && row.method === 'DELETE')

@@ -129,6 +129,42 @@ const MANAGE: Table = {
   legacyKeyA:       '403  403    403    403  403  403    403  403    403',
 };
 
+/**
+ * NFC badges (ensure, confirm, reset): writes at the door (not read_only), and the event's NFC
+ * module must be on: B has it on, A and C off (422 `NFC badges are not enabled for this event` for
+ * callers allowed there, after the 404 and 403 steps). `A:bad`: A again (module off, 422).
+ */
+// biome-ignore format: the matrix is a hand-aligned literal table
+const NFC: Table = {
+  //                 A:id A:uuid A:slug B:id C:id C:uuid X:id X:uuid A:bad
+  none:             '401  401    401    401  401  401    401  401    401',
+  garbage:          '401  401    401    401  401  401    401  401    401',
+  badChecksum:      '401  401    401    401  401  401    401  401    401',
+  revokedEventKey:  '401  401    401    401  401  401    401  401    401',
+  expiredMobile:    '401  401    401    401  401  401    401  401    401',
+  revokedMobile:    '401  401    401    401  401  401    401  401    401',
+  expiredGlobal:    '401  401    401    401  401  401    401  401    401',
+  revokedGlobal:    '401  401    401    401  401  401    401  401    401',
+  demotedGlobal:    '401  401    401    401  401  401    401  401    401',
+  participant:      '403  403    404    403  403  403    404  404    403',
+  readOnly:         '403  403    404    403  403  403    404  404    403',
+  limited:          '422  422    404    403  403  403    404  404    422',
+  ops:              '422  422    404    403  403  403    404  404    422',
+  eventAdmin:       '422  422    404    403  403  403    404  404    422',
+  safeguarding:     '422  422    404    403  403  403    404  404    422',
+  seriesOwner:      '422  422    404    200  403  403    404  404    422',
+  seriesOrganizer:  '422  422    404    200  403  403    404  404    422',
+  admin:            '422  422    404    200  422  422    404  404    422',
+  globalToken:      '422  422    404    200  422  422    404  404    422',
+  scopedToken:      '403  403    403    403  403  403    403  403    403',
+  seriesKeyS1:      '403  403    403    403  403  403    403  403    403',
+  seriesKeyS2:      '403  403    403    403  403  403    403  403    403',
+  eventKeyA:        '403  403    403    403  403  403    403  403    403',
+  eventKeyB:        '403  403    403    403  403  403    403  403    403',
+  eventKeyC:        '403  403    403    403  403  403    403  403    403',
+  legacyKeyA:       '403  403    403    403  403  403    403  403    403',
+};
+
 const P = '/api/v1';
 const ROUTES: { method: CheckinMatrixRow['method']; route: string; table: Table }[] = [
   { method: 'GET', route: `GET ${P}/events/:event_id/scan_contexts`, table: READ },
@@ -139,6 +175,13 @@ const ROUTES: { method: CheckinMatrixRow['method']; route: string; table: Table 
   { method: 'POST', route: `POST ${P}/events/:event_id/scan_contexts`, table: MANAGE },
   { method: 'PATCH', route: `PATCH ${P}/events/:event_id/scan_contexts/:id`, table: MANAGE },
   { method: 'DELETE', route: `DELETE ${P}/events/:event_id/scan_contexts/:id`, table: MANAGE },
+  { method: 'POST', route: `POST ${P}/events/:event_id/participant_events/:pe/nfc_badge/ensure`, table: NFC },
+  {
+    method: 'POST',
+    route: `POST ${P}/events/:event_id/participant_events/:pe/nfc_badge/confirm`,
+    table: NFC,
+  },
+  { method: 'POST', route: `POST ${P}/events/:event_id/participant_events/:pe/nfc_badge/reset`, table: NFC },
 ];
 
 export const checkinRouteKeys: string[] = ROUTES.map((r) => r.route);
@@ -157,12 +200,13 @@ const KEYS: ReadonlySet<PrincipalName> = new Set([
   'legacyKeyA',
 ]);
 
-function errorFor(principal: PrincipalName, status: number): string | undefined {
+function errorFor(route: string, principal: PrincipalName, status: number): string | undefined {
   if (status === 401) return UNAUTHORIZED;
   if (status === 403 && KEYS.has(principal)) return KEY_DENIED;
   if (status === 403 && principal === 'scopedToken') return SCOPED;
   if (status === 403) return NO_EVENT_ACCESS;
   if (status === 404) return EVENT_NOT_FOUND;
+  if (status === 422 && route.includes('/nfc_badge/')) return 'NFC badges are not enabled for this event';
   return undefined;
 }
 
@@ -175,7 +219,13 @@ export const checkinRows: CheckinMatrixRow[] = ROUTES.flatMap(({ method, route, 
       const column = target === 'A:bad' && route === `GET ${P}/events/:event_id/scan_contexts` ? 0 : i;
       const listed = statuses[column]!;
       const status = listed === 200 && route === `POST ${P}/events/:event_id/scan_contexts` ? 201 : listed;
-      return { method, route, principal, target, expected: { status, error: errorFor(principal, status) } };
+      return {
+        method,
+        route,
+        principal,
+        target,
+        expected: { status, error: errorFor(route, principal, status) },
+      };
     });
   }),
 );
@@ -224,6 +274,14 @@ export function requestFor(
   const bad = form === 'bad';
   const base = `${P}/events/${segment}`;
   const clientScanId = `matrix-${row.route}-${row.principal}-${row.target}`;
+  if (row.route.includes('/nfc_badge/')) {
+    const op = row.route.slice(row.route.lastIndexOf('/') + 1);
+    return {
+      method: 'POST',
+      url: `${base}/participant_events/${reg}/nfc_badge/${op}`,
+      ...(op === 'confirm' ? { payload: {} } : {}),
+    };
+  }
   if (row.route.includes('/scan_contexts') && row.method !== 'GET') {
     if (row.method === 'POST') {
       const name = `Matrix ${row.principal} ${row.target}`;
