@@ -15,6 +15,8 @@ import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
+import { checkinRoutes } from './modules/checkin/checkin.routes.js';
+import { nfcRoutes } from './modules/checkin/nfc.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
@@ -61,6 +63,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       seriesRoutes(api, deps);
       banRoutes(api, deps);
       signinRoutes(api, deps);
+      checkinRoutes(api, deps);
+      nfcRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

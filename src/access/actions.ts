@@ -14,6 +14,7 @@ export type UserRequirement =
   | 'series_member' // global admin or a series role on the target series
   | 'event_access' // global admin, any event role, or a series role on the event's series
   | 'participants' // event access except read_only-only
+  | 'event_write' // global admin, series role, or any event role other than read_only (writes at the door)
   | 'event_manage' // global admin, series role, or event_admin
   | 'global_admin';
 
@@ -66,6 +67,12 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can manage the ban list',
   },
+  // Check-in (contract §5): users only; keys get 403.
+  'scan_contexts.read': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
+  'scan_contexts.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  'scans.read': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
+  'scans.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  'nfc_badges.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -72,6 +72,8 @@ export function userMeets(requirement: UserRequirement, user: PrincipalUser, rol
       return roles.series.size > 0 || roles.event.size > 0;
     case 'participants':
       return roles.series.size > 0 || hasAny(roles.event, PARTICIPANT_ROLES);
+    case 'event_write':
+      return roles.series.size > 0 || [...roles.event].some((r) => r !== 'read_only');
     case 'event_manage':
       return roles.series.size > 0 || roles.event.has('event_admin');
     case 'global_admin':

@@ -35,6 +35,7 @@ import {
   type WorldRegistration,
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
+import { checkinRouteKeys } from './rows/checkin.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 
@@ -577,9 +578,15 @@ const TABLE_ROUTES = new Set(
 );
 /**
  * Routes whose rows live in test/access/rows/*.ts and are executed by their own runners
- * (test/bans/rows.test.ts, test/sessions/, test/signin/): they count for coverage here.
+ * (test/bans/rows.test.ts, test/checkin/rows.test.ts, test/sessions/, test/signin/): they count for
+ * coverage here.
  */
-const ROW_FILE_ROUTES = new Set([...banRouteKeys, ...sessionRouteKeys, ...signinRouteKeys]);
+const ROW_FILE_ROUTES = new Set([
+  ...banRouteKeys,
+  ...checkinRouteKeys,
+  ...sessionRouteKeys,
+  ...signinRouteKeys,
+]);
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,0 +1,648 @@
+/**
+ * Check-in (contract §5, §9): scan contexts, scans (single and offline bulk replays), the scan
+ * feed and undo. A scan runs in one transaction holding a row lock on the registration, so two
+ * scans of one registration are serial: the first scan in a context is `scanned`, later ones
+ * `already_scanned`, and a repeated `client_scan_id` is answered from the stored row.
+ */
+import { randomBytes } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Visibility } from '../../access/policy.js';
+import type { EventRow } from '../../access/resolve.js';
+import type { Tx } from '../../db/client.js';
+import type { Ctx } from '../../deps.js';
+import { ApiError, conflict, notFound, unprocessable } from '../../lib/errors.js';
+import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { syncWatermark } from '../participants/participants.repo.js';
+import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
+import {
+  type BulkScanInput,
+  type CreateContextInput,
+  LIST_NEWEST_LIMIT,
+  LIST_SINCE_LIMIT,
+  type ScanContextJson,
+  type ScanInput,
+  type ScanJson,
+  type ScanListInput,
+  type UpdateContextInput,
+} from './checkin.schemas.js';
+
+export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
+export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
+export const CONTEXT_NOT_IN_EVENT = 'scan_context_id does not belong to this event';
+const QR_PREFIX = 'muster://checkin/';
+const INT = /^[0-9]{1,9}$/;
+const MAX_INT = 2147483647;
+
+function eventOf(ctx: Ctx): EventRow {
+  if (!ctx.access.event) throw new Error('check-in service called without a resolved event');
+  return ctx.access.event;
+}
+
+function scannerOf(ctx: Ctx): { id: number; name: string } | null {
+  const p = ctx.access.principal;
+  return 'user' in p ? { id: p.user.id, name: p.user.name } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scan contexts
+
+type ContextRow = {
+  id: number;
+  name: string;
+  checks_in: boolean;
+  is_travel_pickup: boolean;
+  position: number;
+  starts_local: string | null;
+  starts_off: number | null;
+  ends_local: string | null;
+  ends_off: number | null;
+};
+
+const CONTEXT_COLUMNS = sql.raw(`sc.id, sc.name, sc.checks_in, sc.is_travel_pickup, sc.position,
+  to_char(sc.starts_at AT TIME ZONE e.timezone, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS starts_local,
+  extract(epoch FROM (sc.starts_at AT TIME ZONE e.timezone) - (sc.starts_at AT TIME ZONE 'UTC'))::int AS starts_off,
+  to_char(sc.ends_at AT TIME ZONE e.timezone, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS ends_local,
+  extract(epoch FROM (sc.ends_at AT TIME ZONE e.timezone) - (sc.ends_at AT TIME ZONE 'UTC'))::int AS ends_off`);
+
+/** Local wall time plus the event's UTC offset at that instant, e.g. `2026-07-10T09:00:00.000000+01:00`. */
+function withOffset(local: string | null, offsetSeconds: number | null): string | null {
+  if (local === null) return null;
+  const off = offsetSeconds ?? 0;
+  if (off === 0) return `${local}Z`;
+  const abs = Math.abs(off);
+  const hh = String(Math.floor(abs / 3600)).padStart(2, '0');
+  const mm = String(Math.floor((abs % 3600) / 60)).padStart(2, '0');
+  return `${local}${off < 0 ? '-' : '+'}${hh}:${mm}`;
+}
+
+function contextJson(row: ContextRow): ScanContextJson {
+  return {
+    id: row.id,
+    name: row.name,
+    checks_in: row.checks_in,
+    is_travel_pickup: row.is_travel_pickup,
+    is_airport: row.is_travel_pickup,
+    position: row.position,
+    starts_at: withOffset(row.starts_local, row.starts_off),
+    ends_at: withOffset(row.ends_local, row.ends_off),
+  };
+}
+
+async function contextRows(db: Tx, eventId: number, where: SQL = sql``): Promise<ContextRow[]> {
+  const res = await db.execute<ContextRow>(
+    sql`SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
+         WHERE sc.event_id = ${eventId}${where} ORDER BY sc.position, sc.id`,
+  );
+  return res.rows;
+}
+
+export async function listScanContexts(ctx: Ctx): Promise<{ scan_contexts: ScanContextJson[] }> {
+  const rows = await contextRows(ctx.db, eventOf(ctx).id);
+  return { scan_contexts: rows.map(contextJson) };
+}
+
+/** The context a scan or filter names (422 unless it belongs to the event), or the only one. */
+async function pickContext(db: Tx, eventId: number, id: number | undefined): Promise<ContextRow> {
+  if (id !== undefined) {
+    const [row] = id > MAX_INT || id < 1 ? [] : await contextRows(db, eventId, sql` AND sc.id = ${id}`);
+    if (!row) throw unprocessable(CONTEXT_NOT_IN_EVENT);
+    return row;
+  }
+  const rows = await contextRows(db, eventId);
+  if (rows.length !== 1) throw unprocessable(CONTEXT_REQUIRED);
+  return rows[0]!;
+}
+
+async function checkContextFilter(db: Tx, eventId: number, id: number | undefined): Promise<void> {
+  if (id !== undefined) await pickContext(db, eventId, id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Participant references (contract §9)
+
+/** Registration id for `participant_id` or `badge_token` in the event, or 404. */
+async function resolveRegistration(
+  db: Tx,
+  eventId: number,
+  ref: { participant_id?: number | string; badge_token?: string },
+): Promise<number> {
+  let found: number | undefined;
+  if (ref.participant_id !== undefined) {
+    const raw =
+      typeof ref.participant_id === 'number' ? String(ref.participant_id) : ref.participant_id.trim();
+    if (raw.startsWith(QR_PREFIX)) {
+      const id = raw.slice(QR_PREFIX.length);
+      if (INT.test(id)) found = await byPerson(db, eventId, Number(id));
+    } else if (INT.test(raw)) {
+      found = (await byRegistration(db, eventId, Number(raw))) ?? (await byPerson(db, eventId, Number(raw)));
+    }
+  } else if (ref.badge_token !== undefined) {
+    const res = await db.execute<{ id: number }>(
+      sql`SELECT id FROM registrations WHERE event_id = ${eventId} AND nfc_badge_token = ${ref.badge_token}`,
+    );
+    found = res.rows[0]?.id;
+  }
+  if (found === undefined) throw notFound(PARTICIPANT_NOT_FOUND);
+  return found;
+}
+
+async function byRegistration(db: Tx, eventId: number, id: number): Promise<number | undefined> {
+  const res = await db.execute<{ id: number }>(
+    sql`SELECT id FROM registrations WHERE event_id = ${eventId} AND id = ${id}`,
+  );
+  return res.rows[0]?.id;
+}
+
+async function byPerson(db: Tx, eventId: number, personId: number): Promise<number | undefined> {
+  const res = await db.execute<{ id: number }>(
+    sql`SELECT id FROM registrations WHERE event_id = ${eventId} AND person_id = ${personId}`,
+  );
+  return res.rows[0]?.id;
+}
+
+/** Registration id named by an undo path segment (registration id first, then person id), or 404. */
+export async function resolveUndoTarget(db: Tx, eventId: number, id: number): Promise<number> {
+  if (id < 1 || id > MAX_INT) throw notFound(PARTICIPANT_NOT_FOUND);
+  const found = (await byRegistration(db, eventId, id)) ?? (await byPerson(db, eventId, id));
+  if (found === undefined) throw notFound(PARTICIPANT_NOT_FOUND);
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scans
+
+type ScanRow = {
+  id: number;
+  registration_id: number;
+  scan_context_id: number;
+  source: 'qr' | 'nfc' | 'manual';
+  client_scan_id: string | null;
+  outcome: 'scanned' | 'already_scanned';
+  scanned_at: string;
+  created_at: string;
+  scanner_id: number | null;
+  scanner_name: string | null;
+};
+
+const SCAN_COLUMNS =
+  sql.raw(`s.id::int AS id, s.registration_id, s.scan_context_id, s.source, s.client_scan_id,
+  s.outcome, s.scanned_at::text AS scanned_at, s.created_at::text AS created_at, u.id AS scanner_id, u.name AS scanner_name`);
+const SCAN_FROM = sql.raw('scans s LEFT JOIN users u ON u.id = s.scanner_user_id');
+
+function scanJson(row: ScanRow): ScanJson {
+  return {
+    id: Number(row.id),
+    participant_event_id: row.registration_id,
+    scan_context_id: row.scan_context_id,
+    source: row.source,
+    client_scan_id: row.client_scan_id,
+    scanned_at: isoTimestamp(row.scanned_at)!,
+    created_at: isoTimestamp(row.created_at)!,
+    scanner: row.scanner_id === null ? null : { id: row.scanner_id, name: row.scanner_name ?? '' },
+  };
+}
+
+export interface ScanOutcome {
+  outcome: 'scanned' | 'already_scanned';
+  deduplicated: boolean;
+  /** Response body (JSON text). */
+  json: string;
+}
+
+interface PreparedScan {
+  registrationId: number;
+  context: ContextRow;
+  source: 'qr' | 'nfc' | 'manual';
+  clientScanId: string | null;
+  scannedAt: string | null;
+}
+
+/** Validation (422) then participant resolution (404); no writes. */
+async function prepareScan(ctx: Ctx, input: ScanInput): Promise<PreparedScan> {
+  const event = eventOf(ctx);
+  if (input.participant_id === undefined && input.badge_token === undefined) {
+    throw unprocessable('participant_id or badge_token is required');
+  }
+  if (input.scanned_at !== undefined && !isIsoDateTime(input.scanned_at)) {
+    throw unprocessable('scanned_at must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00.000Z');
+  }
+  const context = await pickContext(ctx.db, event.id, input.scan_context_id);
+  const registrationId = await resolveRegistration(ctx.db, event.id, input);
+  return {
+    registrationId,
+    context,
+    source: input.source ?? 'qr',
+    clientScanId: input.client_scan_id ?? null,
+    scannedAt: input.scanned_at ?? null,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  let e: unknown = error;
+  for (let i = 0; i < 4 && e; i++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Records one scan (or answers a repeated client_scan_id from the stored row). */
+async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome> {
+  // The row lock makes scans of one registration serial; a unique violation can still happen if
+  // the registration row vanished and reappeared or under exotic isolation: retry, which re-reads.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ctx.db.transaction((tx) => scanInTx(ctx, tx, prepared));
+    } catch (error) {
+      if (attempt < 3 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+async function scanInTx(ctx: Ctx, tx: Tx, prepared: PreparedScan): Promise<ScanOutcome> {
+  const event = eventOf(ctx);
+  const { registrationId } = prepared;
+  const locked = await tx.execute<{ id: number }>(
+    sql`SELECT id FROM registrations WHERE id = ${registrationId} AND event_id = ${event.id} FOR UPDATE`,
+  );
+  if (locked.rows.length === 0) throw notFound(PARTICIPANT_NOT_FOUND);
+
+  if (prepared.clientScanId !== null) {
+    const existing = await tx.execute<ScanRow>(
+      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
+           WHERE s.registration_id = ${registrationId} AND s.client_scan_id = ${prepared.clientScanId}`,
+    );
+    const row = existing.rows[0];
+    if (row) {
+      const [context] = await contextRows(tx, event.id, sql` AND sc.id = ${row.scan_context_id}`);
+      return respond(ctx, tx, row, context!, true);
+    }
+  }
+
+  const context = prepared.context;
+  const prior = await tx.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM scans WHERE registration_id = ${registrationId} AND scan_context_id = ${context.id}`,
+  );
+  const first = prior.rows[0]!.n === 0;
+  const scanner = scannerOf(ctx);
+  const scannedAt = prepared.scannedAt === null ? sql`now()` : sql`${prepared.scannedAt}::timestamptz`;
+  const inserted = await tx.execute<{ id: number }>(
+    sql`INSERT INTO scans (event_id, registration_id, scan_context_id, scanner_user_id, source, client_scan_id, outcome, scanned_at)
+        VALUES (${event.id}, ${registrationId}, ${context.id}, ${scanner?.id ?? null}, ${prepared.source},
+                ${prepared.clientScanId}, ${first ? 'scanned' : 'already_scanned'}, ${scannedAt})
+        RETURNING id::int AS id`,
+  );
+  const scanId = inserted.rows[0]!.id;
+
+  if (first && (context.checks_in || context.is_travel_pickup)) {
+    // The inbound travel's final leg is marked picked up once (at the scan's time).
+    await tx.execute(
+      sql`UPDATE travel_legs l SET travel_picked_up_at = s.scanned_at
+            FROM scans s
+           WHERE s.id = ${scanId} AND l.travel_picked_up_at IS NULL AND l.id = (
+             SELECT l2.id FROM travel_legs l2 JOIN travels t ON t.id = l2.travel_id
+              WHERE t.registration_id = ${registrationId} AND t.direction = 'inbound'
+              ORDER BY l2.position DESC, l2.id DESC LIMIT 1)`,
+    );
+  }
+  if (first && context.checks_in) await ensureBadgeOnCheckIn(tx, event.id, registrationId);
+
+  const row = await tx.execute<ScanRow>(sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${scanId}`);
+  return respond(ctx, tx, row.rows[0]!, context, false);
+}
+
+/** With the NFC module on, a first check-in ensures the registration has a badge token. */
+async function ensureBadgeOnCheckIn(tx: Tx, eventId: number, registrationId: number): Promise<void> {
+  const res = await tx.execute<{ nfc: boolean | null; token: string | null }>(
+    sql`SELECT (e.modules->>'nfc_badges_enabled')::boolean AS nfc, r.nfc_badge_token AS token
+          FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
+  );
+  const row = res.rows[0];
+  if (!row?.nfc || row.token) return;
+  // 128 random bits: a collision within an event is not a practical concern; the unique index
+  // (event_id, nfc_badge_token) would refuse one and the scan would be retried.
+  const token = randomBytes(16).toString('base64url');
+  await tx.execute(
+    sql`UPDATE registrations SET nfc_badge_token = ${token} WHERE id = ${registrationId} AND event_id = ${eventId}`,
+  );
+}
+
+async function respond(
+  ctx: Ctx,
+  tx: Tx,
+  row: ScanRow,
+  context: ContextRow,
+  deduplicated: boolean,
+): Promise<ScanOutcome> {
+  const v: Visibility = ctx.access.visibility;
+  const res = await tx.execute<{ first_at: string; j: string }>(
+    sql`SELECT (SELECT min(scanned_at)::text FROM scans WHERE registration_id = r.id AND scan_context_id = ${context.id}) AS first_at,
+               ${sql.raw(participantSelect(v))}
+          FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
+  );
+  const { first_at, j } = res.rows[0]!;
+  const head = {
+    success: true,
+    outcome: row.outcome,
+    first_scan_in_context: row.outcome === 'scanned',
+    first_scanned_at: isoTimestamp(first_at),
+    deduplicated,
+    scan: scanJson(row),
+    scan_context: contextJson(context),
+  };
+  return {
+    outcome: row.outcome,
+    deduplicated,
+    json: `${JSON.stringify(head).slice(0, -1)},"participant":${j}}`,
+  };
+}
+
+/** POST /events/{e}/scans: the response body as JSON text. */
+export async function createScan(ctx: Ctx, input: ScanInput): Promise<string> {
+  const prepared = await prepareScan(ctx, input);
+  return (await recordScan(ctx, prepared)).json;
+}
+
+export interface BulkItemResult {
+  client_scan_id: string;
+  status: 'ok' | 'error';
+  outcome?: 'scanned' | 'already_scanned';
+  deduplicated?: boolean;
+  error?: string;
+}
+
+/** POST /events/{e}/scans/bulk: each item in its own transaction, in the order given. */
+export async function createScansBulk(
+  ctx: Ctx,
+  input: BulkScanInput,
+): Promise<{ results: BulkItemResult[] }> {
+  const results: BulkItemResult[] = [];
+  for (const item of input.scans) {
+    try {
+      const outcome = await recordScan(ctx, await prepareScan(ctx, item));
+      results.push({
+        client_scan_id: item.client_scan_id,
+        status: 'ok',
+        outcome: outcome.outcome,
+        deduplicated: outcome.deduplicated,
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      results.push({ client_scan_id: item.client_scan_id, status: 'error', error: error.message });
+    }
+  }
+  return { results };
+}
+
+/** GET /events/{e}/scans (contract §5). */
+export async function listScans(ctx: Ctx, input: ScanListInput) {
+  const event = eventOf(ctx);
+  if (input.since !== undefined && !isIsoDateTime(input.since)) {
+    throw unprocessable('since must be an ISO 8601 date-time, e.g. a previous synced_at');
+  }
+  await checkContextFilter(ctx.db, event.id, input.scan_context_id);
+  const contextFilter =
+    input.scan_context_id === undefined ? sql`` : sql` AND s.scan_context_id = ${input.scan_context_id}`;
+  const watermark = await syncWatermark(ctx.db);
+  if (input.since === undefined) {
+    const res = await ctx.db.execute<ScanRow>(
+      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
+           WHERE s.event_id = ${event.id}${contextFilter}
+           ORDER BY s.scanned_at DESC, s.id DESC LIMIT ${LIST_NEWEST_LIMIT + 1}`,
+    );
+    const has_more = res.rows.length > LIST_NEWEST_LIMIT;
+    return { scans: res.rows.slice(0, LIST_NEWEST_LIMIT).map(scanJson), has_more, synced_at: watermark };
+  }
+  const res = await ctx.db.execute<ScanRow>(
+    sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
+         WHERE s.event_id = ${event.id}${contextFilter}
+           AND s.created_at > ${input.since}::timestamptz AND s.created_at <= ${watermark}::timestamptz
+         ORDER BY s.created_at, s.id LIMIT ${LIST_SINCE_LIMIT + 1}`,
+  );
+  const has_more = res.rows.length > LIST_SINCE_LIMIT;
+  const rows = res.rows.slice(0, LIST_SINCE_LIMIT).map(scanJson);
+  return { scans: rows, has_more, synced_at: has_more ? rows[rows.length - 1]!.created_at : watermark };
+}
+
+/** DELETE /events/{e}/scans/{id}: undo a registration's scans in one context or all. */
+export async function undoScans(ctx: Ctx, input: { id: number; scan_context_id?: number }) {
+  const event = eventOf(ctx);
+  const registrationId = await resolveUndoTarget(ctx.db, event.id, input.id);
+  await checkContextFilter(ctx.db, event.id, input.scan_context_id);
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT id FROM registrations WHERE id = ${registrationId} FOR UPDATE`);
+    const contextFilter =
+      input.scan_context_id === undefined ? sql`` : sql` AND scan_context_id = ${input.scan_context_id}`;
+    const res = await tx.execute<{ id: number }>(
+      sql`DELETE FROM scans WHERE event_id = ${event.id} AND registration_id = ${registrationId}${contextFilter}
+          RETURNING id::int AS id`,
+    );
+    const deleted = res.rows.length;
+    await recordAudit(tx, {
+      action: 'scans.undo',
+      principal: ctx.access.principal,
+      eventId: event.id,
+      seriesId: event.seriesId,
+      targetType: 'registration',
+      targetId: registrationId,
+      metadata: { deleted_scans: deleted, scan_context_id: input.scan_context_id ?? null },
+    });
+    return {
+      success: true as const,
+      deleted_scans: deleted,
+      participant_event_id: registrationId,
+      scan_context_id: input.scan_context_id ?? null,
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scan context management (event admins, series roles, global admins)
+
+export const CONTEXT_NOT_FOUND = 'Scan context not found';
+export const KEEP_CHECK_IN = 'An event must keep at least one check-in context';
+export const CONTEXT_NAME_TAKEN = 'A scan context with this name already exists for this event';
+
+interface ContextChanges {
+  name?: string;
+  checksIn?: boolean;
+  isTravelPickup?: boolean;
+  position?: number;
+  startsAt?: string | null;
+  endsAt?: string | null;
+}
+
+function contextChanges(input: UpdateContextInput): ContextChanges {
+  const out: ContextChanges = {};
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (name === '') throw unprocessable('name cannot be blank');
+    out.name = name;
+  }
+  if (input.is_travel_pickup !== undefined && input.is_airport !== undefined) {
+    if (input.is_travel_pickup !== input.is_airport) {
+      throw unprocessable('is_airport is an alias of is_travel_pickup: they must agree');
+    }
+  }
+  const pickup = input.is_travel_pickup ?? input.is_airport;
+  if (pickup !== undefined) out.isTravelPickup = pickup;
+  if (input.checks_in !== undefined) out.checksIn = input.checks_in;
+  if (input.position !== undefined) out.position = input.position;
+  for (const key of ['starts_at', 'ends_at'] as const) {
+    const value = input[key];
+    if (value === undefined) continue;
+    if (value !== null && !isIsoDateTime(value))
+      throw unprocessable(`${key} must be an ISO 8601 date-time or null`);
+    out[key === 'starts_at' ? 'startsAt' : 'endsAt'] = value;
+  }
+  return out;
+}
+
+async function lockEvent(tx: Tx, eventId: number): Promise<void> {
+  await tx.execute(sql`SELECT id FROM events WHERE id = ${eventId} FOR UPDATE`);
+}
+
+async function contextInTx(tx: Tx, eventId: number, id: number): Promise<ContextRow> {
+  const [row] = id < 1 || id > MAX_INT ? [] : await contextRows(tx, eventId, sql` AND sc.id = ${id}`);
+  if (!row) throw notFound(CONTEXT_NOT_FOUND);
+  return row;
+}
+
+async function nameTaken(tx: Tx, eventId: number, name: string, exceptId: number | null): Promise<boolean> {
+  const res = await tx.execute<{ id: number }>(
+    sql`SELECT id FROM scan_contexts WHERE event_id = ${eventId} AND lower(name) = lower(${name})
+          AND (${exceptId}::int IS NULL OR id <> ${exceptId}::int)`,
+  );
+  return res.rows.length > 0;
+}
+
+async function checkWindow(tx: Tx, id: number): Promise<void> {
+  const res = await tx.execute<{ bad: boolean }>(
+    sql`SELECT (starts_at IS NOT NULL AND ends_at IS NOT NULL AND ends_at < starts_at) AS bad FROM scan_contexts WHERE id = ${id}`,
+  );
+  if (res.rows[0]?.bad) throw unprocessable('ends_at must not be before starts_at');
+}
+
+async function checkInCount(tx: Tx, eventId: number): Promise<number> {
+  const res = await tx.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM scan_contexts WHERE event_id = ${eventId} AND checks_in`,
+  );
+  return res.rows[0]!.n;
+}
+
+function withUniqueName<T>(work: () => Promise<T>): Promise<T> {
+  return work().catch((error: unknown) => {
+    if (isUniqueViolation(error)) throw conflict(CONTEXT_NAME_TAKEN);
+    throw error;
+  });
+}
+
+/** POST /events/{e}/scan_contexts → `{scan_context}` (201). */
+export async function createScanContext(ctx: Ctx, input: CreateContextInput) {
+  const event = eventOf(ctx);
+  const changes = contextChanges(input);
+  return withUniqueName(() =>
+    ctx.db.transaction(async (tx) => {
+      await lockEvent(tx, event.id);
+      if (await nameTaken(tx, event.id, changes.name!, null)) throw conflict(CONTEXT_NAME_TAKEN);
+      const position =
+        changes.position ??
+        (
+          await tx.execute<{ p: number }>(
+            sql`SELECT COALESCE(max(position) + 1, 0)::int AS p FROM scan_contexts WHERE event_id = ${event.id}`,
+          )
+        ).rows[0]!.p;
+      const res = await tx.execute<{ id: number }>(
+        sql`INSERT INTO scan_contexts (event_id, name, checks_in, is_travel_pickup, position, starts_at, ends_at)
+            VALUES (${event.id}, ${changes.name!}, ${changes.checksIn ?? false}, ${changes.isTravelPickup ?? false},
+                    ${position}, ${changes.startsAt ?? null}::timestamptz, ${changes.endsAt ?? null}::timestamptz)
+            RETURNING id`,
+      );
+      const id = res.rows[0]!.id;
+      await checkWindow(tx, id);
+      await recordAudit(tx, {
+        action: 'scan_contexts.create',
+        principal: ctx.access.principal,
+        eventId: event.id,
+        seriesId: event.seriesId,
+        targetType: 'scan_context',
+        targetId: id,
+        metadata: { name: changes.name },
+      });
+      return { scan_context: contextJson(await contextInTx(tx, event.id, id)) };
+    }),
+  );
+}
+
+/** PATCH /events/{e}/scan_contexts/{id} → `{scan_context}`. */
+export async function updateScanContext(ctx: Ctx, id: number, input: UpdateContextInput) {
+  const event = eventOf(ctx);
+  const changes = contextChanges(input);
+  return withUniqueName(() =>
+    ctx.db.transaction(async (tx) => {
+      await lockEvent(tx, event.id);
+      const current = await contextInTx(tx, event.id, id);
+      if (changes.name !== undefined && (await nameTaken(tx, event.id, changes.name, id))) {
+        throw conflict(CONTEXT_NAME_TAKEN);
+      }
+      if (changes.checksIn === false && current.checks_in && (await checkInCount(tx, event.id)) <= 1) {
+        throw unprocessable(KEEP_CHECK_IN);
+      }
+      const sets: SQL[] = [];
+      if (changes.name !== undefined) sets.push(sql`name = ${changes.name}`);
+      if (changes.checksIn !== undefined) sets.push(sql`checks_in = ${changes.checksIn}`);
+      if (changes.isTravelPickup !== undefined) sets.push(sql`is_travel_pickup = ${changes.isTravelPickup}`);
+      if (changes.position !== undefined) sets.push(sql`position = ${changes.position}`);
+      if (changes.startsAt !== undefined) sets.push(sql`starts_at = ${changes.startsAt}::timestamptz`);
+      if (changes.endsAt !== undefined) sets.push(sql`ends_at = ${changes.endsAt}::timestamptz`);
+      if (sets.length > 0) {
+        sets.push(sql`updated_at = now()`);
+        await tx.execute(
+          sql`UPDATE scan_contexts SET ${sql.join(sets, sql`, `)} WHERE id = ${id} AND event_id = ${event.id}`,
+        );
+        await checkWindow(tx, id);
+        await recordAudit(tx, {
+          action: 'scan_contexts.update',
+          principal: ctx.access.principal,
+          eventId: event.id,
+          seriesId: event.seriesId,
+          targetType: 'scan_context',
+          targetId: id,
+          metadata: { fields: Object.keys(input) },
+        });
+      }
+      return { scan_context: contextJson(await contextInTx(tx, event.id, id)) };
+    }),
+  );
+}
+
+/** DELETE /events/{e}/scan_contexts/{id}: deletes it and its scans; clears hotel_scan_context_id. */
+export async function deleteScanContext(ctx: Ctx, id: number) {
+  const event = eventOf(ctx);
+  return ctx.db.transaction(async (tx) => {
+    await lockEvent(tx, event.id);
+    const current = await contextInTx(tx, event.id, id);
+    if (current.checks_in && (await checkInCount(tx, event.id)) <= 1) throw unprocessable(KEEP_CHECK_IN);
+    const scans = await tx.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM scans WHERE scan_context_id = ${id} AND event_id = ${event.id}`,
+    );
+    await tx.execute(
+      sql`UPDATE events SET hotel_scan_context_id = NULL
+           WHERE id = ${event.id} AND hotel_scan_context_id = (SELECT uuid FROM scan_contexts WHERE id = ${id})`,
+    );
+    await tx.execute(sql`DELETE FROM scan_contexts WHERE id = ${id} AND event_id = ${event.id}`);
+    const deleted = scans.rows[0]!.n;
+    await recordAudit(tx, {
+      action: 'scan_contexts.delete',
+      principal: ctx.access.principal,
+      eventId: event.id,
+      seriesId: event.seriesId,
+      targetType: 'scan_context',
+      targetId: id,
+      metadata: { name: current.name, deleted_scans: deleted },
+    });
+    return { success: true as const, deleted_scans: deleted };
+  });
+}
