@@ -15,10 +15,18 @@ export function isoTimestamp(value: string | null | undefined): string | null {
   return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(6, '0')}Z`;
 }
 
-/** SQL expression formatting a timestamptz column exactly like isoTimestamp() (NULL stays NULL). */
+/** The to_char() pattern of the wire format (UTC, microseconds, `Z`): the one definition of it in SQL. */
+const ISO_SQL_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/** SQL text formatting a timestamptz expression exactly like isoTimestamp() (NULL stays NULL). */
+export function isoSqlText(expression: string): string {
+  return `to_char((${expression}) AT TIME ZONE 'UTC', ${ISO_SQL_FORMAT})`;
+}
+
+/** isoSqlText() for a Drizzle SQL value. */
 export function isoSql(column: SQL | SQL.Aliased | string): SQL {
   const col = typeof column === 'string' ? sql.raw(column) : column;
-  return sql`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  return sql`to_char((${col}) AT TIME ZONE 'UTC', ${sql.raw(ISO_SQL_FORMAT)})`;
 }
 
 /**

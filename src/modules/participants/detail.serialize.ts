@@ -6,15 +6,13 @@
 import type { Visibility } from '../../access/policy.js';
 import {
   iso,
+  obj,
   objectText,
   optionalPairs,
+  type Pair,
   participantFrom,
   participantPairs,
 } from './participants.serialize.js';
-
-type Pair = readonly [string, string];
-const obj = (pairs: readonly Pair[]) =>
-  `json_build_object(${pairs.map(([k, v]) => `'${k}', ${v}`).join(', ')})`;
 
 function personal(v: Visibility): string {
   const address = `(SELECT COALESCE(json_object_agg(a.key, a.value ORDER BY a.key), '{}'::json) FROM jsonb_each_text(p.address) a WHERE btrim(a.value) <> '')`;

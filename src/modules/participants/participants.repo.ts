@@ -5,10 +5,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
+import { isoSqlText } from '../../lib/time.js';
 import { participantDetailSelect } from './detail.serialize.js';
 import { participantFrom, participantSelect } from './participants.serialize.js';
-
-const ISO_FMT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
 /**
  * Sync high-water mark (contract §4), fixed before the list query. updated_at is set to the
@@ -21,10 +20,12 @@ const ISO_FMT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
  */
 export async function syncWatermark(db: Tx): Promise<string> {
   const res = await db.execute<{ hw: string }>(
-    sql.raw(`SELECT to_char(least(clock_timestamp() - interval '1 millisecond', COALESCE((
+    sql.raw(
+      `SELECT ${isoSqlText(`least(clock_timestamp() - interval '1 millisecond', COALESCE((
         SELECT min(xact_start) FROM pg_stat_activity
          WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid() AND datname = current_database()
-           AND backend_type = 'client backend') - interval '1 microsecond', 'infinity')) AT TIME ZONE 'UTC', ${ISO_FMT}) AS hw`),
+           AND backend_type = 'client backend') - interval '1 microsecond', 'infinity'))`)} AS hw`,
+    ),
   );
   return res.rows[0]!.hw;
 }

@@ -8,13 +8,15 @@
  * med/diet/sg/acc/ax = section rows (LEFT JOINed), ti/tout = travel JSON, pg = first guardian.
  */
 import type { Visibility } from '../../access/policy.js';
+import { isoSqlText } from '../../lib/time.js';
 
-type Pair = readonly [key: string, expr: string];
+export type Pair = readonly [key: string, expr: string];
 
 /** timestamptz column → ISO 8601 UTC with microseconds (NULL stays NULL). */
-export const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+export const iso = isoSqlText;
 
-const obj = (pairs: readonly Pair[]) =>
+/** `json_build_object(...)` text over key/expression pairs (keys are static identifiers). */
+export const obj = (pairs: readonly Pair[]) =>
   `json_build_object(${pairs.map(([k, v]) => `'${k}', ${v}`).join(', ')})`;
 
 const SCANS_BY_CONTEXT = `COALESCE((

@@ -501,19 +501,11 @@ export async function exchangeCode(deps: Deps, input: ExchangeInput) {
     if (!bound) return null;
     const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
     if (!user) return null;
-    const token = await issueMobileToken(tx, user.id, { deviceName: device });
+    const result = await issueSession(tx, user, device, { method: row.signInMethod, clientId: row.clientId });
     await tx
       .update(authorizationCodes)
-      .set({ mobileTokenId: token.id })
+      .set({ mobileTokenId: result.token.id })
       .where(eq(authorizationCodes.codeDigest, digest));
-    const result: Issued = { user, token: { ...token, expires_at: token.expires_at! }, deviceName: device };
-    await recordAudit(tx, {
-      action: 'session.create',
-      principal: principalOf(result),
-      targetType: 'mobile_token',
-      targetId: token.id,
-      metadata: { method: row.signInMethod, client_id: row.clientId, device_name: device ?? null },
-    });
     return result;
   });
   if (!issued) throw invalidSession();
@@ -557,19 +549,29 @@ export async function devSignIn(deps: Deps, input: { dev_email: string; device_n
   const issued = await deps.db.transaction(async (tx): Promise<Issued | null> => {
     const user = await findUserByEmail(tx, input.dev_email);
     if (!user || !(await maySignIn(tx, user))) return null;
-    const token = await issueMobileToken(tx, user.id, { deviceName: device });
-    const result: Issued = { user, token: { ...token, expires_at: token.expires_at! }, deviceName: device };
-    await recordAudit(tx, {
-      action: 'session.create',
-      principal: principalOf(result),
-      targetType: 'mobile_token',
-      targetId: token.id,
-      metadata: { method: 'dev', client_id: null, device_name: device ?? null },
-    });
-    return result;
+    return issueSession(tx, user, device, { method: 'dev', clientId: null });
   });
   if (!issued) throw invalidSession();
   return sessionResponse(deps, issued);
+}
+
+/** Issues the mobile token of a completed sign-in and audits `session.create` (every sign-in method). */
+async function issueSession(
+  tx: Tx,
+  user: Issued['user'],
+  device: Issued['deviceName'],
+  how: { method: string; clientId: string | null },
+): Promise<Issued> {
+  const token = await issueMobileToken(tx, user.id, { deviceName: device });
+  const result: Issued = { user, token: { ...token, expires_at: token.expires_at! }, deviceName: device };
+  await recordAudit(tx, {
+    action: 'session.create',
+    principal: principalOf(result),
+    targetType: 'mobile_token',
+    targetId: token.id,
+    metadata: { method: how.method, client_id: how.clientId, device_name: device ?? null },
+  });
+  return result;
 }
 
 function principalOf(issued: Issued): Extract<Principal, { kind: 'mobile' }> {
