@@ -21,8 +21,10 @@ import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
+import { travelRoutes } from './modules/travel/travel.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -65,6 +67,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       signinRoutes(api, deps);
       checkinRoutes(api, deps);
       nfcRoutes(api, deps);
+      travelRoutes(api, deps);
+      notesRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

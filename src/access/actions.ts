@@ -73,6 +73,11 @@ export const actions = {
   'scans.read': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
   'scans.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
   'nfc_badges.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  // Travel calendar (contract §5): both key kinds within reach, users with event access.
+  'travel.read': { keys: KEYS_BOTH, users: 'event_access', target: 'event:id' },
+  // Staff notes (contract §4): users with participants access only; keys 403.
+  'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

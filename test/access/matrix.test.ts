@@ -38,6 +38,7 @@ import { banRouteKeys } from './rows/bans.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
+import { travelNotesRouteKeys } from './rows/travel-notes.js';
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -586,6 +587,7 @@ const ROW_FILE_ROUTES = new Set([
   ...checkinRouteKeys,
   ...sessionRouteKeys,
   ...signinRouteKeys,
+  ...travelNotesRouteKeys,
 ]);
 
 // ---------------------------------------------------------------------------------------------
