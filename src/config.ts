@@ -26,6 +26,8 @@ const EnvSchema = Type.Object({
   MUSTER_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   MUSTER_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
   MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+  MUSTER_EXPO_PUSH_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://exp.host' }),
+  MUSTER_EXPO_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -61,6 +63,10 @@ export interface Config {
   readonly oidc: OidcConfig | null;
   /** MUSTER_DEV_SIGN_IN: POST /session accepts `{dev_email}` (development only; default off). */
   readonly devSignIn: boolean;
+  /** Base URL of Expo's push service (`{base}/--/api/v2/push/send`); a local fake in tests. */
+  readonly expoPushUrl: string;
+  /** Expo access token (enhanced push security); sent as a bearer token when set. */
+  readonly expoAccessToken: string | undefined;
 }
 
 export interface OidcConfig {
@@ -115,6 +121,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.MUSTER_TRUST_PROXY === 'true',
     oidc,
     devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
+    expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
+    expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
   });
 }
 

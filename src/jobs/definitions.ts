@@ -6,6 +6,22 @@
 export interface JobPayloads {
   /** Send one email recorded in email_log; `sealed` holds recipient, template and variables (lib/sealed.ts). */
   'email-send': { email_log_id: number; sealed: string };
+  /** Resolve an event's staff devices and fan out one `push-deliver` job per Expo request (modules/push). */
+  'push-send': {
+    event_id: number;
+    kind: string;
+    title: string;
+    body: string;
+    data: Record<string, unknown>;
+    exclude_user_ids: number[];
+  };
+  /** One request to Expo's push service: at most 100 messages (modules/push). */
+  'push-deliver': {
+    tokens: { id: number; token: string }[];
+    title: string;
+    body: string;
+    data: Record<string, unknown>;
+  };
 }
 
 export type JobName = keyof JobPayloads;
@@ -26,6 +42,20 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 120,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  'push-send': {
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  'push-deliver': {
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: 60,
     deadLetter: DEAD_LETTER_QUEUE,
   },
 };

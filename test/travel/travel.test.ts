@@ -123,7 +123,7 @@ async function travelIds(): Promise<{ inbound: number; outbound: number }> {
     [w.regs.adultA.id],
   );
   const by = Object.fromEntries(res.rows.map((r) => [r.direction, r.id]));
-  return { inbound: by.inbound, outbound: by.outbound };
+  return { inbound: by.inbound!, outbound: by.outbound! };
 }
 
 describe('GET /events/{e}/travel', () => {

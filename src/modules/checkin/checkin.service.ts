@@ -15,6 +15,7 @@ import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { syncWatermark } from '../participants/participants.repo.js';
 import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
+import { enqueueStaffPush } from '../push/push.service.js';
 import {
   type BulkScanInput,
   type CreateContextInput,
@@ -298,14 +299,26 @@ async function scanInTx(ctx: Ctx, tx: Tx, prepared: PreparedScan): Promise<ScanO
 
   if (first && (context.checks_in || context.is_travel_pickup)) {
     // The inbound travel's final leg is marked picked up once (at the scan's time).
-    await tx.execute(
+    const marked = await tx.execute<{ id: number }>(
       sql`UPDATE travel_legs l SET travel_picked_up_at = s.scanned_at
             FROM scans s
            WHERE s.id = ${scanId} AND l.travel_picked_up_at IS NULL AND l.id = (
              SELECT l2.id FROM travel_legs l2 JOIN travels t ON t.id = l2.travel_id
               WHERE t.registration_id = ${registrationId} AND t.direction = 'inbound'
-              ORDER BY l2.position DESC, l2.id DESC LIMIT 1)`,
+              ORDER BY l2.position DESC, l2.id DESC LIMIT 1)
+          RETURNING l.id`,
     );
+    // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
+    if (marked.rows.length > 0 && context.is_travel_pickup) {
+      await enqueueStaffPush(ctx, tx, {
+        eventId: event.id,
+        kind: 'travel_pickup',
+        title: 'Traveller collected',
+        body: `An inbound traveller was collected at ${context.name}.`,
+        data: { participant_event_id: registrationId, scan_context_id: context.id, scan_id: scanId },
+        excludeUserIds: scanner ? [scanner.id] : [],
+      });
+    }
   }
   if (first && context.checks_in) await ensureBadgeOnCheckIn(tx, event.id, registrationId);
 

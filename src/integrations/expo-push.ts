@@ -1,0 +1,73 @@
+/**
+ * Expo's push service protocol (https://docs.expo.dev/push-notifications/sending-notifications/):
+ * `POST {base}/--/api/v2/push/send` with a JSON array of at most 100 messages; the answer's `data`
+ * holds one ticket per message, in order: `{status:"ok", id}` or `{status:"error", message,
+ * details:{error}}` (e.g. `DeviceNotRegistered`). Spoken with fetch rather than expo-server-sdk:
+ * the SDK reads its base URL only from `process.env.EXPO_BASE_URL` when it is first imported, so
+ * it cannot follow Muster's validated configuration (MUSTER_EXPO_PUSH_URL) or a per-test fake
+ * server; the protocol itself is one POST. Message bodies and the access token are never logged.
+ */
+
+export const EXPO_CHUNK_LIMIT = 100;
+
+export interface ExpoMessage {
+  to: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  sound: 'default';
+  priority: 'high';
+}
+
+export type ExpoTicket =
+  | { status: 'ok'; id: string }
+  | { status: 'error'; message?: string; details?: { error?: string } };
+
+/** A failure worth retrying (network error, 429, 5xx). Other failures are permanent. */
+export class ExpoTransientError extends Error {}
+export class ExpoPermanentError extends Error {}
+
+export interface ExpoPushConfig {
+  baseUrl: string;
+  accessToken?: string | undefined;
+  timeoutMs?: number;
+}
+
+/** Sends one chunk (≤ 100 messages) and returns its tickets, one per message, in order. */
+export async function sendExpoChunk(config: ExpoPushConfig, messages: ExpoMessage[]): Promise<ExpoTicket[]> {
+  if (messages.length === 0) return [];
+  if (messages.length > EXPO_CHUNK_LIMIT) throw new Error(`At most ${EXPO_CHUNK_LIMIT} messages per request`);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/json',
+  };
+  if (config.accessToken) headers.authorization = `Bearer ${config.accessToken}`;
+  let response: Response;
+  try {
+    response = await fetch(`${config.baseUrl}/--/api/v2/push/send`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(messages),
+      signal: AbortSignal.timeout(config.timeoutMs ?? 15_000),
+    });
+  } catch (error) {
+    throw new ExpoTransientError(`Expo push request failed: ${(error as Error).message}`);
+  }
+  const text = await response.text();
+  if (response.status === 429 || response.status >= 500) {
+    throw new ExpoTransientError(`Expo push service answered ${response.status}`);
+  }
+  if (!response.ok)
+    throw new ExpoPermanentError(`Expo push service refused the request (${response.status})`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ExpoTransientError('Expo push service answered with malformed JSON');
+  }
+  const tickets = (parsed as { data?: unknown }).data;
+  if (!Array.isArray(tickets) || tickets.length !== messages.length) {
+    throw new ExpoPermanentError('Expo push service answered without one ticket per message');
+  }
+  return tickets as ExpoTicket[];
+}
