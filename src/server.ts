@@ -82,6 +82,7 @@ export async function startServer(opts: {
   const { config } = opts;
   const deps = await createDeps(config, {
     logger: createLogger(opts.log === false ? 'silent' : config.logLevel),
+    worker: config.runWorker,
   });
   try {
     let demo: DemoResult | null = null;
