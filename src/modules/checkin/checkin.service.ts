@@ -13,19 +13,15 @@ import type { Ctx } from '../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { syncWatermark } from '../participants/participants.repo.js';
 import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
 import { enqueueStaffPush } from '../push/push.service.js';
-import {
-  type BulkScanInput,
-  type CreateContextInput,
-  LIST_NEWEST_LIMIT,
-  LIST_SINCE_LIMIT,
-  type ScanContextJson,
-  type ScanInput,
-  type ScanJson,
-  type ScanListInput,
-  type UpdateContextInput,
+import type {
+  BulkScanInput,
+  CreateContextInput,
+  ScanContextJson,
+  ScanInput,
+  ScanJson,
+  UpdateContextInput,
 } from './checkin.schemas.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
@@ -115,7 +111,7 @@ async function pickContext(db: Tx, eventId: number, id: number | undefined): Pro
   return rows[0]!;
 }
 
-async function checkContextFilter(db: Tx, eventId: number, id: number | undefined): Promise<void> {
+export async function checkContextFilter(db: Tx, eventId: number, id: number | undefined): Promise<void> {
   if (id !== undefined) await pickContext(db, eventId, id);
 }
 
@@ -173,7 +169,7 @@ export async function resolveUndoTarget(db: Tx, eventId: number, id: number): Pr
 // ---------------------------------------------------------------------------------------------
 // Scans
 
-type ScanRow = {
+export type ScanRow = {
   id: number;
   registration_id: number;
   scan_context_id: number;
@@ -186,12 +182,12 @@ type ScanRow = {
   scanner_name: string | null;
 };
 
-const SCAN_COLUMNS =
+export const SCAN_COLUMNS =
   sql.raw(`s.id::int AS id, s.registration_id, s.scan_context_id, s.source, s.client_scan_id,
   s.outcome, s.scanned_at::text AS scanned_at, s.created_at::text AS created_at, u.id AS scanner_id, u.name AS scanner_name`);
-const SCAN_FROM = sql.raw('scans s LEFT JOIN users u ON u.id = s.scanner_user_id');
+export const SCAN_FROM = sql.raw('scans s LEFT JOIN users u ON u.id = s.scanner_user_id');
 
-function scanJson(row: ScanRow): ScanJson {
+export function scanJson(row: ScanRow): ScanJson {
   return {
     id: Number(row.id),
     participant_event_id: row.registration_id,
@@ -407,36 +403,6 @@ export async function createScansBulk(
     }
   }
   return { results };
-}
-
-/** GET /events/{e}/scans (contract §5). */
-export async function listScans(ctx: Ctx, input: ScanListInput) {
-  const event = eventOf(ctx);
-  if (input.since !== undefined && !isIsoDateTime(input.since)) {
-    throw unprocessable('since must be an ISO 8601 date-time, e.g. a previous synced_at');
-  }
-  await checkContextFilter(ctx.db, event.id, input.scan_context_id);
-  const contextFilter =
-    input.scan_context_id === undefined ? sql`` : sql` AND s.scan_context_id = ${input.scan_context_id}`;
-  const watermark = await syncWatermark(ctx.db);
-  if (input.since === undefined) {
-    const res = await ctx.db.execute<ScanRow>(
-      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
-           WHERE s.event_id = ${event.id}${contextFilter}
-           ORDER BY s.scanned_at DESC, s.id DESC LIMIT ${LIST_NEWEST_LIMIT + 1}`,
-    );
-    const has_more = res.rows.length > LIST_NEWEST_LIMIT;
-    return { scans: res.rows.slice(0, LIST_NEWEST_LIMIT).map(scanJson), has_more, synced_at: watermark };
-  }
-  const res = await ctx.db.execute<ScanRow>(
-    sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
-         WHERE s.event_id = ${event.id}${contextFilter}
-           AND s.created_at > ${input.since}::timestamptz AND s.created_at <= ${watermark}::timestamptz
-         ORDER BY s.created_at, s.id LIMIT ${LIST_SINCE_LIMIT + 1}`,
-  );
-  const has_more = res.rows.length > LIST_SINCE_LIMIT;
-  const rows = res.rows.slice(0, LIST_SINCE_LIMIT).map(scanJson);
-  return { scans: rows, has_more, synced_at: has_more ? rows[rows.length - 1]!.created_at : watermark };
 }
 
 /** DELETE /events/{e}/scans/{id}: undo a registration's scans in one context or all. */
