@@ -17,6 +17,7 @@ import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
+import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
@@ -67,6 +68,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       signinRoutes(api, deps);
       checkinRoutes(api, deps);
       nfcRoutes(api, deps);
+      scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
     },

@@ -28,6 +28,9 @@ const EnvSchema = Type.Object({
   MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_EXPO_PUSH_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://exp.host' }),
   MUSTER_EXPO_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  // Check-in live scan stream (GET /events/{e}/scans/stream)
+  MUSTER_SCAN_STREAM_POLL_MS: Type.Integer({ minimum: 20, maximum: 60000, default: 300 }),
+  MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -67,6 +70,9 @@ export interface Config {
   readonly expoPushUrl: string;
   /** Expo access token (enhanced push security); sent as a bearer token when set. */
   readonly expoAccessToken: string | undefined;
+  /** Check-in live stream: feed poll interval and SSE heartbeat comment interval (ms). */
+  readonly scanStreamPollMs: number;
+  readonly scanStreamHeartbeatMs: number;
 }
 
 export interface OidcConfig {
@@ -123,6 +129,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
     expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
+    scanStreamPollMs: e.MUSTER_SCAN_STREAM_POLL_MS,
+    scanStreamHeartbeatMs: e.MUSTER_SCAN_STREAM_HEARTBEAT_MS,
   });
 }
 

@@ -23,6 +23,7 @@ import type {
   ScanJson,
   UpdateContextInput,
 } from './checkin.schemas.js';
+import { appendFeed } from './scan-feed.repo.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
@@ -319,6 +320,7 @@ async function scanInTx(ctx: Ctx, tx: Tx, prepared: PreparedScan): Promise<ScanO
   if (first && context.checks_in) await ensureBadgeOnCheckIn(tx, event.id, registrationId);
 
   const row = await tx.execute<ScanRow>(sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${scanId}`);
+  await appendFeed(tx, event.id, 'scan', [scanJson(row.rows[0]!)]);
   return respond(ctx, tx, row.rows[0]!, context, false);
 }
 
@@ -414,10 +416,13 @@ export async function undoScans(ctx: Ctx, input: { id: number; scan_context_id?:
     await tx.execute(sql`SELECT id FROM registrations WHERE id = ${registrationId} FOR UPDATE`);
     const contextFilter =
       input.scan_context_id === undefined ? sql`` : sql` AND scan_context_id = ${input.scan_context_id}`;
-    const res = await tx.execute<{ id: number }>(
-      sql`DELETE FROM scans WHERE event_id = ${event.id} AND registration_id = ${registrationId}${contextFilter}
-          RETURNING id::int AS id`,
+    // The deleted scans, as GET /scans showed them, go to the live feed as `scan_undone`.
+    const res = await tx.execute<ScanRow>(
+      sql`WITH s AS (DELETE FROM scans WHERE event_id = ${event.id} AND registration_id = ${registrationId}${contextFilter}
+                     RETURNING *)
+          SELECT ${SCAN_COLUMNS} FROM s LEFT JOIN users u ON u.id = s.scanner_user_id ORDER BY s.id`,
     );
+    await appendFeed(tx, event.id, 'scan_undone', res.rows.map(scanJson));
     const deleted = res.rows.length;
     await recordAudit(tx, {
       action: 'scans.undo',
