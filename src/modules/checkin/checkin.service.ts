@@ -23,7 +23,8 @@ import type {
   ScanJson,
   UpdateContextInput,
 } from './checkin.schemas.js';
-import { appendFeed } from './scan-feed.repo.js';
+import { executeNamed } from './prepared.js';
+import { appendFeed, feedEntry } from './scan-feed.repo.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
@@ -259,85 +260,87 @@ async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome
   }
 }
 
+/**
+ * One scan in its transaction, in few round trips (bench/scenarios/checkin.ts): lock; read the
+ * state under the lock; insert (+ travel pickup, + badge token) in one statement; feed entry and
+ * response JSON in one statement.
+ */
 async function scanInTx(ctx: Ctx, tx: Tx, prepared: PreparedScan): Promise<ScanOutcome> {
   const event = eventOf(ctx);
-  const { registrationId } = prepared;
+  const { registrationId, context } = prepared;
+  // The row lock makes scans of one registration serial. It is its own statement: the next one
+  // takes a fresh snapshot (READ COMMITTED), so it sees every scan committed before the lock.
   const locked = await tx.execute<{ id: number }>(
     sql`SELECT id FROM registrations WHERE id = ${registrationId} AND event_id = ${event.id} FOR UPDATE`,
   );
   if (locked.rows.length === 0) throw notFound(PARTICIPANT_NOT_FOUND);
 
-  if (prepared.clientScanId !== null) {
+  const stateRes = await tx.execute<{
+    dup_id: number | null;
+    seen: boolean;
+    nfc: boolean | null;
+    has_token: boolean;
+  }>(
+    sql`SELECT (SELECT s.id::int FROM scans s WHERE s.registration_id = r.id AND s.client_scan_id = ${prepared.clientScanId}::text) AS dup_id,
+               EXISTS (SELECT 1 FROM scans s WHERE s.registration_id = r.id AND s.scan_context_id = ${context.id}) AS seen,
+               (e.modules->>'nfc_badges_enabled')::boolean AS nfc, r.nfc_badge_token IS NOT NULL AS has_token
+          FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
+  );
+  const state = stateRes.rows[0]!;
+  if (state.dup_id !== null) {
     const existing = await tx.execute<ScanRow>(
-      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
-           WHERE s.registration_id = ${registrationId} AND s.client_scan_id = ${prepared.clientScanId}`,
+      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${state.dup_id}`,
     );
-    const row = existing.rows[0];
-    if (row) {
-      const [context] = await contextRows(tx, event.id, sql` AND sc.id = ${row.scan_context_id}`);
-      return respond(ctx, tx, row, context!, true);
-    }
+    const row = existing.rows[0]!;
+    const [stored] = await contextRows(tx, event.id, sql` AND sc.id = ${row.scan_context_id}`);
+    return respond(ctx, tx, row, stored!, true);
   }
 
-  const context = prepared.context;
-  const prior = await tx.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM scans WHERE registration_id = ${registrationId} AND scan_context_id = ${context.id}`,
-  );
-  const first = prior.rows[0]!.n === 0;
+  const first = !state.seen;
   const scanner = scannerOf(ctx);
   const scannedAt = prepared.scannedAt === null ? sql`now()` : sql`${prepared.scannedAt}::timestamptz`;
-  const inserted = await tx.execute<{ id: number }>(
-    sql`INSERT INTO scans (event_id, registration_id, scan_context_id, scanner_user_id, source, client_scan_id, outcome, scanned_at)
+  const ctes: SQL[] = [
+    sql`s AS (INSERT INTO scans (event_id, registration_id, scan_context_id, scanner_user_id, source, client_scan_id, outcome, scanned_at)
         VALUES (${event.id}, ${registrationId}, ${context.id}, ${scanner?.id ?? null}, ${prepared.source},
                 ${prepared.clientScanId}, ${first ? 'scanned' : 'already_scanned'}, ${scannedAt})
-        RETURNING id::int AS id`,
-  );
-  const scanId = inserted.rows[0]!.id;
-
-  if (first && (context.checks_in || context.is_travel_pickup)) {
+        RETURNING *)`,
+  ];
+  const marksPickup = first && (context.checks_in || context.is_travel_pickup);
+  if (marksPickup) {
     // The inbound travel's final leg is marked picked up once (at the scan's time).
-    const marked = await tx.execute<{ id: number }>(
-      sql`UPDATE travel_legs l SET travel_picked_up_at = s.scanned_at
-            FROM scans s
-           WHERE s.id = ${scanId} AND l.travel_picked_up_at IS NULL AND l.id = (
+    ctes.push(sql`p AS (UPDATE travel_legs l SET travel_picked_up_at = (SELECT scanned_at FROM s)
+           WHERE l.travel_picked_up_at IS NULL AND l.id = (
              SELECT l2.id FROM travel_legs l2 JOIN travels t ON t.id = l2.travel_id
               WHERE t.registration_id = ${registrationId} AND t.direction = 'inbound'
               ORDER BY l2.position DESC, l2.id DESC LIMIT 1)
-          RETURNING l.id`,
-    );
-    // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
-    if (marked.rows.length > 0 && context.is_travel_pickup) {
-      await enqueueStaffPush(ctx, tx, {
-        eventId: event.id,
-        kind: 'travel_pickup',
-        title: 'Traveller collected',
-        body: `An inbound traveller was collected at ${context.name}.`,
-        data: { participant_event_id: registrationId, scan_context_id: context.id, scan_id: scanId },
-        excludeUserIds: scanner ? [scanner.id] : [],
-      });
-    }
+          RETURNING l.id)`);
   }
-  if (first && context.checks_in) await ensureBadgeOnCheckIn(tx, event.id, registrationId);
-
-  const row = await tx.execute<ScanRow>(sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${scanId}`);
-  await appendFeed(tx, event.id, 'scan', [scanJson(row.rows[0]!)]);
-  return respond(ctx, tx, row.rows[0]!, context, false);
-}
-
-/** With the NFC module on, a first check-in ensures the registration has a badge token. */
-async function ensureBadgeOnCheckIn(tx: Tx, eventId: number, registrationId: number): Promise<void> {
-  const res = await tx.execute<{ nfc: boolean | null; token: string | null }>(
-    sql`SELECT (e.modules->>'nfc_badges_enabled')::boolean AS nfc, r.nfc_badge_token AS token
-          FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
+  if (first && context.checks_in && state.nfc && !state.has_token) {
+    // With the NFC module on, a first check-in ensures a badge token. 128 random bits: a collision
+    // within an event is not a practical concern; the unique index (event_id, nfc_badge_token)
+    // would refuse one and the scan would be retried.
+    const token = randomBytes(16).toString('base64url');
+    ctes.push(sql`b AS (UPDATE registrations SET nfc_badge_token = ${token}
+           WHERE id = ${registrationId} AND event_id = ${event.id} AND nfc_badge_token IS NULL RETURNING id)`);
+  }
+  const picked = marksPickup ? sql`(SELECT count(*)::int FROM p)` : sql`0`;
+  const inserted = await tx.execute<ScanRow & { picked: number }>(
+    sql`WITH ${sql.join(ctes, sql`, `)}
+        SELECT ${SCAN_COLUMNS}, ${picked} AS picked FROM s LEFT JOIN users u ON u.id = s.scanner_user_id`,
   );
-  const row = res.rows[0];
-  if (!row?.nfc || row.token) return;
-  // 128 random bits: a collision within an event is not a practical concern; the unique index
-  // (event_id, nfc_badge_token) would refuse one and the scan would be retried.
-  const token = randomBytes(16).toString('base64url');
-  await tx.execute(
-    sql`UPDATE registrations SET nfc_badge_token = ${token} WHERE id = ${registrationId} AND event_id = ${eventId}`,
-  );
+  const row = inserted.rows[0]!;
+  // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
+  if (row.picked > 0 && context.is_travel_pickup) {
+    await enqueueStaffPush(ctx, tx, {
+      eventId: event.id,
+      kind: 'travel_pickup',
+      title: 'Traveller collected',
+      body: `An inbound traveller was collected at ${context.name}.`,
+      data: { participant_event_id: registrationId, scan_context_id: context.id, scan_id: Number(row.id) },
+      excludeUserIds: scanner ? [scanner.id] : [],
+    });
+  }
+  return respond(ctx, tx, row, context, false, feedEntry(event.id, 'scan', [scanJson(row)]));
 }
 
 async function respond(
@@ -346,10 +349,15 @@ async function respond(
   row: ScanRow,
   context: ContextRow,
   deduplicated: boolean,
+  withFeed?: SQL,
 ): Promise<ScanOutcome> {
   const v: Visibility = ctx.access.visibility;
-  const res = await tx.execute<{ first_at: string; j: string }>(
-    sql`SELECT (SELECT min(scanned_at)::text FROM scans WHERE registration_id = r.id AND scan_context_id = ${context.id}) AS first_at,
+  const name = `checkin_respond_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${withFeed ? '_feed' : ''}`;
+  const res = await executeNamed<{ first_at: string; j: string }>(
+    ctx,
+    tx,
+    name,
+    sql`${withFeed ? sql`WITH f AS (${withFeed}) ` : sql``}SELECT (SELECT min(scanned_at)::text FROM scans WHERE registration_id = r.id AND scan_context_id = ${context.id}) AS first_at,
                ${sql.raw(participantSelect(v))}
           FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
   );

@@ -12,7 +12,7 @@
  * Cursor: (created_at in microseconds since the epoch, id), written as one 28-digit decimal number
  * (16 digits of microseconds, 12 of id) that increases strictly along the feed: the SSE `id`.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { ScanJson } from './checkin.schemas.js';
 
@@ -45,14 +45,16 @@ export function parseCursor(text: string): FeedCursor | null {
   return m ? { us: String(BigInt(m[1]!)), id: Number(m[2]) } : null;
 }
 
+/** The INSERT of feed entries for scans (as GET /scans shows them); usable as a CTE. */
+export function feedEntry(eventId: number, kind: FeedKind, scans: ScanJson[]): SQL {
+  return sql`INSERT INTO scan_feed (event_id, kind, scan_id, scan_context_id, payload)
+        SELECT ${eventId}, ${kind}, (x->>'id')::bigint, (x->>'scan_context_id')::int, x
+          FROM json_array_elements(${JSON.stringify(scans)}::json) AS x`;
+}
+
 /** Appends scans (as GET /scans shows them) to the feed, in the writer's transaction. */
 export async function appendFeed(tx: Tx, eventId: number, kind: FeedKind, scans: ScanJson[]): Promise<void> {
-  if (scans.length === 0) return;
-  await tx.execute(
-    sql`INSERT INTO scan_feed (event_id, kind, scan_id, scan_context_id, payload)
-        SELECT ${eventId}, ${kind}, (x->>'id')::bigint, (x->>'scan_context_id')::int, x
-          FROM json_array_elements(${JSON.stringify(scans)}::json) AS x`,
-  );
+  if (scans.length > 0) await tx.execute(feedEntry(eventId, kind, scans));
 }
 
 /**
