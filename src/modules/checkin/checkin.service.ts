@@ -120,30 +120,28 @@ export async function checkContextFilter(db: Tx, eventId: number, id: number | u
 // ---------------------------------------------------------------------------------------------
 // Participant references (contract §9)
 
-/** Registration id for `participant_id` or `badge_token` in the event, or 404. */
-async function resolveRegistration(
-  db: Tx,
+/** SQL scalar: the registration id named by `participant_id` or `badge_token` (contract §9), or NULL. */
+function registrationRef(
   eventId: number,
   ref: { participant_id?: number | string; badge_token?: string },
-): Promise<number> {
-  let found: number | undefined;
+): SQL {
+  const byReg = (id: number) =>
+    sql`(SELECT id FROM registrations WHERE event_id = ${eventId} AND id = ${id})`;
+  const byPer = (id: number) =>
+    sql`(SELECT id FROM registrations WHERE event_id = ${eventId} AND person_id = ${id} ORDER BY id LIMIT 1)`;
   if (ref.participant_id !== undefined) {
     const raw =
       typeof ref.participant_id === 'number' ? String(ref.participant_id) : ref.participant_id.trim();
     if (raw.startsWith(QR_PREFIX)) {
       const id = raw.slice(QR_PREFIX.length);
-      if (INT.test(id)) found = await byPerson(db, eventId, Number(id));
-    } else if (INT.test(raw)) {
-      found = (await byRegistration(db, eventId, Number(raw))) ?? (await byPerson(db, eventId, Number(raw)));
+      return INT.test(id) ? byPer(Number(id)) : sql`NULL::int`;
     }
-  } else if (ref.badge_token !== undefined) {
-    const res = await db.execute<{ id: number }>(
-      sql`SELECT id FROM registrations WHERE event_id = ${eventId} AND nfc_badge_token = ${ref.badge_token}`,
-    );
-    found = res.rows[0]?.id;
+    return INT.test(raw) ? sql`COALESCE(${byReg(Number(raw))}, ${byPer(Number(raw))})` : sql`NULL::int`;
   }
-  if (found === undefined) throw notFound(PARTICIPANT_NOT_FOUND);
-  return found;
+  if (ref.badge_token !== undefined) {
+    return sql`(SELECT id FROM registrations WHERE event_id = ${eventId} AND nfc_badge_token = ${ref.badge_token})`;
+  }
+  return sql`NULL::int`;
 }
 
 async function byRegistration(db: Tx, eventId: number, id: number): Promise<number | undefined> {
@@ -226,8 +224,20 @@ async function prepareScan(ctx: Ctx, input: ScanInput): Promise<PreparedScan> {
   if (input.scanned_at !== undefined && !isIsoDateTime(input.scanned_at)) {
     throw unprocessable('scanned_at must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00.000Z');
   }
-  const context = await pickContext(ctx.db, event.id, input.scan_context_id);
-  const registrationId = await resolveRegistration(ctx.db, event.id, input);
+  const id = input.scan_context_id;
+  if (id !== undefined && (id < 1 || id > MAX_INT)) throw unprocessable(CONTEXT_NOT_IN_EVENT);
+  // One statement: the event's candidate contexts (or the named one) and the registration.
+  const res = await ctx.db.execute<ContextRow & { reg_id: number | null }>(
+    sql`SELECT ${registrationRef(event.id, input)} AS reg_id, c.* FROM (SELECT 1) one LEFT JOIN LATERAL (
+          SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
+           WHERE sc.event_id = ${event.id}${id === undefined ? sql`` : sql` AND sc.id = ${id}`}) c ON true`,
+  );
+  const contexts = res.rows.filter((r) => r.id !== null);
+  if (id !== undefined && contexts.length === 0) throw unprocessable(CONTEXT_NOT_IN_EVENT);
+  if (contexts.length !== 1) throw unprocessable(CONTEXT_REQUIRED);
+  const context = contexts[0]!;
+  const registrationId = res.rows[0]!.reg_id;
+  if (registrationId === null) throw notFound(PARTICIPANT_NOT_FOUND);
   return {
     registrationId,
     context,
