@@ -29,6 +29,20 @@ export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Pro
   return row;
 }
 
+/** `{event_id}` under `/series/{s}/events/`: numeric id, UUID or slug of an event of `series`, else 404. */
+export async function resolveEventInSeries(db: Tx, ref: string, series: SeriesRow): Promise<EventRow> {
+  let where: SQL;
+  if (INT.test(ref)) where = eq(events.id, Number(ref));
+  else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
+  else where = eq(events.slug, ref);
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(where, eq(events.seriesId, series.id)));
+  if (!row) throw notFound(EVENT_NOT_FOUND);
+  return row;
+}
+
 export async function resolveSeries(db: Tx, ref: string, principal: Principal): Promise<SeriesRow> {
   let where: SQL;
   if (ref === 'current') {
