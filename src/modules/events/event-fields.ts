@@ -6,6 +6,7 @@
 import type { EventModules } from '../../db/schema/index.js';
 import { forbidden, unprocessable } from '../../lib/errors.js';
 import { slugProblem } from '../../lib/slug.js';
+import { isoTimestamp } from '../../lib/time.js';
 import { canonicalTimeZone, zonedToInstant } from '../../lib/zoned-time.js';
 import type { EventFields } from './event-input.schemas.js';
 import type { EventRow, SeriesRow } from './records.service.js';
@@ -135,8 +136,9 @@ export function normalizeEventFields(
 export function checkWindows(
   e: Pick<EventRow, 'startsAt' | 'endsAt' | 'registrationOpenAt' | 'registrationCloseAt'>,
 ) {
-  const before = (a: string | null, b: string | null) =>
-    a !== null && b !== null && Date.parse(b) < Date.parse(a);
+  // Stored values arrive as PostgreSQL text (`2026-07-10 08:00:00+00`), new ones as ISO 8601.
+  const ms = (v: string) => Date.parse(/^\d{4}-\d{2}-\d{2} /.test(v) ? isoTimestamp(v)! : v);
+  const before = (a: string | null, b: string | null) => a !== null && b !== null && ms(b) < ms(a);
   if (before(e.startsAt, e.endsAt)) throw unprocessable('ends_at must not be before starts_at');
   if (before(e.registrationOpenAt, e.registrationCloseAt))
     throw unprocessable('registration_close_at must not be before registration_open_at');
