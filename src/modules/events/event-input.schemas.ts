@@ -6,6 +6,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../http/schema-helpers.js';
+import { EventModulesSchema } from './events.schemas.js';
 
 const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -18,24 +19,8 @@ const When = Nullable(
   }),
 );
 
-export const EventModulesInput = Type.Partial(
-  Type.Object(
-    {
-      freedom_waivers_enabled: Type.Boolean(),
-      travel_enabled: Type.Boolean(),
-      visa_options_enabled: Type.Boolean(),
-      accommodation_enabled: Type.Boolean(),
-      roommate_preferences_enabled: Type.Boolean(),
-      guardian_invites_locked: Type.Boolean(),
-      nfc_badges_enabled: Type.Boolean(),
-      nfc_badge_write_on_checkin_enabled: Type.Boolean(),
-      groups_enabled: Type.Boolean(),
-      visa_application_url: Nullable(Type.String({ maxLength: 2000, description: 'http(s) URL' })),
-    },
-    { additionalProperties: false },
-  ),
-  { additionalProperties: false },
-);
+/** Any subset of the module flags (merged into the defaults on create, the current flags on PATCH). */
+export const EventModulesInput = Type.Partial(EventModulesSchema, { additionalProperties: false });
 
 export const EventFieldsInput = Type.Object(
   {

@@ -46,7 +46,7 @@ export const EventModulesSchema = Type.Object({
   nfc_badges_enabled: Type.Boolean(),
   nfc_badge_write_on_checkin_enabled: Type.Boolean(),
   groups_enabled: Type.Boolean(),
-  visa_application_url: NStr,
+  visa_application_url: Nullable(Type.String({ maxLength: 2000, description: 'http(s) URL' })),
 });
 
 /** spec "Event (full)": the summary plus modules, hotel_scan_context_id and participant_count. */
