@@ -9,6 +9,9 @@ const LOCAL =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 const DAY = 86_400_000;
+/** 0001-01-01T00:00Z .. 9999-12-31T23:59:59.999Z: what PostgreSQL and ISO 8601 (4-digit years) take. */
+const MIN_INSTANT = -62_135_596_800_000;
+const MAX_INSTANT = 253_402_300_799_999;
 let knownZones: Map<string, string> | undefined;
 
 /**
@@ -43,7 +46,7 @@ export function zoneOffsetMs(instant: number, zone: string): number {
     second: '2-digit',
   }).formatToParts(new Date(instant));
   const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  const wall = utcMs(n('year'), n('month'), n('day'), n('hour'), n('minute'), n('second'), 0);
   return wall - (instant - (((instant % 1000) + 1000) % 1000));
 }
 
@@ -59,7 +62,7 @@ export function zonedToInstant(value: string, zone: string): string | null {
   if (!m) return null;
   const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as number[];
   const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
-  const wall = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!, ms);
+  const wall = utcMs(y!, mo!, d!, h!, mi!, s!, ms);
   const check = new Date(wall);
   if (
     y! < 1 ||
@@ -72,12 +75,12 @@ export function zonedToInstant(value: string, zone: string): string | null {
   )
     return null;
   const offset = m[8];
-  if (offset === 'Z') return check.toISOString();
+  if (offset === 'Z') return iso(wall);
   if (offset) {
     const o = /([+-])(\d{2}):?(\d{2})/.exec(offset)!;
     const minutes = Number(o[2]) * 60 + Number(o[3]);
     if (Number(o[3]) >= 60 || minutes > 14 * 60) return null;
-    return new Date(wall - (o[1] === '-' ? -1 : 1) * minutes * 60_000).toISOString();
+    return iso(wall - (o[1] === '-' ? -1 : 1) * minutes * 60_000);
   }
   // The zone's offsets a day either side bracket at most one transition: each gives a candidate;
   // keep those that really show `wall` there (both: a repeated hour → the earlier instant; none: a
@@ -86,5 +89,17 @@ export function zonedToInstant(value: string, zone: string): string | null {
   const after = wall - zoneOffsetMs(wall + DAY, zone);
   const valid = [before, after].filter((t) => t + zoneOffsetMs(t, zone) === wall);
   const instant = valid.length > 0 ? Math.min(...valid) : before;
-  return new Date(instant).toISOString();
+  return iso(instant);
+}
+
+/** Date.UTC without its 0..99 → 1900s year mapping (`month` 1-based). */
+function utcMs(y: number, month: number, d: number, h: number, mi: number, s: number, ms: number): number {
+  const at = new Date(0);
+  at.setUTCFullYear(y, month - 1, d);
+  at.setUTCHours(h, mi, s, ms);
+  return at.getTime();
+}
+
+function iso(instant: number): string | null {
+  return instant < MIN_INSTANT || instant > MAX_INSTANT ? null : new Date(instant).toISOString();
 }

@@ -446,6 +446,25 @@ describe('POST /series/{series_id}/events refusals', () => {
       { error: 'body.event.location_latitude must be <= 90' },
     ],
     [
+      'a NUL character',
+      () => create(w.secrets.seriesKeyS1, { ...valid, venue_name: 'Hall\u0000' }),
+      422,
+      { error: 'venue_name must not contain NUL characters' },
+    ],
+    [
+      'a NUL character in a module URL',
+      () =>
+        create(w.secrets.seriesKeyS1, { ...valid, modules: { visa_application_url: 'https://x/\u0000' } }),
+      422,
+      { error: 'modules.visa_application_url must not contain NUL characters' },
+    ],
+    [
+      'a NUL character in the series segment',
+      () => create(w.secrets.seriesKeyS1, valid, 'summit%00series'),
+      404,
+      { error: 'Series not found' },
+    ],
+    [
       'a number as name',
       () => create(w.secrets.seriesKeyS1, { ...valid, name: 42 }),
       422,

@@ -56,7 +56,11 @@ describe('GET /series/{series_id}/events/{event_id}', () => {
     expect(bodies[0].event.modules.travel_enabled).toBe(true);
   });
 
-  it('404 for an event of another series, a missing event and a missing series', async () => {
+  it('404 for an event of another series, a missing event and a missing series (also with NUL)', async () => {
+    expect((await get(t.app, url('summit%00alpha'), w.secrets.admin)).json()).toEqual({
+      error: 'Event not found',
+    });
+    expect((await get(t.app, url('summit-alpha', 'summit%00series'), w.secrets.admin)).statusCode).toBe(404);
     expect((await get(t.app, url('foreign-gamma'), w.secrets.admin)).json()).toEqual({
       error: 'Event not found',
     });

@@ -48,7 +48,15 @@ describe('zonedToInstant', () => {
     '2026-07-10 09:00',
     'next tuesday',
     '',
+    '0000-06-01T00:00Z',
+    '0001-01-01T00:00+01:00',
   ])('refuses %j', (value) => expect(zonedToInstant(value, 'UTC')).toBeNull());
+
+  it('keeps to years 0001..9999 (a zone can push an edge value out)', () => {
+    expect(zonedToInstant('0001-01-01T00:00', 'Asia/Tokyo')).toBeNull();
+    expect(zonedToInstant('9999-12-31T23:00', 'America/New_York')).toBeNull();
+    expect(zonedToInstant('0001-01-01T00:00', 'UTC')).toBe('0001-01-01T00:00:00.000Z');
+  });
 
   it('round-trips: the instant shows the same wall-clock time in the zone (outside DST gaps)', () => {
     const zones = [

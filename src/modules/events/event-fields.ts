@@ -81,6 +81,11 @@ export function normalizeEventFields(
   opts: { operatorDomains: readonly string[]; currentZone: string },
 ): EventChanges {
   const columns: EventColumns = {};
+  for (const [field, value] of Object.entries({ ...fields, ...prefixed(fields.modules) })) {
+    // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
+    if (typeof value === 'string' && value.includes('\u0000'))
+      throw unprocessable(`${field} must not contain NUL characters`);
+  }
   if (fields.name !== undefined) {
     const name = fields.name.trim();
     if (name === '') throw unprocessable('name cannot be blank');
@@ -130,6 +135,10 @@ export function normalizeEventFields(
     modules.visa_application_url = trimmed === '' ? null : trimmed;
   }
   return { columns, modules };
+}
+
+function prefixed(modules: EventFields['modules']): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(modules ?? {}).map(([k, v]) => [`modules.${k}`, v]));
 }
 
 /** 422 when a window ends before it starts (checked on the values the event will have). */
