@@ -19,10 +19,10 @@ export const EVENT_NOT_FOUND = 'Event not found';
 export const SERIES_NOT_FOUND = 'Series not found';
 
 /** PostgreSQL text cannot hold NUL: such a path segment names nothing (404, not a database error). */
-const HAS_NUL = /\u0000/;
+const hasNul = (ref: string) => ref.includes('\u0000');
 
 export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Promise<EventRow> {
-  if (HAS_NUL.test(ref)) throw notFound(EVENT_NOT_FOUND);
+  if (hasNul(ref)) throw notFound(EVENT_NOT_FOUND);
   let where: SQL;
   if (INT.test(ref)) where = eq(events.id, Number(ref));
   else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
@@ -35,7 +35,7 @@ export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Pro
 
 /** `{event_id}` under `/series/{s}/events/`: numeric id, UUID or slug of an event of `series`, else 404. */
 export async function resolveEventInSeries(db: Tx, ref: string, series: SeriesRow): Promise<EventRow> {
-  if (HAS_NUL.test(ref)) throw notFound(EVENT_NOT_FOUND);
+  if (hasNul(ref)) throw notFound(EVENT_NOT_FOUND);
   let where: SQL;
   if (INT.test(ref)) where = eq(events.id, Number(ref));
   else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
@@ -55,7 +55,7 @@ export async function resolveSeries(db: Tx, ref: string, principal: Principal): 
     if (principal.kind !== 'series_key') throw badRequest('"current" can only be used with a series API key');
     where = eq(series.id, principal.seriesId);
   } else if (UUID.test(ref)) where = eq(series.id, ref.toLowerCase());
-  else if (HAS_NUL.test(ref)) throw notFound(SERIES_NOT_FOUND);
+  else if (hasNul(ref)) throw notFound(SERIES_NOT_FOUND);
   else where = eq(series.slug, ref);
   const [row] = await db.select().from(series).where(where);
   if (!row) throw notFound(SERIES_NOT_FOUND);
