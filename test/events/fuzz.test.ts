@@ -4,21 +4,11 @@
  * event.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../support/app.js';
-import { buildWorld, type World } from '../support/world.js';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../support/app.js';
+import { withWorld } from './harness.js';
 
-let t: TestApp;
-let w: World;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  w = await buildWorld(t.deps);
-}, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-});
+const env = withWorld();
 
 const FIELDS = [
   'name',
@@ -64,10 +54,10 @@ describe('odd event bodies', () => {
   it('POST never answers 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(body, async (event) => {
-        const res = await t.app.inject({
+        const res = await env.t.app.inject({
           method: 'POST',
           url: '/api/v1/series/current/events',
-          headers: bearer(w.secrets.seriesKeyS1),
+          headers: bearer(env.w.secrets.seriesKeyS1),
           payload: { event: { name: 'Fuzz', support_email: 'f@muster.example', ...event } },
         });
         expectSane(res);
@@ -79,10 +69,10 @@ describe('odd event bodies', () => {
   it('PATCH never answers 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(body, async (event) => {
-        const res = await t.app.inject({
+        const res = await env.t.app.inject({
           method: 'PATCH',
-          url: `/api/v1/series/current/events/${w.events.B.id}`,
-          headers: bearer(w.secrets.seriesKeyS1),
+          url: `/api/v1/series/current/events/${env.w.events.B.id}`,
+          headers: bearer(env.w.secrets.seriesKeyS1),
           payload: { event },
         });
         expectSane(res);

@@ -3,8 +3,7 @@
  * database: exact status and error body per cell, the `{event}` body on success, and a replay of
  * every refused cell proving the database is unchanged.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../src/http/route-table.js';
 import { createEventRecord } from '../../src/modules/events/records.service.js';
 import {
@@ -13,20 +12,16 @@ import {
   seriesEventRouteKeys,
   seriesEventRows,
 } from '../access/rows/series-events.js';
-import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
-import { buildWorld, PRINCIPALS, type World } from '../support/world.js';
+import { bearer, snapshotDb } from '../support/app.js';
+import { PRINCIPALS } from '../support/world.js';
+import { withWorld } from './harness.js';
 
-let t: TestApp;
-let app: FastifyInstance;
-let world: World;
+const env = withWorld();
 let draftD: { id: number; uuid: string };
 
 beforeAll(async () => {
-  t = await startTestApp();
-  app = t.app;
-  world = await buildWorld(t.deps);
-  const d = await createEventRecord(t.deps.db, {
-    seriesId: world.series.S1.id,
+  const d = await createEventRecord(env.t.deps.db, {
+    seriesId: env.w.series.S1.id,
     name: 'Summit Draft',
     slug: 'summit-draft',
     supportEmail: null,
@@ -34,16 +29,12 @@ beforeAll(async () => {
   draftD = { id: d.id, uuid: d.uuid };
 }, 60_000);
 
-afterAll(async () => {
-  await t?.close();
-});
-
 function send(row: SeriesEventRow) {
-  const { method, url, payload } = requestFor(row, world, draftD);
-  return app.inject({
+  const { method, url, payload } = requestFor(row, env.w, draftD);
+  return env.t.app.inject({
     method,
     url,
-    headers: bearer(world.secrets[row.principal]),
+    headers: bearer(env.w.secrets[row.principal]),
     ...(payload ? { payload } : {}),
   });
 }
@@ -51,7 +42,7 @@ function send(row: SeriesEventRow) {
 describe('series event API rows', () => {
   it('cover every principal on each route, and each route is registered', () => {
     expect(seriesEventRows).toHaveLength(PRINCIPALS.length * (8 + 10 + 10 + 8));
-    const registered = new Set(registeredRoutes(app).map((r) => `${r.method} ${r.url}`));
+    const registered = new Set(registeredRoutes(env.t.app).map((r) => `${r.method} ${r.url}`));
     expect(seriesEventRouteKeys.filter((k) => !registered.has(k))).toEqual([]);
   });
 
@@ -70,11 +61,11 @@ describe('series event API rows', () => {
 
   it('replaying every refused cell leaves the database unchanged', async () => {
     const refused = seriesEventRows.filter((r) => r.expected.status >= 400);
-    const before = await snapshotDb(t.deps);
+    const before = await snapshotDb(env.t.deps);
     for (const row of refused) {
       const res = await send(row);
       expect(res.statusCode, `${row.principal} ${row.route} ${row.target}`).toBe(row.expected.status);
     }
-    expect(await snapshotDb(t.deps)).toEqual(before);
+    expect(await snapshotDb(env.t.deps)).toEqual(before);
   }, 180_000);
 });

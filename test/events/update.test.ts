@@ -3,22 +3,12 @@
  * (else 404); PATCH applies the create rules to the fields given, rejects unknown fields, merges
  * modules, reads zone-less times in the (new or current) timezone, audits and bumps updated_at.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isoTimestamp } from '../../src/lib/time.js';
-import { bearer, get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
-import { buildWorld, type World } from '../support/world.js';
+import { bearer, get, snapshotDb } from '../support/app.js';
+import { query, withWorld } from './harness.js';
 
-let t: TestApp;
-let w: World;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  w = await buildWorld(t.deps);
-}, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-});
+const env = withWorld();
 
 const url = (event: string | number, series = 'summit-series') => `/api/v1/series/${series}/events/${event}`;
 
@@ -27,45 +17,44 @@ function patch(
   event: Record<string, unknown>,
   target: string | number = 'summit-beta',
 ) {
-  return t.app.inject({ method: 'PATCH', url: url(target), headers: bearer(secret), payload: { event } });
+  return env.t.app.inject({ method: 'PATCH', url: url(target), headers: bearer(secret), payload: { event } });
 }
-
-const q = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
-  t.deps.database.pool.query<T>(text, params).then((r) => r.rows);
 
 describe('GET /series/{series_id}/events/{event_id}', () => {
   it('returns Event (full) by id, UUID and slug; participant_count leaves out withdrawn and rejected', async () => {
     const bodies = [];
-    for (const ref of [w.events.A.id, w.events.A.uuid, w.events.A.slug]) {
-      const res = await get(t.app, url(ref), w.secrets.seriesKeyS1);
+    for (const ref of [env.w.events.A.id, env.w.events.A.uuid, env.w.events.A.slug]) {
+      const res = await get(env.t.app, url(ref), env.w.secrets.seriesKeyS1);
       expect(res.statusCode).toBe(200);
       bodies.push(res.json());
     }
     expect(bodies[1]).toEqual(bodies[0]);
     expect(bodies[2]).toEqual(bodies[0]);
     expect(bodies[0].event).toMatchObject({
-      id: w.events.A.uuid,
+      id: env.w.events.A.uuid,
       slug: 'summit-alpha',
       timezone: 'Europe/London',
       starts_at: '2026-07-10T08:00:00.000000Z',
       setup_complete: true,
       participant_count: 2,
       hotel_scan_context_id: null,
-      series: { id: w.series.S1.id, slug: 'summit-series', name: 'Summit Series' },
+      series: { id: env.w.series.S1.id, slug: 'summit-series', name: 'Summit Series' },
     });
     expect(bodies[0].event.modules.travel_enabled).toBe(true);
   });
 
   it('404 for an event of another series, a missing event and a missing series (also with NUL)', async () => {
-    expect((await get(t.app, url('summit%00alpha'), w.secrets.admin)).json()).toEqual({
+    expect((await get(env.t.app, url('summit%00alpha'), env.w.secrets.admin)).json()).toEqual({
       error: 'Event not found',
     });
-    expect((await get(t.app, url('summit-alpha', 'summit%00series'), w.secrets.admin)).statusCode).toBe(404);
-    expect((await get(t.app, url('foreign-gamma'), w.secrets.admin)).json()).toEqual({
+    expect(
+      (await get(env.t.app, url('summit-alpha', 'summit%00series'), env.w.secrets.admin)).statusCode,
+    ).toBe(404);
+    expect((await get(env.t.app, url('foreign-gamma'), env.w.secrets.admin)).json()).toEqual({
       error: 'Event not found',
     });
-    expect((await get(t.app, url('nope'), w.secrets.admin)).statusCode).toBe(404);
-    expect((await get(t.app, url('summit-alpha', 'nope'), w.secrets.admin)).json()).toEqual({
+    expect((await get(env.t.app, url('nope'), env.w.secrets.admin)).statusCode).toBe(404);
+    expect((await get(env.t.app, url('summit-alpha', 'nope'), env.w.secrets.admin)).json()).toEqual({
       error: 'Series not found',
     });
   });
@@ -73,16 +62,18 @@ describe('GET /series/{series_id}/events/{event_id}', () => {
 
 describe('PATCH /series/{series_id}/events/{event_id}', () => {
   it('updates the fields given, merges modules, audits and bumps updated_at', async () => {
-    const [before] = await q<{ u: string }>('SELECT updated_at::text AS u FROM events WHERE id = $1', [
-      w.events.B.id,
-    ]);
-    const res = await patch(w.secrets.seriesOwner, {
+    const [before] = await query<{ u: string }>(
+      env,
+      'SELECT updated_at::text AS u FROM events WHERE id = $1',
+      [env.w.events.B.id],
+    );
+    const res = await patch(env.w.secrets.seriesOwner, {
       name: ' Summit Beta Renamed ',
       venue_name: 'Leeds Hall',
       timezone: 'America/New_York',
       starts_at: '2026-06-01T09:00',
       modules: { groups_enabled: true },
-      event_series_id: w.series.S1.id,
+      event_series_id: env.w.series.S1.id,
     });
     expect(res.statusCode, res.body).toBe(200);
     const e = res.json().event;
@@ -103,14 +94,15 @@ describe('PATCH /series/{series_id}/events/{event_id}', () => {
       travel_enabled: false,
     });
     expect(e.updated_at > isoTimestamp(before!.u)!).toBe(true);
-    const audit = await q(
+    const audit = await query(
+      env,
       `SELECT actor_user_id, credential_kind, target_id, metadata FROM audit_log WHERE action = 'events.update'`,
     );
     expect(audit).toEqual([
       {
-        actor_user_id: w.users.seriesOwner.id,
+        actor_user_id: env.w.users.seriesOwner.id,
         credential_kind: 'mobile',
-        target_id: String(w.events.B.id),
+        target_id: String(env.w.events.B.id),
         metadata: {
           fields: ['name', 'venue_name', 'timezone', 'starts_at', 'modules'],
           modules: ['groups_enabled'],
@@ -121,7 +113,7 @@ describe('PATCH /series/{series_id}/events/{event_id}', () => {
 
   it('reads zone-less times in the event’s current zone; null clears a field; the own slug is fine', async () => {
     const res = await patch(
-      w.secrets.seriesKeyS1,
+      env.w.secrets.seriesKeyS1,
       { ends_at: '2026-07-14T18:00:00', venue_name: null, slug: 'summit-alpha' },
       'summit-alpha',
     );
@@ -130,20 +122,20 @@ describe('PATCH /series/{series_id}/events/{event_id}', () => {
   });
 
   it('changes the slug; the old one is 404 afterwards', async () => {
-    const res = await patch(w.secrets.admin, { slug: 'summit-beta-2026' });
+    const res = await patch(env.w.secrets.admin, { slug: 'summit-beta-2026' });
     expect(res.statusCode).toBe(200);
     expect(res.json().event.slug).toBe('summit-beta-2026');
-    expect((await get(t.app, url('summit-beta'), w.secrets.admin)).statusCode).toBe(404);
-    const back = await patch(w.secrets.admin, { slug: 'summit-beta' }, 'summit-beta-2026');
+    expect((await get(env.t.app, url('summit-beta'), env.w.secrets.admin)).statusCode).toBe(404);
+    const back = await patch(env.w.secrets.admin, { slug: 'summit-beta' }, 'summit-beta-2026');
     expect(back.statusCode).toBe(200);
   });
 
   it('`{event:{}}` changes nothing', async () => {
-    const before = await snapshotDb(t.deps);
-    const res = await patch(w.secrets.admin, {});
+    const before = await snapshotDb(env.t.deps);
+    const res = await patch(env.w.secrets.admin, {});
     expect(res.statusCode).toBe(200);
     expect(res.json().event.slug).toBe('summit-beta');
-    expect(await snapshotDb(t.deps)).toEqual(before);
+    expect(await snapshotDb(env.t.deps)).toEqual(before);
   });
 
   const refusals: [string, Record<string, unknown>, number, string][] = [
@@ -181,9 +173,9 @@ describe('PATCH /series/{series_id}/events/{event_id}', () => {
     ['banner_url', { banner_url: 'https://x' }, 422, 'body.event: unknown field banner_url'],
   ];
   it.each(refusals)('refuses %s and changes nothing', async (_label, event, status, error) => {
-    const before = await snapshotDb(t.deps);
-    const res = await patch(w.secrets.seriesKeyS1, event);
+    const before = await snapshotDb(env.t.deps);
+    const res = await patch(env.w.secrets.seriesKeyS1, event);
     expect([res.statusCode, res.json()]).toEqual([status, { error }]);
-    expect(await snapshotDb(t.deps)).toEqual(before);
+    expect(await snapshotDb(env.t.deps)).toEqual(before);
   });
 });
