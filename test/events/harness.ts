@@ -4,7 +4,7 @@
  * inside tests; `query(env, sql, params)` reads the database directly.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, type World } from '../support/world.js';
 
 export interface WorldEnv {
@@ -30,4 +30,19 @@ export function query<T extends Record<string, unknown>>(
   params: unknown[] = [],
 ) {
   return env.t.deps.database.pool.query<T>(text, params).then((r) => r.rows);
+}
+
+/** POST /series/{series}/events `{event}` with a bearer secret (`series` defaults to `current`). */
+export function createEvent(
+  env: WorldEnv,
+  secret: string | undefined,
+  event: Record<string, unknown>,
+  series = 'current',
+) {
+  return env.t.app.inject({
+    method: 'POST',
+    url: `/api/v1/series/${series}/events`,
+    headers: bearer(secret),
+    payload: { event },
+  });
 }
