@@ -20,6 +20,7 @@ import { nfcRoutes } from './modules/checkin/nfc.routes.js';
 import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
+import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
@@ -71,6 +72,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
+      // Issue 4: series event API (create, read, update, setup completion).
+      eventRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );
