@@ -28,6 +28,13 @@ const EnvSchema = Type.Object({
   MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_EXPO_PUSH_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://exp.host' }),
   MUSTER_EXPO_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  // Chat blasts (issue 6): Slack-compatible Web API.
+  MUSTER_CHAT_BASE_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://slack.com/api/' }),
+  MUSTER_CHAT_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_CHAT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 4 }),
+  MUSTER_CHAT_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+  MUSTER_CHAT_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 120 }),
+  MUSTER_CHAT_RETRY_BASE_MS: Type.Integer({ minimum: 1, maximum: 600_000, default: 1000 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -67,6 +74,23 @@ export interface Config {
   readonly expoPushUrl: string;
   /** Expo access token (enhanced push security); sent as a bearer token when set. */
   readonly expoAccessToken: string | undefined;
+  /** Chat blasts (issue 6): the Slack-compatible provider and the delivery worker's tuning. */
+  readonly chat: ChatConfig;
+}
+
+export interface ChatConfig {
+  /** Web API base URL, ending in `/` (`{base}conversations.open`); Slack's by default. */
+  readonly baseUrl: string;
+  /** Bot token (secret, never logged); absent → POST chat_blasts answers 503. */
+  readonly botToken: string | undefined;
+  /** Recipients in flight at once per worker. */
+  readonly concurrency: number;
+  /** Delivery attempts per recipient before a transient error becomes `failed`. */
+  readonly maxAttempts: number;
+  /** A claim older than this (seconds) is retaken by another worker (crash recovery). */
+  readonly leaseSeconds: number;
+  /** Base delay (ms) of the provider client's retries and of the per-recipient backoff. */
+  readonly retryBaseMs: number;
 }
 
 export interface OidcConfig {
@@ -123,6 +147,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
     expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
+    chat: Object.freeze({
+      baseUrl: `${e.MUSTER_CHAT_BASE_URL.replace(/\/+$/, '')}/`,
+      botToken: e.MUSTER_CHAT_BOT_TOKEN,
+      concurrency: e.MUSTER_CHAT_CONCURRENCY,
+      maxAttempts: e.MUSTER_CHAT_MAX_ATTEMPTS,
+      leaseSeconds: e.MUSTER_CHAT_LEASE_SECONDS,
+      retryBaseMs: e.MUSTER_CHAT_RETRY_BASE_MS,
+    }),
   });
 }
 

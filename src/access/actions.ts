@@ -78,6 +78,9 @@ export const actions = {
   // Staff notes (contract §4): users with participants access only; keys 403.
   'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
+  'chat_blasts.read': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  'chat_blasts.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

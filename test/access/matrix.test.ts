@@ -35,6 +35,7 @@ import {
   type WorldRegistration,
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
+import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
@@ -588,6 +589,7 @@ const ROW_FILE_ROUTES = new Set([
   ...sessionRouteKeys,
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
+  ...chatBlastRouteKeys, // issue 6: chat blasts
 ]);
 
 // ---------------------------------------------------------------------------------------------
