@@ -60,12 +60,18 @@ export async function finishBlastIfDone(deps: Deps, blastId: number): Promise<bo
 }
 
 /**
- * Enqueues delivery of every unfinished blast (called when a worker starts): blasts whose job died
- * with a crashed worker resume at once instead of waiting for the queue's expiry.
+ * Enqueues delivery of every unfinished blast without a waiting job (called when a worker starts):
+ * blasts whose job died with a crashed worker (left `active`) resume at once instead of waiting for
+ * the queue's expiry. Returns how many were enqueued.
  */
 export async function resumeChatBlasts(deps: Deps, db: Db = deps.db): Promise<number> {
   const res = await db.execute<{ id: number }>(
-    sql`SELECT id FROM chat_blasts WHERE status IN ('pending', 'in_progress') ORDER BY id`,
+    sql`SELECT b.id FROM chat_blasts b
+         WHERE b.status IN ('pending', 'in_progress')
+           AND NOT EXISTS (SELECT 1 FROM pgboss.job j
+                            WHERE j.name = 'chat-blast-deliver' AND j.state IN ('created', 'retry')
+                              AND j.data->>'blast_id' = b.id::text)
+         ORDER BY b.id`,
   );
   if (res.rows.length === 0) return 0;
   await db.transaction(async (tx) => {
