@@ -54,9 +54,21 @@ export type ChatFailure =
   /** Still rate limited after the client's own waits: retry after `retryAfterMs`, not an attempt. */
   | { kind: 'rate_limited'; reason: string; retryAfterMs: number };
 
+/** `metadata.event_type` of Muster's messages; `event_payload.recipient_id` names the recipient row. */
+export const MESSAGE_EVENT_TYPE = 'muster_chat_blast';
+
 export interface ChatSender {
-  /** Opens (or reuses) the DM with `chatUserId` and posts `text`; returns the message `ts`. */
-  sendDirect(chatUserId: string, text: string): Promise<{ channel: string; ts: string }>;
+  /**
+   * Opens (or reuses) the DM with `chatUserId` and posts `text`, tagged with message metadata
+   * `{event_type: muster_chat_blast, event_payload: {recipient_id}}`; returns the message `ts`.
+   */
+  sendDirect(chatUserId: string, text: string, recipientId: number): Promise<{ channel: string; ts: string }>;
+  /**
+   * The `ts` of a message Muster already posted to `chatUserId` for `recipientId` since
+   * `oldestEpoch` (seconds), read back with `conversations.history` (needs the `im:history`
+   * scope), or null when there is none.
+   */
+  findPosted(chatUserId: string, recipientId: number, oldestEpoch: number): Promise<string | null>;
 }
 
 function slackLogger(log: Logger): SlackLogger {
@@ -92,19 +104,40 @@ export function createChatSender(config: ChatConfig, log: Logger): ChatSender {
       randomize: true,
     },
   });
+  const openDm = async (chatUserId: string) => {
+    const opened = await client.conversations.open({ users: chatUserId });
+    const channel = opened.channel?.id;
+    if (!channel) throw new ChatProtocolError('conversations.open returned no channel');
+    return channel;
+  };
   return {
-    async sendDirect(chatUserId, text) {
-      const opened = await client.conversations.open({ users: chatUserId });
-      const channel = opened.channel?.id;
-      if (!channel) throw new ChatProtocolError('conversations.open returned no channel');
+    async sendDirect(chatUserId, text, recipientId) {
+      const channel = await openDm(chatUserId);
       const posted = await client.chat.postMessage({
         channel,
         text,
         unfurl_links: false,
         unfurl_media: false,
+        metadata: { event_type: MESSAGE_EVENT_TYPE, event_payload: { recipient_id: recipientId } },
       });
       if (!posted.ts) throw new ChatProtocolError('chat.postMessage returned no ts');
       return { channel, ts: posted.ts };
+    },
+    async findPosted(chatUserId, recipientId, oldestEpoch) {
+      const channel = await openDm(chatUserId);
+      const history = await client.conversations.history({
+        channel,
+        oldest: String(oldestEpoch),
+        include_all_metadata: true,
+        limit: 200,
+      });
+      const mine = (history.messages ?? []).find(
+        (m) =>
+          m.metadata?.event_type === MESSAGE_EVENT_TYPE &&
+          Number((m.metadata.event_payload as { recipient_id?: unknown } | undefined)?.recipient_id) ===
+            recipientId,
+      );
+      return mine?.ts ?? null;
     },
   };
 }

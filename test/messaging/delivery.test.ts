@@ -125,7 +125,18 @@ describe('chat blast delivery', () => {
         error: null,
         message_ts: ts.get(r.chat_user_id),
       });
-    expect(slack.deliveries.find((d) => d.user === 'UALICE')!.channel).toBe('DUALICE');
+    const alice = slack.deliveries.find((d) => d.user === 'UALICE')!;
+    expect(alice.channel).toBe('DUALICE');
+    const aliceRow = (
+      await t.deps.db.execute<{ id: number }>(
+        sql`SELECT id::int AS id FROM chat_blast_recipients WHERE blast_id = ${b.id} AND chat_user_id = 'UALICE'`,
+      )
+    ).rows[0]!;
+    expect(alice.metadata).toEqual({
+      event_type: 'muster_chat_blast',
+      event_payload: { recipient_id: aliceRow.id },
+    });
+    expect(slack.stats.historyLookups).toBe(0); // nothing retaken, nothing retried
     expect(slack.stats.maxInFlight).toBeLessThanOrEqual(3);
     const status = await t.deps.db.execute<{ status: string; started: boolean; completed: boolean }>(
       sql`SELECT status, started_at IS NOT NULL AS started, completed_at IS NOT NULL AS completed FROM chat_blasts WHERE id = ${b.id}`,
@@ -216,22 +227,70 @@ describe('chat blast delivery', () => {
     }
   }, 90_000);
 
-  it('resumes a blast a crashed worker left: stale and expired claims retaken, sent never resent', async () => {
-    const blastId = await t.deps.db.transaction(async (tx) => {
+  it('resumes a blast a crashed worker left: claims retaken, posted-but-unrecorded found in history, sent never resent', async () => {
+    const { blastId, ids } = await t.deps.db.transaction(async (tx) => {
       const res = await tx.execute<{ id: number }>(
         sql`INSERT INTO chat_blasts (event_id, message, status, sent_by, recipient_count, started_at)
-            VALUES (${w.events.A.id}, 'Resumed message', 'in_progress', 'Evan Eventadmin', 3, now()) RETURNING id`,
+            VALUES (${w.events.A.id}, 'Resumed message', 'in_progress', 'Evan Eventadmin', 4, now()) RETURNING id`,
       );
       const id = res.rows[0]!.id;
-      await tx.execute(sql`INSERT INTO chat_blast_recipients (blast_id, chat_user_id, status, attempts, message_ts, sent_at, claimed_at)
+      const rows = await tx.execute<{ id: number; chat_user_id: string }>(sql`
+        INSERT INTO chat_blast_recipients (blast_id, chat_user_id, status, attempts, message_ts, sent_at, claimed_at)
         VALUES (${id}, ${bulkUser(5)}, 'sent', 1, '1.000001', now(), NULL),
                (${id}, ${bulkUser(6)}, 'pending', 0, NULL, NULL, now() - interval '1 hour'),
-               (${id}, ${bulkUser(7)}, 'pending', 0, NULL, NULL, now())`);
-      return id;
+               (${id}, ${bulkUser(7)}, 'pending', 0, NULL, NULL, now()),
+               (${id}, ${bulkUser(8)}, 'pending', 0, NULL, NULL, now() - interval '1 hour')
+        RETURNING id::int AS id, chat_user_id`);
+      return { blastId: id, ids: new Map(rows.rows.map((r) => [r.chat_user_id, r.id])) };
     });
+    // The crashed worker had posted to UBULK08 but died before recording it.
+    const posted = `${Math.floor(Date.now() / 1000)}.999999`;
+    slack.deliveries.push({
+      user: bulkUser(8),
+      channel: `D${bulkUser(8)}`,
+      text: 'Resumed message',
+      ts: posted,
+      metadata: { event_type: 'muster_chat_blast', event_payload: { recipient_id: ids.get(bulkUser(8))! } },
+    });
+    const lookups = slack.stats.historyLookups;
     expect(await resumeChatBlasts(t.deps)).toBe(1);
+    expect(await resumeChatBlasts(t.deps)).toBe(0); // a waiting job already covers it
     const done = await finished(blastId);
-    expect(done).toMatchObject({ status: 'completed', recipient_count: 3, sent_count: 3, failed_count: 0 });
-    expect(deliveredTo('Resumed message')).toEqual([bulkUser(6), bulkUser(7)]);
+    expect(done).toMatchObject({ status: 'completed', recipient_count: 4, sent_count: 4, failed_count: 0 });
+    expect(deliveredTo('Resumed message')).toEqual([bulkUser(6), bulkUser(7), bulkUser(8)]);
+    expect(slack.stats.historyLookups - lookups).toBe(3);
+    const rows = new Map((await recipients(blastId)).map((r) => [r.chat_user_id, r]));
+    expect(rows.get(bulkUser(8))).toMatchObject({ status: 'sent', message_ts: posted });
+    expect(rows.get(bulkUser(5))).toMatchObject({ status: 'sent', message_ts: '1.000001' });
+  }, 90_000);
+
+  it('falls back to posting again (at least once) when the history lookup is refused', async () => {
+    const { blastId, recipientId } = await t.deps.db.transaction(async (tx) => {
+      const res = await tx.execute<{ id: number }>(
+        sql`INSERT INTO chat_blasts (event_id, message, status, sent_by, recipient_count, started_at)
+            VALUES (${w.events.A.id}, 'No history scope', 'in_progress', 'Evan Eventadmin', 1, now()) RETURNING id`,
+      );
+      const id = res.rows[0]!.id;
+      const row = await tx.execute<{ id: number }>(sql`
+        INSERT INTO chat_blast_recipients (blast_id, chat_user_id, claimed_at)
+        VALUES (${id}, ${bulkUser(9)}, now() - interval '1 hour') RETURNING id::int AS id`);
+      return { blastId: id, recipientId: row.rows[0]!.id };
+    });
+    slack.deliveries.push({
+      user: bulkUser(9),
+      channel: `D${bulkUser(9)}`,
+      text: 'No history scope',
+      ts: `${Math.floor(Date.now() / 1000)}.999998`,
+      metadata: { event_type: 'muster_chat_blast', event_payload: { recipient_id: recipientId } },
+    });
+    slack.historyError = 'missing_scope';
+    try {
+      expect(await resumeChatBlasts(t.deps)).toBe(1);
+      const done = await finished(blastId);
+      expect(done).toMatchObject({ status: 'completed', sent_count: 1, failed_count: 0 });
+      expect(deliveredTo('No history scope')).toEqual([bulkUser(9), bulkUser(9)]);
+    } finally {
+      slack.historyError = null;
+    }
   }, 90_000);
 });

@@ -17,6 +17,7 @@ export interface SlackDelivery {
   channel: string;
   text: string;
   ts: string;
+  metadata: { event_type: string; event_payload: Record<string, unknown> } | null;
 }
 
 export interface FakeSlack {
@@ -28,23 +29,36 @@ export interface FakeSlack {
   transient: Map<string, number>;
   rateLimitNext(n: number, retryAfterSeconds: number): void;
   /** Requests answered 429 / 503 so far. */
-  stats: { requests: number; rateLimited: number; serverErrors: number; maxInFlight: number };
+  stats: {
+    requests: number;
+    rateLimited: number;
+    serverErrors: number;
+    maxInFlight: number;
+    historyLookups: number;
+  };
   /** Requests after each 429, with the ms elapsed since that 429 (pause evidence). */
   afterRateLimit: number[];
   /** Per-request artificial latency (ms). */
   latencyMs: number;
+  /** When set, conversations.history answers this error (e.g. `missing_scope`). */
+  historyError: string | null;
   sentTo(user: string): number;
   waitFor(test: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, string>> {
+const METHODS = ['conversations.open', 'chat.postMessage', 'conversations.history'];
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const raw = Buffer.concat(chunks).toString('utf8');
   const type = req.headers['content-type'] ?? '';
-  if (type.includes('application/json')) return raw ? (JSON.parse(raw) as Record<string, string>) : {};
-  return Object.fromEntries(new URLSearchParams(raw));
+  if (type.includes('application/json')) return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  const form: Record<string, unknown> = Object.fromEntries(new URLSearchParams(raw));
+  // The WebClient form-encodes nested objects as JSON strings.
+  if (typeof form.metadata === 'string') form.metadata = JSON.parse(form.metadata);
+  return form;
 }
 
 export async function startFakeSlack(token = 'xoxb-test-token'): Promise<FakeSlack> {
@@ -59,9 +73,10 @@ export async function startFakeSlack(token = 'xoxb-test-token'): Promise<FakeSla
     deliveries: [] as SlackDelivery[],
     permanent: new Map<string, string>(),
     transient: new Map<string, number>(),
-    stats: { requests: 0, rateLimited: 0, serverErrors: 0, maxInFlight: 0 },
+    stats: { requests: 0, rateLimited: 0, serverErrors: 0, maxInFlight: 0, historyLookups: 0 },
     afterRateLimit: [] as number[],
     latencyMs: 0,
+    historyError: null as string | null,
   };
   const json = (res: import('node:http').ServerResponse, status: number, body: unknown, headers = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -78,7 +93,7 @@ export async function startFakeSlack(token = 'xoxb-test-token'): Promise<FakeSla
       }
       if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
       const method = req.url?.replace(/^\/api\//, '') ?? '';
-      if (req.method !== 'POST' || !['conversations.open', 'chat.postMessage'].includes(method))
+      if (req.method !== 'POST' || !METHODS.includes(method))
         return json(res, 404, { ok: false, error: 'unknown_method' });
       const auth = req.headers.authorization;
       if (!auth) return json(res, 200, { ok: false, error: 'not_authed' });
@@ -89,7 +104,9 @@ export async function startFakeSlack(token = 'xoxb-test-token'): Promise<FakeSla
         lastRateLimitAt = Date.now();
         return json(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(retryAfter) });
       }
-      const user = method === 'conversations.open' ? body.users : (body.channel ?? '').replace(/^D/, '');
+      const user = String(
+        method === 'conversations.open' ? (body.users ?? '') : (body.channel ?? ''),
+      ).replace(/^D/, '');
       if (!user) return json(res, 200, { ok: false, error: 'invalid_arguments' });
       const failures = fake.transient.get(user) ?? 0;
       if (failures > 0) {
@@ -102,9 +119,25 @@ export async function startFakeSlack(token = 'xoxb-test-token'): Promise<FakeSla
         if (error) return json(res, 200, { ok: false, error });
         return json(res, 200, { ok: true, channel: { id: `D${user}` } });
       }
+      if (method === 'conversations.history') {
+        if (fake.historyError) return json(res, 200, { ok: false, error: fake.historyError });
+        const oldest = Number(body.oldest ?? 0);
+        const messages = fake.deliveries
+          .filter((d) => d.channel === body.channel && Number(d.ts) > oldest)
+          .reverse()
+          .map((d) => ({
+            type: 'message',
+            ts: d.ts,
+            text: d.text,
+            ...(body.include_all_metadata && d.metadata ? { metadata: d.metadata } : {}),
+          }));
+        fake.stats.historyLookups++;
+        return json(res, 200, { ok: true, messages, has_more: false });
+      }
       if (!body.text) return json(res, 200, { ok: false, error: 'no_text' });
       const ts = `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
-      fake.deliveries.push({ user, channel: body.channel!, text: body.text, ts });
+      const metadata = (body.metadata ?? null) as SlackDelivery['metadata'];
+      fake.deliveries.push({ user, channel: String(body.channel), text: String(body.text), ts, metadata });
       counts.set(user, (counts.get(user) ?? 0) + 1);
       return json(res, 200, { ok: true, channel: body.channel, ts });
     } catch {

@@ -13,9 +13,12 @@
  *   transient → retried with exponential backoff (`available_at`) until MUSTER_CHAT_MAX_ATTEMPTS
  *   attempts, then `failed`; still rate limited after the client's own Retry-After waits → retried
  *   after Retry-After without counting an attempt.
- * - At-least-once window: `message_ts` and `sent` are written right after the provider accepts the
- *   message. A crash between the two (or a lost response) means the recipient is still `pending`
- *   and gets the message again; a recipient recorded `sent` is never sent again.
+ * - Crash between post and record: `message_ts` and `sent` are written right after the provider
+ *   accepts the message; a recipient recorded `sent` is never sent again. Every message carries
+ *   metadata naming its recipient row, and a recipient that may already have been posted (its claim
+ *   retaken, or retried after an error) is first looked up in the DM's history
+ *   (`conversations.history`): found → recorded `sent` with that `ts`, not posted again. Only when
+ *   that lookup fails (e.g. the token lacks `im:history`) does delivery fall back to at least once.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
@@ -28,6 +31,8 @@ export type Claimed = {
   id: number;
   chat_user_id: string;
   attempts: number;
+  /** Claimed before by a worker that did not finish it (crashed, or lease lost): maybe posted. */
+  retaken: boolean;
 };
 
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -38,14 +43,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Claims up to `limit` deliverable recipients of `blastId` (unclaimed or lease expired). */
 export async function claimRecipients(db: Db, blastId: number, limit: number, leaseSeconds: number) {
   const res = await db.execute<Claimed>(sql`
-    UPDATE chat_blast_recipients SET claimed_at = clock_timestamp()
-     WHERE id IN (
-       SELECT id FROM chat_blast_recipients
-        WHERE blast_id = ${blastId} AND status = 'pending' AND available_at <= now()
-          AND (claimed_at IS NULL OR claimed_at < clock_timestamp() - make_interval(secs => ${leaseSeconds}))
-        ORDER BY id LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)
-     RETURNING id::int AS id, chat_user_id, attempts`);
+    WITH c AS (
+      SELECT id, claimed_at IS NOT NULL AS retaken FROM chat_blast_recipients
+       WHERE blast_id = ${blastId} AND status = 'pending' AND available_at <= now()
+         AND (claimed_at IS NULL OR claimed_at < clock_timestamp() - make_interval(secs => ${leaseSeconds}))
+       ORDER BY id LIMIT ${limit}
+       FOR UPDATE SKIP LOCKED)
+    UPDATE chat_blast_recipients r SET claimed_at = clock_timestamp() FROM c WHERE r.id = c.id
+    RETURNING r.id::int AS id, r.chat_user_id, r.attempts, c.retaken`);
   return res.rows;
 }
 
@@ -59,8 +64,9 @@ const idList = (ids: Iterable<number>) =>
 export async function deliverBlast(deps: Deps, job: JobPayloads['chat-blast-deliver']): Promise<void> {
   const cfg = deps.config.chat;
   const blastId = job.blast_id;
-  const found = await deps.db.execute<{ message: string; status: string }>(
-    sql`SELECT message, status FROM chat_blasts WHERE id = ${blastId}`,
+  const found = await deps.db.execute<{ message: string; status: string; since: number }>(
+    sql`SELECT message, status, floor(EXTRACT(EPOCH FROM created_at))::float8 - 1 AS since
+          FROM chat_blasts WHERE id = ${blastId}`,
   );
   const blast = found.rows[0];
   if (!blast || blast.status === 'completed' || blast.status === 'failed') return;
@@ -77,7 +83,7 @@ export async function deliverBlast(deps: Deps, job: JobPayloads['chat-blast-deli
   for (;;) {
     const batch = await claimRecipients(deps.db, blastId, batchSize, cfg.leaseSeconds);
     if (batch.length > 0) {
-      await deliverBatch(deps, sender, blast.message, batch);
+      await deliverBatch(deps, sender, { text: blast.message, since: Number(blast.since) }, batch);
       continue;
     }
     const wake = await nextWakeMs(deps.db, blastId, cfg.leaseSeconds);
@@ -90,7 +96,7 @@ export async function deliverBlast(deps: Deps, job: JobPayloads['chat-blast-deli
 }
 
 /** Sends a claimed batch with bounded concurrency, renewing the batch's lease while it runs. */
-async function deliverBatch(deps: Deps, sender: ChatSender, text: string, batch: Claimed[]): Promise<void> {
+async function deliverBatch(deps: Deps, sender: ChatSender, msg: Message, batch: Claimed[]): Promise<void> {
   const cfg = deps.config.chat;
   const held = new Set(batch.map((r) => r.id));
   const heartbeat = setInterval(
@@ -110,7 +116,7 @@ async function deliverBatch(deps: Deps, sender: ChatSender, text: string, batch:
     const lane = async () => {
       while (next < batch.length) {
         const recipient = batch[next++]!;
-        await deliverOne(deps, sender, text, recipient);
+        await deliverOne(deps, sender, msg, recipient);
         held.delete(recipient.id);
       }
     };
@@ -120,12 +126,40 @@ async function deliverBatch(deps: Deps, sender: ChatSender, text: string, batch:
   }
 }
 
-/** One recipient: post, then record the outcome at once (only while it is still `pending`). */
-async function deliverOne(deps: Deps, sender: ChatSender, text: string, r: Claimed): Promise<void> {
+interface Message {
+  text: string;
+  /** Epoch seconds before the blast was created: where a history lookup starts. */
+  since: number;
+}
+
+/**
+ * A recipient that may already have been posted (claim retaken from a crashed worker, or a retry
+ * after an ambiguous error) is first looked up in the DM's history by its metadata; found → `ts`.
+ * A failed lookup (e.g. no `im:history` scope) falls back to posting: at least once.
+ */
+async function alreadyPosted(
+  deps: Deps,
+  sender: ChatSender,
+  msg: Message,
+  r: Claimed,
+): Promise<string | null> {
+  if (!r.retaken && r.attempts === 0) return null;
+  try {
+    return await sender.findPosted(r.chat_user_id, r.id, msg.since);
+  } catch (error) {
+    deps.log.debug({ err: error, recipient_id: r.id }, 'chat history lookup failed; posting again');
+    return null;
+  }
+}
+
+/** One recipient: post (unless already posted), then record the outcome at once (only while `pending`). */
+async function deliverOne(deps: Deps, sender: ChatSender, msg: Message, r: Claimed): Promise<void> {
   const cfg = deps.config.chat;
   let ts: string;
   try {
-    ts = (await sender.sendDirect(r.chat_user_id, text)).ts;
+    ts =
+      (await alreadyPosted(deps, sender, msg, r)) ??
+      (await sender.sendDirect(r.chat_user_id, msg.text, r.id)).ts;
   } catch (error) {
     const failure = classifyChatError(error);
     const attempts = r.attempts + 1;
