@@ -15,6 +15,7 @@ import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
+import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
 import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
@@ -74,6 +75,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       notesRoutes(api, deps);
       // Issue 4: series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
+      chatBlastRoutes(api, deps); // issue 6: chat blasts
     },
     { prefix: API_PREFIX },
   );

@@ -31,6 +31,13 @@ const EnvSchema = Type.Object({
   // Check-in live scan stream (GET /events/{e}/scans/stream)
   MUSTER_SCAN_STREAM_POLL_MS: Type.Integer({ minimum: 20, maximum: 60000, default: 300 }),
   MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
+  // Chat blasts (issue 6): Slack-compatible Web API.
+  MUSTER_CHAT_BASE_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://slack.com/api/' }),
+  MUSTER_CHAT_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_CHAT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 4 }),
+  MUSTER_CHAT_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+  MUSTER_CHAT_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 120 }),
+  MUSTER_CHAT_RETRY_BASE_MS: Type.Integer({ minimum: 1, maximum: 600_000, default: 1000 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -73,6 +80,23 @@ export interface Config {
   /** Check-in live stream: feed poll interval and SSE heartbeat comment interval (ms). */
   readonly scanStreamPollMs: number;
   readonly scanStreamHeartbeatMs: number;
+  /** Chat blasts (issue 6): the Slack-compatible provider and the delivery worker's tuning. */
+  readonly chat: ChatConfig;
+}
+
+export interface ChatConfig {
+  /** Web API base URL, ending in `/` (`{base}conversations.open`); Slack's by default. */
+  readonly baseUrl: string;
+  /** Bot token (secret, never logged); absent → POST chat_blasts answers 503. */
+  readonly botToken: string | undefined;
+  /** Recipients in flight at once per worker. */
+  readonly concurrency: number;
+  /** Delivery attempts per recipient before a transient error becomes `failed`. */
+  readonly maxAttempts: number;
+  /** A claim older than this (seconds) is retaken by another worker (crash recovery). */
+  readonly leaseSeconds: number;
+  /** Base delay (ms) of the provider client's retries and of the per-recipient backoff. */
+  readonly retryBaseMs: number;
 }
 
 export interface OidcConfig {
@@ -131,6 +155,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
     scanStreamPollMs: e.MUSTER_SCAN_STREAM_POLL_MS,
     scanStreamHeartbeatMs: e.MUSTER_SCAN_STREAM_HEARTBEAT_MS,
+    chat: Object.freeze({
+      baseUrl: `${e.MUSTER_CHAT_BASE_URL.replace(/\/+$/, '')}/`,
+      botToken: e.MUSTER_CHAT_BOT_TOKEN,
+      concurrency: e.MUSTER_CHAT_CONCURRENCY,
+      maxAttempts: e.MUSTER_CHAT_MAX_ATTEMPTS,
+      leaseSeconds: e.MUSTER_CHAT_LEASE_SECONDS,
+      retryBaseMs: e.MUSTER_CHAT_RETRY_BASE_MS,
+    }),
   });
 }
 

@@ -10,6 +10,9 @@ export const REDACT_PATHS = [
   '*.password',
   '*.code',
   '*.code_verifier',
+  // Chat provider bot token (issue 6).
+  '*.botToken',
+  '*.bot_token',
 ];
 
 export function createLogger(level: string): Logger {

@@ -1,5 +1,6 @@
 /** Every scenario, in the order they run at each size. Add new scenario modules here. */
 import { checkin } from './checkin.js';
+import { chatBlast } from './chat-blast.js';
 import { deltaPlan } from './delta-plan.js';
 import { deltaSync } from './delta-sync.js';
 import { eventLoop } from './event-loop.js';
@@ -16,4 +17,5 @@ export const scenarios: readonly Scenario[] = [
   deltaPlan,
   eventLoop,
   checkin,
+  chatBlast,
 ];

@@ -100,6 +100,9 @@ export const actions = {
   },
   // contract §2: keys reach `setup/complete` for their event(s); users need event management.
   'events.setup_complete': { keys: KEYS_BOTH, users: 'event_manage', target: 'event:id' },
+  // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
+  'chat_blasts.read': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  'chat_blasts.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

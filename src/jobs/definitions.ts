@@ -22,6 +22,8 @@ export interface JobPayloads {
     body: string;
     data: Record<string, unknown>;
   };
+  /** Deliver a chat blast's pending recipients (modules/chat-blasts/delivery.service.ts); idempotent. */
+  'chat-blast-deliver': { blast_id: number };
 }
 
 export type JobName = keyof JobPayloads;
@@ -56,6 +58,15 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 2,
     retryBackoff: true,
     expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // A blast job runs until every recipient is sent or failed (minutes for thousands); duplicates are
+  // harmless (recipients are claimed with SKIP LOCKED and a lease), so a long expiry is safe.
+  'chat-blast-deliver': {
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 3600,
     deadLetter: DEAD_LETTER_QUEUE,
   },
 };

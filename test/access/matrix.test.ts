@@ -35,6 +35,7 @@ import {
   type WorldRegistration,
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
+import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
@@ -590,6 +591,7 @@ const ROW_FILE_ROUTES = new Set([
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
   ...seriesEventRouteKeys, // issue 4: series event API (test/events/rows.test.ts)
+  ...chatBlastRouteKeys, // issue 6: chat blasts
 ]);
 
 // ---------------------------------------------------------------------------------------------
