@@ -25,6 +25,7 @@ import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
+import { webhookPlugin } from './webhooks/webhooks.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -69,6 +70,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       nfcRoutes(api, deps);
       travelRoutes(api, deps);
       notesRoutes(api, deps);
+      // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
+      api.register(webhookPlugin, { prefix: '/webhooks', deps });
     },
     { prefix: API_PREFIX },
   );

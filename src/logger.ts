@@ -10,6 +10,11 @@ export const REDACT_PATHS = [
   '*.password',
   '*.code',
   '*.code_verifier',
+  // Provider secrets (config.webhookSecrets, config.esign.apiKey) if a config object is ever logged.
+  'webhookSecrets',
+  '*.webhookSecrets',
+  '*.apiKey',
+  '*.*.apiKey',
 ];
 
 export function createLogger(level: string): Logger {

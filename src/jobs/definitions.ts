@@ -22,6 +22,8 @@ export interface JobPayloads {
     body: string;
     data: Record<string, unknown>;
   };
+  /** Inbound receivers (contract §6): apply one stored provider event (webhook_events row). */
+  'webhook-process': { webhook_event_id: number };
 }
 
 export type JobName = keyof JobPayloads;
@@ -54,6 +56,14 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
   'push-deliver': {
     retryLimit: 5,
     retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Inbound receivers: the work of one provider event; idempotent (webhook_events.processed_at).
+  'webhook-process': {
+    retryLimit: 8,
+    retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 60,
     deadLetter: DEAD_LETTER_QUEUE,

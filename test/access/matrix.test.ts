@@ -39,6 +39,7 @@ import { checkinRouteKeys } from './rows/checkin.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
+import { webhookRouteKeys } from './rows/webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -588,6 +589,8 @@ const ROW_FILE_ROUTES = new Set([
   ...sessionRouteKeys,
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
+  // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
+  ...webhookRouteKeys,
 ]);
 
 // ---------------------------------------------------------------------------------------------
