@@ -19,6 +19,7 @@ import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
+import { emailLogRoutes } from './modules/email/email-log.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       nfcRoutes(api, deps);
       travelRoutes(api, deps);
       notesRoutes(api, deps);
+      emailLogRoutes(api, deps);
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
     },

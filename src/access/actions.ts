@@ -78,6 +78,13 @@ export const actions = {
   // Staff notes (contract §4): users with participants access only; keys 403.
   'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  // Email log (contract §6 "bounced addresses flagged … in the email log"): global admins only.
+  'email_log.read': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can read the email log',
+  },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -14,7 +14,9 @@ import { emailOf, idText, isoOf, obj, str } from './payload.js';
 const PERMANENT_BOUNCES = new Set(['HardBounce', 'BadEmailAddress', 'ManuallyDeactivated', 'SpamComplaint']);
 
 async function findLogId(tx: Tx, payload: Record<string, unknown>): Promise<number | null> {
-  const metaId = idText(obj(payload.Metadata)?.email_log_id);
+  // Header names are case-insensitive and mailers re-case them (nodemailer sends `X-Pm-Metadata-Email_log_id`).
+  const metadata = Object.entries(obj(payload.Metadata) ?? {});
+  const metaId = idText(metadata.find(([key]) => key.toLowerCase() === 'email_log_id')?.[1]);
   if (metaId && /^\d{1,15}$/.test(metaId)) {
     const res = await tx.execute<{ id: number }>(sql`SELECT id FROM email_log WHERE id = ${Number(metaId)}`);
     if (res.rows[0]) return Number(res.rows[0].id);

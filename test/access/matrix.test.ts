@@ -36,6 +36,7 @@ import {
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
 import { checkinRouteKeys } from './rows/checkin.js';
+import { emailLogRouteKeys } from './rows/email-log.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
@@ -591,6 +592,7 @@ const ROW_FILE_ROUTES = new Set([
   ...travelNotesRouteKeys,
   // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
   ...webhookRouteKeys,
+  ...emailLogRouteKeys,
 ]);
 
 // ---------------------------------------------------------------------------------------------

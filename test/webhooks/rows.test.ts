@@ -4,6 +4,7 @@
  * job queue unchanged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailLogRows } from '../access/rows/email-log.js';
 import { type WebhookMatrixRow, webhookRows } from '../access/rows/webhooks.js';
 import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, PRINCIPALS, type World } from '../support/world.js';
@@ -72,5 +73,39 @@ describe('inbound receiver rows', () => {
     }
     expect(await snapshotDb(t.deps)).toEqual(before);
     expect(await webhookJobCount(t)).toBe(jobs);
+  }, 120_000);
+});
+
+describe('email log rows', () => {
+  it('cover every principal', () => {
+    expect(emailLogRows).toHaveLength(PRINCIPALS.length * 3);
+  });
+
+  it.each(
+    emailLogRows.map((r) => [`${r.route} ${r.principal} ${r.target} → ${r.expected.status}`, r] as const),
+  )('%s', async (_name, row) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: row.url,
+      headers: bearer(world.secrets[row.principal]),
+    });
+    expect(res.statusCode, res.body).toBe(row.expected.status);
+    const body = res.json() as Record<string, unknown>;
+    if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
+    else if (row.expected.status >= 400) expect(Object.keys(body)).toEqual(['error']);
+    else expect(Object.keys(body).sort()).toEqual(['email_log', 'has_more']);
+  });
+
+  it('refused reads leave the database unchanged', async () => {
+    const before = await snapshotDb(t.deps, { ignoreColumns: ['last_used_at'] });
+    for (const row of emailLogRows.filter((r) => r.expected.status >= 400)) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: row.url,
+        headers: bearer(world.secrets[row.principal]),
+      });
+      expect(res.statusCode).toBe(row.expected.status);
+    }
+    expect(await snapshotDb(t.deps, { ignoreColumns: ['last_used_at'] })).toEqual(before);
   }, 120_000);
 });
