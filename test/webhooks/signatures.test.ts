@@ -196,3 +196,38 @@ describe('raw body parsing', () => {
     });
   });
 });
+
+describe('delivery edge cases', () => {
+  it('parallel identical deliveries: one row, one job, the rest duplicates', async () => {
+    const rows = await webhookRowCount(t);
+    const jobs = await webhookJobCount(t);
+    const body = sample('chat');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => t.app.inject(signedRequest('chat', body))),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(results.filter((r) => r.json().duplicate === false)).toHaveLength(1);
+    expect(await webhookRowCount(t)).toBe(rows + 1);
+    expect(await webhookJobCount(t)).toBe(jobs + 1);
+  });
+
+  it('any content type (or none) is verified on its bytes', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const req = signedRequest('esign', sample('esign'));
+      const headers = { ...(req.headers as Record<string, string>) };
+      if (type) headers['content-type'] = type;
+      else delete headers['content-type'];
+      const res = await t.app.inject({ ...req, headers });
+      expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
+    }
+  });
+
+  it('a body over 1 MiB is 413 and writes nothing', async () => {
+    const big = JSON.stringify({ RecordType: 'Open', pad: 'x'.repeat(1024 * 1024) });
+    await expectNothingWritten(async () => {
+      const res = await t.app.inject(signedRequest('email', big));
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ error: 'Request body is too large' });
+    });
+  });
+});
