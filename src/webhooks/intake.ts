@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { badRequest, unprocessable } from '../lib/errors.js';
+import { obj } from './payload.js';
 
 export type WebhookProvider = 'email' | 'helpdesk' | 'esign' | 'chat';
 
@@ -38,12 +39,11 @@ function clean(value: unknown): unknown {
 }
 
 const digest = (raw: Buffer) => `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+/** An id or type as sent (no trimming); over 200 characters counts as absent. */
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
 const idOf = (v: unknown): string | undefined =>
   typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : str(v);
-const obj = (v: unknown): Record<string, unknown> | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 /**
  * Postmark-style: `RecordType` names the event (Delivery, Bounce, Open, SpamComplaint, …). A bounce
