@@ -21,6 +21,7 @@ import { nfcRoutes } from './modules/checkin/nfc.routes.js';
 import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
+import { emailLogRoutes } from './modules/email/email-log.routes.js';
 import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -28,6 +29,7 @@ import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
+import { webhookPlugin } from './webhooks/webhooks.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -76,6 +78,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       // Issue 4: series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
       chatBlastRoutes(api, deps); // issue 6: chat blasts
+      emailLogRoutes(api, deps);
+      // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
+      api.register(webhookPlugin, { prefix: '/webhooks', deps });
     },
     { prefix: API_PREFIX },
   );

@@ -103,6 +103,13 @@ export const actions = {
   // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
   'chat_blasts.read': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
   'chat_blasts.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  // Email log (contract §6 "bounced addresses flagged … in the email log"): global admins only.
+  'email_log.read': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can read the email log',
+  },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -24,6 +24,8 @@ export interface JobPayloads {
   };
   /** Deliver a chat blast's pending recipients (modules/chat-blasts/delivery.service.ts); idempotent. */
   'chat-blast-deliver': { blast_id: number };
+  /** Inbound receivers (contract §6): apply one stored provider event (webhook_events row). */
+  'webhook-process': { webhook_event_id: number };
 }
 
 export type JobName = keyof JobPayloads;
@@ -67,6 +69,14 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 3600,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Inbound receivers: the work of one provider event; idempotent (webhook_events.processed_at).
+  'webhook-process': {
+    retryLimit: 8,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 60,
     deadLetter: DEAD_LETTER_QUEUE,
   },
 };

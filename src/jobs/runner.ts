@@ -4,6 +4,7 @@ import { resumeChatBlasts } from '../modules/chat-blasts/delivery.finish.js';
 import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
+import { processWebhookEvent } from '../webhooks/process.js';
 
 export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
   await deps.jobs.work('email-send', (data, job) => sendQueuedEmail(deps, data, job), {
@@ -20,4 +21,8 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
   await resumeChatBlasts(deps);
+  // Inbound receivers (contract §6).
+  await deps.jobs.work('webhook-process', (data) => processWebhookEvent(deps, data), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
 }
