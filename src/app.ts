@@ -24,6 +24,8 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { invitationRoutes } from './modules/registration/invitations.routes.js';
+import { registrationRoutes } from './modules/registration/registrations.routes.js';
+import { staffRoutes } from './modules/registration/staff.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 
@@ -72,6 +74,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       notesRoutes(api, deps);
       // Registration (issue 4).
       invitationRoutes(api, deps);
+      registrationRoutes(api, deps);
+      staffRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );
