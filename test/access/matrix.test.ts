@@ -38,6 +38,7 @@ import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys } from './rows/email-log.js';
+import { registrationRouteKeys } from './rows/registration.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
@@ -597,6 +598,7 @@ const ROW_FILE_ROUTES = new Set([
   // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
   ...webhookRouteKeys,
   ...emailLogRouteKeys,
+  ...registrationRouteKeys,
 ]);
 
 // ---------------------------------------------------------------------------------------------
