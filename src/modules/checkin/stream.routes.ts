@@ -29,7 +29,7 @@ const StreamHeaders = Type.Object({
 
 const DESCRIPTION = [
   'Server-Sent Events (`text/event-stream`) of the event’s scans and undos, for scanners and dashboards.',
-  'Each message: `event: scan` (a new scan) or `event: scan_undone` (one message per scan an undo deleted); `id:` an opaque cursor, a decimal number that strictly increases along the stream; `data:` the scan as GET /events/{event_id}/scans shows it.',
+  'Each message: `event: scan` (a new scan) or `event: scan_undone` (one message per scan deleted by an undo or with its scan context); `id:` an opaque cursor, a decimal number that strictly increases along the stream; `data:` the scan as GET /events/{event_id}/scans shows it.',
   'Reconnect with `Last-Event-ID` (EventSource does this itself) to receive exactly the messages after that id, replayed from the database, then live ones; without it the stream starts with changes made after connecting. An id that is not one of this stream’s → 422. `scan_context_id` filters to one context (another event’s context → 422).',
   'A `: heartbeat` comment keeps idle connections open (every 15 s by default). Changes committed by any server process appear within about one poll interval (MUSTER_SCAN_STREAM_POLL_MS, 300 ms by default).',
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.',
