@@ -16,6 +16,9 @@ import { checkContextFilter } from './checkin.service.js';
 import { type FeedEntry, headCursor, parseCursor } from './scan-feed.repo.js';
 import { ScanStreamHub } from './scan-stream.js';
 
+/** Bytes queued for a slow client before it is disconnected. */
+const MAX_BUFFERED = 1024 * 1024;
+
 export const BAD_LAST_EVENT_ID = 'Last-Event-ID is not an id of this stream';
 
 const StreamQuery = Type.Object({
@@ -101,7 +104,11 @@ export function scanStreamRoutes(app: FastifyInstance, deps: Deps): void {
       raw.write(': connected\n\n');
       open.add(reply);
       const write = (text: string) => {
-        if (!raw.destroyed && !raw.writableEnded) raw.write(text);
+        if (raw.destroyed || raw.writableEnded) return;
+        // A client that stops reading is dropped rather than buffered without bound; it resumes
+        // from the database with Last-Event-ID when it reconnects.
+        if (raw.writableLength > MAX_BUFFERED) raw.destroy();
+        else raw.write(text);
       };
       const heartbeat = setInterval(() => write(': heartbeat\n\n'), deps.config.scanStreamHeartbeatMs);
       heartbeat.unref();
