@@ -123,7 +123,7 @@ export const checkin: Scenario = {
     });
     const regIds = regs.rows.map((r) => Number(r.id));
     // Unique participants per round ≤ registrations: amount × 0.8 ≤ n.
-    const amount = Math.min(ctx.quick ? 3_000 : 10_000, Math.floor(regIds.length / 0.8));
+    const amount = Math.min(ctx.quick ? 3_000 : 6_000, Math.floor(regIds.length / 0.8));
     await round(ctx, regIds, Math.min(1_000, amount), 'warmup');
     const rounds: RoundResult[] = [];
     for (let r = 1; r <= (ctx.quick ? 2 : 3); r++) {

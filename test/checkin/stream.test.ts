@@ -103,6 +103,29 @@ describe('GET /events/{e}/scans/stream', () => {
     expect(new Set(ids).size).toBe(3);
   }, 60_000);
 
+  it('deleting a scan context reports its scans as scan_undone', async () => {
+    const s = await connect(`/events/${A}/scans/stream`);
+    const created = await app.inject({
+      method: 'POST',
+      url: `${P}/events/${A}/scan_contexts`,
+      payload: { name: 'Stream pop-up' },
+      headers: bearer(world.users.eventAdmin.mobile),
+    });
+    expect(created.statusCode).toBe(201);
+    const contextId = created.json().scan_context.id as number;
+    const reg = await newReg();
+    const made = await scan(reg.id, contextId);
+    expect(JSON.parse((await s.next()).data)).toEqual(made);
+    const del = await app.inject({
+      method: 'DELETE',
+      url: `${P}/events/${A}/scan_contexts/${contextId}`,
+      headers: bearer(world.users.eventAdmin.mobile),
+    });
+    expect(del.json()).toEqual({ success: true, deleted_scans: 1 });
+    const gone = await s.next();
+    expect([gone.event, JSON.parse(gone.data)]).toEqual(['scan_undone', made]);
+  }, 60_000);
+
   it('Last-Event-ID replays exactly the missed messages, then continues live', async () => {
     const s1 = await connect(`/events/${A}/scans/stream`);
     const reg = await newReg();

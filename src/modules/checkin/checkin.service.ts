@@ -627,15 +627,17 @@ export async function deleteScanContext(ctx: Ctx, id: number) {
     await lockEvent(tx, event.id);
     const current = await contextInTx(tx, event.id, id);
     if (current.checks_in && (await checkInCount(tx, event.id)) <= 1) throw unprocessable(KEEP_CHECK_IN);
-    const scans = await tx.execute<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM scans WHERE scan_context_id = ${id} AND event_id = ${event.id}`,
+    // The context's scans go with it: the live feed reports each as `scan_undone`.
+    const scans = await tx.execute<ScanRow>(
+      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.scan_context_id = ${id} AND s.event_id = ${event.id} ORDER BY s.id`,
     );
+    await appendFeed(tx, event.id, 'scan_undone', scans.rows.map(scanJson));
     await tx.execute(
       sql`UPDATE events SET hotel_scan_context_id = NULL
            WHERE id = ${event.id} AND hotel_scan_context_id = (SELECT uuid FROM scan_contexts WHERE id = ${id})`,
     );
     await tx.execute(sql`DELETE FROM scan_contexts WHERE id = ${id} AND event_id = ${event.id}`);
-    const deleted = scans.rows[0]!.n;
+    const deleted = scans.rows.length;
     await recordAudit(tx, {
       action: 'scan_contexts.delete',
       principal: ctx.access.principal,

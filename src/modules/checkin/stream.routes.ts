@@ -16,6 +16,9 @@ import { checkContextFilter } from './checkin.service.js';
 import { type FeedEntry, headCursor, parseCursor } from './scan-feed.repo.js';
 import { ScanStreamHub } from './scan-stream.js';
 
+/** Bytes queued for a slow client before it is disconnected. */
+const MAX_BUFFERED = 1024 * 1024;
+
 export const BAD_LAST_EVENT_ID = 'Last-Event-ID is not an id of this stream';
 
 const StreamQuery = Type.Object({
@@ -29,7 +32,7 @@ const StreamHeaders = Type.Object({
 
 const DESCRIPTION = [
   'Server-Sent Events (`text/event-stream`) of the event’s scans and undos, for scanners and dashboards.',
-  'Each message: `event: scan` (a new scan) or `event: scan_undone` (one message per scan an undo deleted); `id:` an opaque cursor, a decimal number that strictly increases along the stream; `data:` the scan as GET /events/{event_id}/scans shows it.',
+  'Each message: `event: scan` (a new scan) or `event: scan_undone` (one message per scan deleted by an undo or with its scan context); `id:` an opaque cursor, a decimal number that strictly increases along the stream; `data:` the scan as GET /events/{event_id}/scans shows it.',
   'Reconnect with `Last-Event-ID` (EventSource does this itself) to receive exactly the messages after that id, replayed from the database, then live ones; without it the stream starts with changes made after connecting. An id that is not one of this stream’s → 422. `scan_context_id` filters to one context (another event’s context → 422).',
   'A `: heartbeat` comment keeps idle connections open (every 15 s by default). Changes committed by any server process appear within about one poll interval (MUSTER_SCAN_STREAM_POLL_MS, 300 ms by default).',
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.',
@@ -101,7 +104,11 @@ export function scanStreamRoutes(app: FastifyInstance, deps: Deps): void {
       raw.write(': connected\n\n');
       open.add(reply);
       const write = (text: string) => {
-        if (!raw.destroyed && !raw.writableEnded) raw.write(text);
+        if (raw.destroyed || raw.writableEnded) return;
+        // A client that stops reading is dropped rather than buffered without bound; it resumes
+        // from the database with Last-Event-ID when it reconnects.
+        if (raw.writableLength > MAX_BUFFERED) raw.destroy();
+        else raw.write(text);
       };
       const heartbeat = setInterval(() => write(': heartbeat\n\n'), deps.config.scanStreamHeartbeatMs);
       heartbeat.unref();
