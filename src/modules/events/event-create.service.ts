@@ -11,7 +11,13 @@ import { ApiError, conflict, unprocessable } from '../../lib/errors.js';
 import { slugify, slugProblem } from '../../lib/slug.js';
 import { grantEventRole } from '../accounts/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { checkRequired, checkWindows, type EventChanges, normalizeEventFields } from './event-fields.js';
+import {
+  checkRequired,
+  checkWindows,
+  type EventChanges,
+  HOTEL_CONTEXT_PROBLEM,
+  normalizeEventFields,
+} from './event-fields.js';
 import type { EventFields } from './event-input.schemas.js';
 import { createEventRecord, type EventRow, type SeriesRow } from './records.service.js';
 
@@ -26,6 +32,8 @@ export function prepareEvent(fields: EventFields, operatorDomains: readonly stri
   checkRequired(fields);
   const changes = normalizeEventFields(fields, { operatorDomains, currentZone: 'UTC' });
   const columns = { timezone: 'UTC', ...changes.columns } as PreparedEvent['columns'];
+  // A new event's only scan context is created with it: there is nothing to name yet.
+  if (columns.hotelScanContextId) throw unprocessable(HOTEL_CONTEXT_PROBLEM);
   checkWindows({
     startsAt: columns.startsAt ?? null,
     endsAt: columns.endsAt ?? null,

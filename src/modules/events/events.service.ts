@@ -11,7 +11,12 @@ import type { Ctx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { assertSlugFree, insertEvent, prepareEvent, slugConflict } from './event-create.service.js';
-import { checkEventSeriesId, checkWindows, normalizeEventFields } from './event-fields.js';
+import {
+  checkEventSeriesId,
+  checkWindows,
+  HOTEL_CONTEXT_PROBLEM,
+  normalizeEventFields,
+} from './event-fields.js';
 import type { EventRequestBody } from './event-input.schemas.js';
 import { serializeEventFull } from './events.serialize.js';
 import type { EventRow, SeriesRow } from './records.service.js';
@@ -36,6 +41,14 @@ async function participantCount(db: Tx, eventId: number): Promise<number> {
 
 async function fullBody(db: Tx, event: EventRow, series: SeriesRow) {
   return { event: serializeEventFull(event, series, await participantCount(db, event.id)) };
+}
+
+/** 422 unless `uuid` names a scan context of the event. */
+async function assertOwnScanContext(db: Tx, eventId: number, uuid: string): Promise<void> {
+  const res = await db.execute(
+    sql`SELECT 1 FROM scan_contexts WHERE event_id = ${eventId} AND uuid = ${uuid}`,
+  );
+  if (res.rows.length === 0) throw unprocessable(HOTEL_CONTEXT_PROBLEM);
 }
 
 /** POST /series/{s}/events → 201 `{event}`; the series is the key's (contract §7). */
@@ -84,6 +97,7 @@ export async function updateSeriesEvent(ctx: Ctx, body: EventRequestBody) {
   try {
     return await ctx.db.transaction(async (tx) => {
       if (columns.slug !== undefined) await assertSlugFree(tx, columns.slug, event.id);
+      if (columns.hotelScanContextId) await assertOwnScanContext(tx, event.id, columns.hotelScanContextId);
       const [row] = await tx
         .update(events)
         .set({
