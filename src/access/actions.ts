@@ -100,6 +100,22 @@ export const actions = {
   },
   // contract §2: keys reach `setup/complete` for their event(s); users need event management.
   'events.setup_complete': { keys: KEYS_BOTH, users: 'event_manage', target: 'event:id' },
+  // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
+  'chat_blasts.read': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  'chat_blasts.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  // Email log (contract §6 "bounced addresses flagged … in the email log"): global admins only.
+  'email_log.read': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can read the email log',
+  },
+  // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
+  // its series, users with participants access. Participant side: the signed-in user (mobile
+  // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
+  'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  'registrations.self': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
+  'registrations.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;
