@@ -281,6 +281,16 @@ describe('POST /series/{series_id}/events refusals', () => {
       422,
       { error: 'body.event.name must be string' },
     ],
+    [
+      'a hotel_scan_context_id (a new event has no context to name yet)',
+      () =>
+        create(env.w.secrets.seriesKeyS1, {
+          ...valid,
+          hotel_scan_context_id: '00000000-0000-4000-8000-000000000001',
+        }),
+      422,
+      { error: 'hotel_scan_context_id must name a scan context of this event' },
+    ],
   ];
   it.each(cases)('%s', async (_label, send, status, body) => {
     const before = await snapshotDb(env.t.deps);

@@ -198,4 +198,16 @@ describe('POST /series/{series_id}/events', () => {
     });
     expect(accents.json().event.slug).toBe('ca-ira-ete-2026');
   });
+
+  it('parallel creates of one name all succeed with distinct slugs (no 409, no 5xx)', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        create(env.w.secrets.seriesKeyS1, { name: 'Rush Hour', support_email: 'r@muster.example' }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    const slugs = results.map((r) => r.json().event.slug as string).sort();
+    expect(new Set(slugs).size).toBe(10);
+    expect(slugs).toContain('rush-hour');
+  });
 });

@@ -24,6 +24,7 @@ const FIELDS = [
   'location_longitude',
   'event_series_id',
   'modules',
+  'hotel_scan_context_id',
 ];
 const oddString = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -35,6 +36,7 @@ const oddString = fc.oneof(
     'x@muster.example',
     'X@MUSTER.EXAMPLE',
     'current',
+    '00000000-0000-4000-8000-000000000001',
     '%',
     '\u0000',
     'a'.repeat(5000),

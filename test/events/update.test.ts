@@ -121,6 +121,38 @@ describe('PATCH /series/{series_id}/events/{event_id}', () => {
     expect(res.json().event).toMatchObject({ ends_at: '2026-07-14T17:00:00.000000Z', venue_name: null });
   });
 
+  it('hotel_scan_context_id: a scan context of the event, not of another; null clears it', async () => {
+    const uuidOf = async (id: number) =>
+      (await query<{ uuid: string }>(env, 'SELECT uuid FROM scan_contexts WHERE id = $1', [id]))[0]!.uuid;
+    const own = await uuidOf(env.w.contexts.pickupA);
+    const foreign = await uuidOf(env.w.contexts.checkInB);
+    const set = await patch(
+      env.w.secrets.eventAdmin,
+      { hotel_scan_context_id: own.toUpperCase() },
+      'summit-alpha',
+    );
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().event.hotel_scan_context_id).toBe(own);
+    const before = await snapshotDb(env.t.deps);
+    const bad = await patch(env.w.secrets.eventAdmin, { hotel_scan_context_id: foreign }, 'summit-alpha');
+    expect([bad.statusCode, bad.json()]).toEqual([
+      422,
+      { error: 'hotel_scan_context_id must name a scan context of this event' },
+    ]);
+    const malformed = await patch(
+      env.w.secrets.eventAdmin,
+      { hotel_scan_context_id: 'pickup' },
+      'summit-alpha',
+    );
+    expect([malformed.statusCode, malformed.json()]).toEqual([
+      422,
+      { error: 'body.event.hotel_scan_context_id must match format "uuid"' },
+    ]);
+    expect(await snapshotDb(env.t.deps)).toEqual(before);
+    const cleared = await patch(env.w.secrets.eventAdmin, { hotel_scan_context_id: null }, 'summit-alpha');
+    expect(cleared.json().event.hotel_scan_context_id).toBeNull();
+  });
+
   it('changes the slug; the old one is 404 afterwards', async () => {
     const res = await patch(env.w.secrets.admin, { slug: 'summit-beta-2026' });
     expect(res.statusCode).toBe(200);

@@ -7,11 +7,17 @@ import { eq, like, or } from 'drizzle-orm';
 import type { Principal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import { events, users } from '../../db/schema/index.js';
-import { conflict, unprocessable } from '../../lib/errors.js';
+import { ApiError, conflict, unprocessable } from '../../lib/errors.js';
 import { slugify, slugProblem } from '../../lib/slug.js';
 import { grantEventRole } from '../accounts/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { checkRequired, checkWindows, type EventChanges, normalizeEventFields } from './event-fields.js';
+import {
+  checkRequired,
+  checkWindows,
+  type EventChanges,
+  HOTEL_CONTEXT_PROBLEM,
+  normalizeEventFields,
+} from './event-fields.js';
 import type { EventFields } from './event-input.schemas.js';
 import { createEventRecord, type EventRow, type SeriesRow } from './records.service.js';
 
@@ -26,6 +32,8 @@ export function prepareEvent(fields: EventFields, operatorDomains: readonly stri
   checkRequired(fields);
   const changes = normalizeEventFields(fields, { operatorDomains, currentZone: 'UTC' });
   const columns = { timezone: 'UTC', ...changes.columns } as PreparedEvent['columns'];
+  // A new event's only scan context is created with it: there is nothing to name yet.
+  if (columns.hotelScanContextId) throw unprocessable(HOTEL_CONTEXT_PROBLEM);
   checkWindows({
     startsAt: columns.startsAt ?? null,
     endsAt: columns.endsAt ?? null,
@@ -55,13 +63,15 @@ async function slugFromName(tx: Tx, name: string): Promise<string> {
   for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** A unique-index race (two creates of one slug at once) is the same 409 as the check above. */
-export function asSlugConflict(error: unknown, slug: string | undefined): unknown {
-  const code = (error as { code?: unknown; cause?: { code?: unknown } }).code;
-  const causeCode = (error as { cause?: { code?: unknown } }).cause?.code;
-  if (code === UNIQUE_VIOLATION || causeCode === UNIQUE_VIOLATION)
-    return conflict(slug ? `Event slug "${slug}" is already taken` : 'Event slug is already taken');
-  return error;
+/**
+ * The 409 for a slug conflict: the check in createEventRecord, or a unique-index race (two creates
+ * of one slug at once) surfacing as PostgreSQL 23505; null for any other error.
+ */
+export function slugConflict(error: unknown, slug: string | undefined): ApiError | null {
+  if (error instanceof ApiError) return error.statusCode === 409 ? error : null;
+  const e = error as { code?: unknown; cause?: { code?: unknown } };
+  if (e.code !== UNIQUE_VIOLATION && e.cause?.code !== UNIQUE_VIOLATION) return null;
+  return conflict(slug ? `Event slug "${slug}" is already taken` : 'Event slug is already taken');
 }
 
 /**
@@ -78,7 +88,7 @@ export async function insertEvent(
   opts: { principal?: Principal; setupComplete?: boolean } = {},
 ): Promise<EventRow> {
   const slug = prepared.columns.slug ?? (await slugFromName(tx, prepared.columns.name));
-  await assertSlugFree(tx, slug);
+  // createEventRecord answers 409 when the slug is taken.
   const row = await createEventRecord(tx, {
     ...prepared.columns,
     seriesId: series.id,

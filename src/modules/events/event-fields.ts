@@ -35,6 +35,7 @@ export type EventColumns = Partial<
     | 'locationAddress'
     | 'locationLatitude'
     | 'locationLongitude'
+    | 'hotelScanContextId'
   >
 >;
 
@@ -46,6 +47,8 @@ export interface EventChanges {
 const camel = (field: string) => field.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** Why `email` cannot be an event support email (contract §7: exact operator domain), or null. */
+export const HOTEL_CONTEXT_PROBLEM = 'hotel_scan_context_id must name a scan context of this event';
+
 export function supportEmailProblem(email: string, operatorDomains: readonly string[]): string | null {
   const value = email.trim().toLowerCase();
   if (!EMAIL.test(value)) return `support_email is not a valid email address: ${email}`;
@@ -125,6 +128,9 @@ export function normalizeEventFields(
   }
   if (fields.location_latitude !== undefined) columns.locationLatitude = fields.location_latitude;
   if (fields.location_longitude !== undefined) columns.locationLongitude = fields.location_longitude;
+  // Checked against the event's scan contexts by the caller (it needs the database).
+  if (fields.hotel_scan_context_id !== undefined)
+    columns.hotelScanContextId = fields.hotel_scan_context_id?.toLowerCase() ?? null;
   if (fields.modules === undefined) return { columns };
   const modules: Partial<EventModules> = { ...fields.modules };
   const url = fields.modules.visa_application_url;

@@ -44,6 +44,15 @@ export const EventFieldsInput = Type.Object(
     location_latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
     location_longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
     modules: Type.Optional(EventModulesInput),
+    hotel_scan_context_id: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uuid',
+          description:
+            'UUID of one of the event’s scan contexts (PATCH; a new event has none to name yet), or null',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

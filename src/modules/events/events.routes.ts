@@ -70,7 +70,7 @@ export function eventRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Update an event of a series',
-        description: `Any subset of the create fields, with the same rules for those given. ${RULES} \`modules\` merge into the current flags. Audited \`events.update\`; bumps \`updated_at\`; \`{event:{}}\` changes nothing. ${MANAGERS}`,
+        description: `Any subset of the create fields, with the same rules for those given. ${RULES} \`modules\` merge into the current flags; \`hotel_scan_context_id\` must name one of the event’s scan contexts (or be null). Audited \`events.update\`; bumps \`updated_at\`; \`{event:{}}\` changes nothing. ${MANAGERS}`,
         params: SeriesEventParams,
         body: EventRequest,
         response: { 200: EventFullBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },

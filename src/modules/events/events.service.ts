@@ -10,12 +10,18 @@ import { events, series as seriesTable } from '../../db/schema/index.js';
 import type { Ctx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { asSlugConflict, assertSlugFree, insertEvent, prepareEvent } from './event-create.service.js';
-import { checkEventSeriesId, checkWindows, normalizeEventFields } from './event-fields.js';
+import { assertSlugFree, insertEvent, prepareEvent, slugConflict } from './event-create.service.js';
+import {
+  checkEventSeriesId,
+  checkWindows,
+  HOTEL_CONTEXT_PROBLEM,
+  normalizeEventFields,
+} from './event-fields.js';
 import type { EventRequestBody } from './event-input.schemas.js';
 import { serializeEventFull } from './events.serialize.js';
 import type { EventRow, SeriesRow } from './records.service.js';
 
+const GENERATED_SLUG_ATTEMPTS = 10;
 export const SUPPORT_EMAIL_NEEDED = 'Set a support email before completing the setup';
 
 function targets(ctx: Ctx): { event: EventRow; series: SeriesRow } {
@@ -37,19 +43,32 @@ async function fullBody(db: Tx, event: EventRow, series: SeriesRow) {
   return { event: serializeEventFull(event, series, await participantCount(db, event.id)) };
 }
 
+/** 422 unless `uuid` names a scan context of the event. */
+async function assertOwnScanContext(db: Tx, eventId: number, uuid: string): Promise<void> {
+  const res = await db.execute(
+    sql`SELECT 1 FROM scan_contexts WHERE event_id = ${eventId} AND uuid = ${uuid}`,
+  );
+  if (res.rows.length === 0) throw unprocessable(HOTEL_CONTEXT_PROBLEM);
+}
+
 /** POST /series/{s}/events → 201 `{event}`; the series is the key's (contract §7). */
 export async function createSeriesEvent(ctx: Ctx, body: EventRequestBody) {
   const series = ctx.access.series;
   if (!series) throw new Error('createSeriesEvent called without a resolved series');
   checkEventSeriesId(body.event.event_series_id, series);
   const prepared = prepareEvent(body.event, ctx.config.operatorDomains);
-  try {
-    return await ctx.db.transaction(async (tx) => {
-      const row = await insertEvent(tx, series, prepared, { principal: ctx.access.principal });
-      return { event: serializeEventFull(row, series, 0) };
-    });
-  } catch (error) {
-    throw asSlugConflict(error, prepared.columns.slug);
+  // A slug generated from the name can lose a race with a parallel create: try the next free one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const row = await insertEvent(tx, series, prepared, { principal: ctx.access.principal });
+        return { event: serializeEventFull(row, series, 0) };
+      });
+    } catch (error) {
+      const taken = slugConflict(error, prepared.columns.slug);
+      if (!taken) throw error;
+      if (prepared.columns.slug !== undefined || attempt >= GENERATED_SLUG_ATTEMPTS) throw taken;
+    }
   }
 }
 
@@ -78,6 +97,7 @@ export async function updateSeriesEvent(ctx: Ctx, body: EventRequestBody) {
   try {
     return await ctx.db.transaction(async (tx) => {
       if (columns.slug !== undefined) await assertSlugFree(tx, columns.slug, event.id);
+      if (columns.hotelScanContextId) await assertOwnScanContext(tx, event.id, columns.hotelScanContextId);
       const [row] = await tx
         .update(events)
         .set({
@@ -99,7 +119,7 @@ export async function updateSeriesEvent(ctx: Ctx, body: EventRequestBody) {
       return fullBody(tx, row!, series);
     });
   } catch (error) {
-    throw asSlugConflict(error, columns.slug);
+    throw slugConflict(error, columns.slug) ?? error;
   }
 }
 

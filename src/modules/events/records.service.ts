@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { type EventModules, events, scanContexts, series } from '../../db/schema/index.js';
-import { unprocessable } from '../../lib/errors.js';
+import { conflict, unprocessable } from '../../lib/errors.js';
 import { slugify, slugProblem } from '../../lib/slug.js';
 
 export type EventRow = typeof events.$inferSelect;
@@ -57,7 +57,7 @@ export type NewEvent = Omit<typeof events.$inferInsert, 'modules' | 'slug'> & {
 export async function createEventRecord(tx: Tx, input: NewEvent): Promise<EventRow> {
   const slug = checkedSlug(input.slug, input.name);
   const [taken] = await tx.select({ id: events.id }).from(events).where(eq(events.slug, slug));
-  if (taken) throw unprocessable(`Event slug "${slug}" is already taken`);
+  if (taken) throw conflict(`Event slug "${slug}" is already taken`);
   const [row] = await tx
     .insert(events)
     .values({ ...input, slug, modules: { ...DEFAULT_MODULES, ...input.modules } })
