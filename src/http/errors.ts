@@ -1,6 +1,6 @@
 /**
  * The one error handler (architecture): every error leaves as `{error, ...extra}`. Validation →
- * 422, malformed JSON or wrong content type → 400, too large → 413, unknown route → 404, anything
+ * 422 (also text PostgreSQL cannot store, e.g. NUL characters), malformed JSON or wrong content type → 400, too large → 413, unknown route → 404, anything
  * unexpected → 500 with a generic message (details only in the log).
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
@@ -17,6 +17,22 @@ function validationMessage(error: FastifyError): string {
   if (first.keyword === 'additionalProperties' && params?.additionalProperty)
     return `${where}${path ? `.${path}` : ''}: unknown field ${String(params.additionalProperty)}`;
   return `${where}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
+}
+
+/**
+ * PostgreSQL refuses some text the JSON schema allows: NUL characters (`\u0000`, SQLSTATE 22021 in
+ * text, 22P05 in jsonb) and invalid byte sequences. Those are the caller's bad input (422), not a 500.
+ * Drizzle wraps the driver's error, so the SQLSTATE is looked for along the `cause` chain.
+ */
+const BAD_TEXT_SQLSTATES = new Set(['22021', '22P05']);
+
+function isBadTextError(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && BAD_TEXT_SQLSTATES.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -39,6 +55,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(413).send({ error: 'Request body is too large' });
     if (error instanceof SyntaxError || code.startsWith('FST_ERR_CTP')) {
       return reply.status(400).send({ error: 'Malformed JSON in request body' });
+    }
+    if (isBadTextError(error)) {
+      return reply
+        .status(422)
+        .send({ error: 'Text fields cannot contain NUL characters or invalid byte sequences' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.status(status).send({ error: error.message });
