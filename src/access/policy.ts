@@ -44,6 +44,8 @@ export function checkCredentialKind(rule: ActionRule, principal: Principal): voi
 
 function keyMessage(rule: ActionRule): string {
   if (rule.denyMessage) return rule.denyMessage;
+  // Series keys may call it, so only an event key is refused here: say so (not "requires a user").
+  if (rule.keys.series && !rule.keys.event) return 'Event API keys cannot access series endpoints';
   return rule.users ? 'API keys cannot access this endpoint; it requires a user credential' : 'Forbidden';
 }
 
