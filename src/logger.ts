@@ -20,6 +20,35 @@ export const REDACT_PATHS = [
   '*.*.apiKey',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+/**
+ * URLs can carry bearer-equivalent tokens: the guardian portal's path token (`/guardian/<token>`,
+ * contract §8) and `token=` query parameters (invitation links). Both are replaced by `[redacted]`.
+ */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/(\/guardian\/)[^/?#]+/g, '$1[redacted]')
+    .replace(/([?&](?:token|invitation_token|code)=)[^&#]*/gi, '$1[redacted]');
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's request serializer, with the URL redacted. */
+function serializeRequest(req: LoggedRequest) {
+  return { method: req.method, url: redactUrl(req.url ?? ''), host: req.host, remoteAddress: req.ip };
+}
+
+/** The process logger (stdout unless a destination is given, e.g. a test's capture stream). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
