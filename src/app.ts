@@ -18,14 +18,21 @@ import { banRoutes } from './modules/bans/bans.routes.js';
 import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
+import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
+import { emailLogRoutes } from './modules/email/email-log.routes.js';
+import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
+import { invitationRoutes } from './modules/registration/invitations.routes.js';
+import { registrationRoutes } from './modules/registration/registrations.routes.js';
+import { staffRoutes } from './modules/registration/staff.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
+import { webhookPlugin } from './webhooks/webhooks.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -68,9 +75,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       signinRoutes(api, deps);
       checkinRoutes(api, deps);
       nfcRoutes(api, deps);
+      scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
+      // Issue 4: series event API (create, read, update, setup completion).
+      eventRoutes(api, deps);
       chatBlastRoutes(api, deps); // issue 6: chat blasts
+      emailLogRoutes(api, deps);
+      // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
+      api.register(webhookPlugin, { prefix: '/webhooks', deps });
+      // Registration (issue 4).
+      invitationRoutes(api, deps);
+      registrationRoutes(api, deps);
+      staffRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -13,6 +13,11 @@ export const REDACT_PATHS = [
   // Chat provider bot token (issue 6).
   '*.botToken',
   '*.bot_token',
+  // Provider secrets (config.webhookSecrets, config.esign.apiKey) if a config object is ever logged.
+  'webhookSecrets',
+  '*.webhookSecrets',
+  '*.apiKey',
+  '*.*.apiKey',
 ];
 
 export function createLogger(level: string): Logger {

@@ -1,5 +1,7 @@
 /** Every scenario, in the order they run at each size. Add new scenario modules here. */
+
 import { chatBlast } from './chat-blast.js';
+import { checkin } from './checkin.js';
 import { deltaPlan } from './delta-plan.js';
 import { deltaSync } from './delta-sync.js';
 import { eventLoop } from './event-loop.js';
@@ -15,5 +17,6 @@ export const scenarios: readonly Scenario[] = [
   search,
   deltaPlan,
   eventLoop,
+  checkin,
   chatBlast,
 ];

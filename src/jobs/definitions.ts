@@ -24,6 +24,10 @@ export interface JobPayloads {
   };
   /** Deliver a chat blast's pending recipients (modules/chat-blasts/delivery.service.ts); idempotent. */
   'chat-blast-deliver': { blast_id: number };
+  /** Inbound receivers (contract §6): apply one stored provider event (webhook_events row). */
+  'webhook-process': { webhook_event_id: number };
+  /** Create the e-signature provider's signing request for one consent (modules/registration). */
+  'esign-request': { consent_id: number };
 }
 
 export type JobName = keyof JobPayloads;
@@ -67,6 +71,22 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 3600,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Inbound receivers: the work of one provider event; idempotent (webhook_events.processed_at).
+  'webhook-process': {
+    retryLimit: 8,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Registration (issue 4).
+  'esign-request': {
+    retryLimit: 6,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 60,
     deadLetter: DEAD_LETTER_QUEUE,
   },
 };

@@ -4,6 +4,8 @@ import { resumeChatBlasts } from '../modules/chat-blasts/delivery.finish.js';
 import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
+import { requestEsignSignature } from '../modules/registration/consents.service.js';
+import { processWebhookEvent } from '../webhooks/process.js';
 
 export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
   await deps.jobs.work('email-send', (data, job) => sendQueuedEmail(deps, data, job), {
@@ -23,4 +25,12 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     });
   }
   await resumeChatBlasts(deps);
+  // Inbound receivers (contract §6).
+  await deps.jobs.work('webhook-process', (data) => processWebhookEvent(deps, data), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
+  // Registration (issue 4).
+  await deps.jobs.work('esign-request', (data) => requestEsignSignature(deps, data), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
 }

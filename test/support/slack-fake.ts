@@ -36,7 +36,11 @@ export interface FakeSlack {
     maxInFlight: number;
     historyLookups: number;
   };
-  /** Requests after each 429, with the ms elapsed since that 429 (pause evidence). */
+  /**
+   * Every request after the last 429, with the ms elapsed since that 429 (pause evidence). Requests
+   * the client had already in flight when the 429 came back arrive at once; the retried ones only
+   * after Retry-After, so a pausing client shows a delay of about Retry-After somewhere in here.
+   */
   afterRateLimit: number[];
   /** Per-request artificial latency (ms). */
   latencyMs: number;
@@ -89,7 +93,6 @@ export async function startFakeSlack(token = 'xoxb-test-token'): Promise<FakeSla
       fake.stats.requests++;
       if (lastRateLimitAt > 0 && rateLimited === 0) {
         fake.afterRateLimit.push(Date.now() - lastRateLimitAt);
-        lastRateLimitAt = 0;
       }
       if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
       const method = req.url?.replace(/^\/api\//, '') ?? '';

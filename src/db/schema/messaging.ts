@@ -89,7 +89,10 @@ export const banEmails = pgTable(
   (t) => [index().on(t.banId)],
 );
 
-/** Every email Muster sends (status queued | sent | failed | delivered | bounced | opened). */
+/**
+ * Every email Muster sends. status: queued | sent | failed | suppressed (address flagged, not sent) |
+ * delivered | bounced | opened (the last three from the email provider's webhook, contract §6).
+ */
 export const emailLog = pgTable(
   'email_log',
   {
@@ -104,6 +107,10 @@ export const emailLog = pgTable(
     error: text('error'),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
+    // Provider webhook events (contract §6): first delivery, first open, bounce.
+    deliveredAt: ts('delivered_at'),
+    openedAt: ts('opened_at'),
+    bouncedAt: ts('bounced_at'),
     updatedAt: updatedAt(),
   },
   (t) => [index().on(t.toEmail), index().on(t.providerMessageId)],
