@@ -28,6 +28,8 @@ export interface Jobs {
     opts?: { batchSize?: number; pollingIntervalSeconds?: number },
   ): Promise<void>;
   stop(): Promise<void>;
+  /** True once stop() was called: long-running handlers (chat blasts) return at a safe point. */
+  readonly stopping: boolean;
   readonly boss: PgBoss;
 }
 
@@ -63,8 +65,12 @@ export async function startJobs(
   for (const [name, policy] of Object.entries(QUEUES)) {
     if (!existing.has(name)) await boss.createQueue(name, policy as PgBoss.Queue);
   }
+  let stopping = false;
   return {
     boss,
+    get stopping() {
+      return stopping;
+    },
     async enqueue(tx, name, data, sendOpts = {}) {
       await boss.send(name, data as object, { ...sendOpts, db: executorFor(tx) } as PgBoss.SendOptions);
     },
@@ -88,6 +94,7 @@ export async function startJobs(
       );
     },
     async stop() {
+      stopping = true;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 } as PgBoss.StopOptions);
     },
   };

@@ -18,9 +18,12 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
   // Chat blasts (issue 6): deliver, and resume blasts a crashed worker left unfinished.
-  await deps.jobs.work('chat-blast-deliver', (data) => deliverBlast(deps, data), {
-    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
-  });
+  // Two pollers: a long blast does not hold up another event's blast (each runs to completion).
+  for (let i = 0; i < 2; i++) {
+    await deps.jobs.work('chat-blast-deliver', (data) => deliverBlast(deps, data), {
+      pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+    });
+  }
   await resumeChatBlasts(deps);
   // Inbound receivers (contract §6).
   await deps.jobs.work('webhook-process', (data) => processWebhookEvent(deps, data), {

@@ -3,7 +3,7 @@
  * transient failures, 1% permanent failures and the worker (`muster worker`, a child process)
  * SIGKILLed three times mid-delivery, then a final worker finishing it. Every recipient ends `sent`
  * or `failed` exactly once, `sent_count + failed_count = recipient_count`, the blast ends
- * `completed`, and the fake's delivery log shows no user messaged twice: a message posted by a
+ * `completed` (after a fourth, graceful SIGTERM stop on the way), and the fake's delivery log shows no user messaged twice: a message posted by a
  * killed worker but not yet recorded is found in the DM history (by its metadata) when the claim is
  * retaken, and recorded instead of posted again.
  *
@@ -21,6 +21,7 @@ import { buildWorld, type World } from '../support/world.js';
 const RECIPIENTS = 5000;
 const CONCURRENCY = 8;
 const KILL_AT = [700, 1900, 3100];
+const STOP_AT = 3800;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -124,8 +125,14 @@ describe.skipIf(!onPostgres)(
         await until(() => slack.deliveries.length >= threshold, 240_000, `${threshold} deliveries`);
         await kill(child);
       }
-      const deliveredAtLastKill = slack.deliveries.length;
-      expect(deliveredAtLastKill).toBeLessThan(RECIPIENTS);
+      // Then a graceful stop (SIGTERM): the worker stops between recipients, releases its unstarted
+      // claims, fails its job for a retry and exits 0.
+      const graceful = startWorkerProcess();
+      await until(() => slack.deliveries.length >= STOP_AT, 240_000, `${STOP_AT} deliveries`);
+      const code = new Promise<number | null>((resolve) => graceful.once('exit', (c) => resolve(c)));
+      graceful.kill('SIGTERM');
+      expect(await code).toBe(0);
+      expect(slack.deliveries.length).toBeLessThan(RECIPIENTS);
 
       const pool = t.deps.database.pool;
       const status = async () =>

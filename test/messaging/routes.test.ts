@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resumeChatBlasts } from '../../src/modules/chat-blasts/delivery.finish.js';
 import { bearer, get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { addRegistration, buildWorld, type World } from '../support/world.js';
 
@@ -113,6 +114,8 @@ describe('POST /events/{event_id}/chat_blasts', () => {
       [chat_blast.id],
     );
     expect(jobs.rows).toEqual([{ data: { blast_id: chat_blast.id } }]);
+    // A worker starting up does not enqueue a second job for a blast whose job is still waiting.
+    expect(await resumeChatBlasts(t.deps)).toBe(0);
     const audit = await t.deps.database.pool.query(
       `SELECT metadata FROM audit_log WHERE action = 'chat_blasts.create' AND target_id = $1`,
       [String(chat_blast.id)],

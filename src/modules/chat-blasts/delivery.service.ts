@@ -80,7 +80,9 @@ export async function deliverBlast(deps: Deps, job: JobPayloads['chat-blast-deli
   );
   const sender = createChatSender(cfg, deps.log);
   const batchSize = cfg.concurrency * 4;
-  for (;;) {
+  // On shutdown the job stops between recipients and fails, so the queue retries it on another
+  // worker (or this one's successor resumes it at start-up); the blast stays in_progress.
+  while (!deps.jobs.stopping) {
     const batch = await claimRecipients(deps.db, blastId, batchSize, cfg.leaseSeconds);
     if (batch.length > 0) {
       await deliverBatch(deps, sender, { text: blast.message, since: Number(blast.since) }, batch);
@@ -93,19 +95,26 @@ export async function deliverBlast(deps: Deps, job: JobPayloads['chat-blast-deli
     }
     await sleep(Math.min(Math.max(wake, 50), MAX_IDLE_WAIT_MS));
   }
+  throw new Error(`worker stopping: chat blast ${blastId} will resume on another worker`);
 }
 
-/** Sends a claimed batch with bounded concurrency, renewing the batch's lease while it runs. */
+/**
+ * Sends a claimed batch with bounded concurrency, renewing the lease of the batch's unsettled
+ * recipients while it runs. On shutdown, recipients not yet started are released at once; a
+ * recipient whose outcome could not be recorded keeps its claim, so whoever retakes it after the
+ * lease first looks it up in the provider's history.
+ */
 async function deliverBatch(deps: Deps, sender: ChatSender, msg: Message, batch: Claimed[]): Promise<void> {
   const cfg = deps.config.chat;
-  const held = new Set(batch.map((r) => r.id));
+  const unsettled = new Set(batch.map((r) => r.id));
+  const notStarted = new Set(batch.map((r) => r.id));
   const heartbeat = setInterval(
     () => {
-      if (held.size === 0) return;
+      if (unsettled.size === 0) return;
       deps.db
         .execute(
           sql`UPDATE chat_blast_recipients SET claimed_at = clock_timestamp()
-               WHERE id IN (${idList(held)}) AND status = 'pending' AND claimed_at IS NOT NULL`,
+               WHERE id IN (${idList(unsettled)}) AND status = 'pending' AND claimed_at IS NOT NULL`,
         )
         .catch((err: unknown) => deps.log.warn({ err }, 'chat blast lease renewal failed'));
     },
@@ -114,15 +123,26 @@ async function deliverBatch(deps: Deps, sender: ChatSender, msg: Message, batch:
   try {
     let next = 0;
     const lane = async () => {
-      while (next < batch.length) {
+      while (next < batch.length && !deps.jobs.stopping) {
         const recipient = batch[next++]!;
+        notStarted.delete(recipient.id);
         await deliverOne(deps, sender, msg, recipient);
-        held.delete(recipient.id);
+        unsettled.delete(recipient.id);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(cfg.concurrency, batch.length) }, lane));
+    const lanes = await Promise.allSettled(
+      Array.from({ length: Math.min(cfg.concurrency, batch.length) }, lane),
+    );
+    const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
     clearInterval(heartbeat);
+    if (notStarted.size > 0)
+      await deps.db
+        .execute(
+          sql`UPDATE chat_blast_recipients SET claimed_at = NULL WHERE id IN (${idList(notStarted)}) AND status = 'pending'`,
+        )
+        .catch(() => undefined);
   }
 }
 
