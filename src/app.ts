@@ -24,6 +24,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
+import { invitationRoutes } from './modules/registration/invitations.routes.js';
 import { recordRoutes } from './modules/registration/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
@@ -74,6 +75,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       // Registration, participant and guardian side (issue 4; contract §8).
       recordRoutes(api, deps);
       guardianPortalRoutes(api, deps);
+      // Registration (issue 4).
+      invitationRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

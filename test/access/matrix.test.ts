@@ -37,6 +37,7 @@ import {
 import { banRouteKeys } from './rows/bans.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
+import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
@@ -592,6 +593,7 @@ const ROW_FILE_ROUTES = new Set([
   ...travelNotesRouteKeys,
   ...recordRouteKeys,
   ...guardianPortalRouteKeys,
+  ...registrationRouteKeys,
 ]);
 
 // ---------------------------------------------------------------------------------------------
