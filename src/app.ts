@@ -26,6 +26,8 @@ import { participantRoutes } from './modules/participants/participants.routes.js
 import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations.routes.js';
 import { recordRoutes } from './modules/registration/record.routes.js';
+import { registrationRoutes } from './modules/registration/registrations.routes.js';
+import { staffRoutes } from './modules/registration/staff.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 
@@ -77,6 +79,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       guardianPortalRoutes(api, deps);
       // Registration (issue 4).
       invitationRoutes(api, deps);
+      registrationRoutes(api, deps);
+      staffRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );
