@@ -27,7 +27,9 @@ import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
+import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations.routes.js';
+import { recordRoutes } from './modules/registration/record.routes.js';
 import { registrationRoutes } from './modules/registration/registrations.routes.js';
 import { staffRoutes } from './modules/registration/staff.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
@@ -84,6 +86,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       emailLogRoutes(api, deps);
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
+      // Registration, participant and guardian side (issue 4; contract §8).
+      recordRoutes(api, deps);
+      guardianPortalRoutes(api, deps);
       // Registration (issue 4).
       invitationRoutes(api, deps);
       registrationRoutes(api, deps);

@@ -38,7 +38,9 @@ import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys } from './rows/email-log.js';
+import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { registrationRouteKeys } from './rows/registration.js';
+import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
@@ -593,6 +595,8 @@ const ROW_FILE_ROUTES = new Set([
   ...sessionRouteKeys,
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
+  ...recordRouteKeys,
+  ...guardianPortalRouteKeys,
   ...seriesEventRouteKeys, // issue 4: series event API (test/events/rows.test.ts)
   ...chatBlastRouteKeys, // issue 6: chat blasts
   // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
