@@ -24,6 +24,9 @@ import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
+import { invitationRoutes } from './modules/registration/invitations.routes.js';
+import { registrationRoutes } from './modules/registration/registrations.routes.js';
+import { staffRoutes } from './modules/registration/staff.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 import { webhookPlugin } from './webhooks/webhooks.routes.js';
@@ -74,6 +77,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       emailLogRoutes(api, deps);
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
+      // Registration (issue 4).
+      invitationRoutes(api, deps);
+      registrationRoutes(api, deps);
+      staffRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -40,6 +40,8 @@ const EnvSchema = Type.Object({
       pattern: '^\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*(,\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*)*$',
     }),
   ),
+  // Registration (issue 4): e-signature provider for consents; `none` = typed signatures.
+  MUSTER_ESIGN_PROVIDER: Type.Union([Type.Literal('none'), Type.Literal('docuseal')], { default: 'none' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -69,6 +71,8 @@ export interface Config {
   readonly secretKey: string | undefined;
   /** Trust X-Forwarded-For (behind a reverse proxy) for client IPs used by rate limits. */
   readonly trustProxy: boolean;
+  /** E-signature provider for consents (integrations/esign.ts); `none` = typed signatures. */
+  readonly esignProvider: 'none' | 'docuseal';
   /** Whether `muster serve` also runs the job worker in-process. */
   readonly runWorker: boolean;
   /** Upstream OpenID Connect provider offered on the sign-in page; null when not configured. */
@@ -129,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (operatorDomains.length === 0)
     throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
   const oidc = parseOidc(e);
+  const esign = parseEsign(e);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return Object.freeze({
     port: e.PORT,
@@ -159,7 +164,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       esign: e.MUSTER_ESIGN_WEBHOOK_SECRET,
       chat: e.MUSTER_CHAT_SIGNING_SECRET,
     }),
-    esign: parseEsign(e),
+    esign,
+    // Unset: DocuSeal when its URL and key are configured, else typed signatures.
+    esignProvider: env.MUSTER_ESIGN_PROVIDER ? e.MUSTER_ESIGN_PROVIDER : esign ? 'docuseal' : 'none',
   });
 }
 

@@ -85,6 +85,12 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can read the email log',
   },
+  // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
+  // its series, users with participants access. Participant side: the signed-in user (mobile
+  // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
+  'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  'registrations.self': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
+  'registrations.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -26,6 +26,12 @@ export interface JobPayloads {
   'webhook-process': { webhook_event_id: number };
 }
 
+// Registration (issue 4).
+export interface JobPayloads {
+  /** Create the e-signature provider's signing request for one consent (modules/registration). */
+  'esign-request': { consent_id: number };
+}
+
 export type JobName = keyof JobPayloads;
 
 export interface QueuePolicy {
@@ -63,6 +69,14 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
   // Inbound receivers: the work of one provider event; idempotent (webhook_events.processed_at).
   'webhook-process': {
     retryLimit: 8,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Registration (issue 4).
+  'esign-request': {
+    retryLimit: 6,
     retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 60,

@@ -2,6 +2,7 @@
 import type { Deps } from '../deps.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
+import { requestEsignSignature } from '../modules/registration/consents.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
 
 export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
@@ -16,6 +17,10 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
   });
   // Inbound receivers (contract §6).
   await deps.jobs.work('webhook-process', (data) => processWebhookEvent(deps, data), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
+  // Registration (issue 4).
+  await deps.jobs.work('esign-request', (data) => requestEsignSignature(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
 }
