@@ -15,11 +15,14 @@ import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
+import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
+import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { emailLogRoutes } from './modules/email/email-log.routes.js';
+import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
@@ -72,8 +75,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       signinRoutes(api, deps);
       checkinRoutes(api, deps);
       nfcRoutes(api, deps);
+      scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
+      // Issue 4: series event API (create, read, update, setup completion).
+      eventRoutes(api, deps);
+      chatBlastRoutes(api, deps); // issue 6: chat blasts
       emailLogRoutes(api, deps);
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });

@@ -35,9 +35,11 @@ import {
   type WorldRegistration,
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
+import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys } from './rows/email-log.js';
 import { registrationRouteKeys } from './rows/registration.js';
+import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
@@ -591,6 +593,8 @@ const ROW_FILE_ROUTES = new Set([
   ...sessionRouteKeys,
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
+  ...seriesEventRouteKeys, // issue 4: series event API (test/events/rows.test.ts)
+  ...chatBlastRouteKeys, // issue 6: chat blasts
   // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
   ...webhookRouteKeys,
   ...emailLogRouteKeys,

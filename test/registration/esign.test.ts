@@ -2,7 +2,7 @@
  * The e-signature adapter seam (src/integrations/esign.ts; contract §8 "Consents"): with a provider
  * configured, submit enqueues an `esign-request` job per consent, the worker calls the adapter's
  * `createSigningRequest` with the right signer, stores the submission id and document URL, and
- * typed signatures are refused. The adapter here is a recording stand-in for the interface; the
+ * typed signatures are refused. The adapter here (registered in ESIGN_ADAPTERS, always selected) is a recording stand-in for the interface; the
  * DocuSeal adapter has its own tests against a fake DocuSeal HTTP server.
  */
 import { sql } from 'drizzle-orm';
@@ -14,8 +14,8 @@ import { issueMobileToken } from '../../src/modules/credentials/issue.service.js
 import { call, P, type RegHarness, startRegHarness, tokenIn } from './harness.js';
 
 const requests: SigningRequest[] = [];
-ESIGN_ADAPTERS.docuseal = () => ({
-  name: 'docuseal',
+ESIGN_ADAPTERS.push(() => ({
+  name: 'recording',
   async createSigningRequest(request) {
     requests.push(request);
     return {
@@ -23,12 +23,12 @@ ESIGN_ADAPTERS.docuseal = () => ({
       documentUrl: `https://sign.example/s/${request.consentId}`,
     };
   },
-});
+}));
 
 let h: RegHarness;
 
 beforeAll(async () => {
-  h = await startRegHarness({ MUSTER_ESIGN_PROVIDER: 'docuseal' });
+  h = await startRegHarness();
 }, 60_000);
 
 afterAll(async () => {

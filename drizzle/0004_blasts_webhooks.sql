@@ -29,10 +29,14 @@ CREATE TABLE "webhook_events" (
 	"processed_at" timestamp(6) with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "chat_blast_recipients" ADD COLUMN "claimed_at" timestamp(6) with time zone;--> statement-breakpoint
+ALTER TABLE "chat_blast_recipients" ADD COLUMN "available_at" timestamp(6) with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+ALTER TABLE "chat_blast_recipients" ADD COLUMN "message_ts" text;--> statement-breakpoint
 ALTER TABLE "email_log" ADD COLUMN "delivered_at" timestamp(6) with time zone;--> statement-breakpoint
 ALTER TABLE "email_log" ADD COLUMN "opened_at" timestamp(6) with time zone;--> statement-breakpoint
 ALTER TABLE "email_log" ADD COLUMN "bounced_at" timestamp(6) with time zone;--> statement-breakpoint
 ALTER TABLE "helpdesk_conversations" ADD CONSTRAINT "helpdesk_conversations_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "email_suppressions_email_key" ON "email_suppressions" USING btree (lower("email"));--> statement-breakpoint
 CREATE INDEX "helpdesk_conversations_user_id_index" ON "helpdesk_conversations" USING btree ("user_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "webhook_events_provider_event" ON "webhook_events" USING btree ("provider","event_id");
+CREATE UNIQUE INDEX "webhook_events_provider_event" ON "webhook_events" USING btree ("provider","event_id");--> statement-breakpoint
+CREATE INDEX "chat_blast_recipients_pending" ON "chat_blast_recipients" USING btree ("blast_id","available_at") WHERE status = 'pending';
