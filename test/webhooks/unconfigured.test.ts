@@ -2,7 +2,10 @@
  * A receiver whose provider secret is not configured answers 503 `{error}` (contract §6; quality.md
  * "no secret configured → 503") — whatever it is sent, signed or not — and writes nothing.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../../src/jobs/runner.js';
+import { acceptEvent } from '../../src/webhooks/intake.service.js';
 import { snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { type PROVIDERS, signedRequest, webhookJobCount } from './helpers.js';
 
@@ -45,4 +48,37 @@ describe('unconfigured receivers', () => {
     expect(await snapshotDb(t.deps)).toEqual(before);
     expect(await webhookJobCount(t)).toBe(jobs);
   });
+});
+
+describe('webhook-process batches', () => {
+  it('a failing job does not hold back the other events fetched in its batch', async () => {
+    await t.deps.db.transaction((tx) =>
+      t.deps.jobs.enqueue(tx, 'webhook-process', { webhook_event_id: 'poison' as unknown as number }),
+    );
+    for (const id of ['EvBatch1', 'EvBatch2', 'EvBatch3']) {
+      await acceptEvent(t.deps, 'chat', {
+        eventId: id,
+        eventType: 'message',
+        payload: { type: 'event_callback', event_id: id, event: { type: 'message' } },
+      });
+    }
+    // Started after every job exists: the first fetch takes all four in one batch.
+    await startWorker(t.deps, { pollingIntervalSeconds: 0.5 });
+    // The moment the poison job has failed once (its retry is seconds away), the others are done.
+    for (let i = 0; i < 300; i++) {
+      const res = await t.deps.db.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-process' AND data->>'webhook_event_id' = 'poison' AND retry_count > 0`,
+      );
+      if (Number(res.rows[0]!.n) > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const done = await t.deps.db.execute<{ event_id: string; outcome: string }>(
+      sql`SELECT event_id, outcome FROM webhook_events WHERE processed_at IS NOT NULL ORDER BY event_id`,
+    );
+    expect(done.rows).toEqual([
+      { event_id: 'EvBatch1', outcome: 'ignored' },
+      { event_id: 'EvBatch2', outcome: 'ignored' },
+      { event_id: 'EvBatch3', outcome: 'ignored' },
+    ]);
+  }, 60_000);
 });
