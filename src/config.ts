@@ -159,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (operatorDomains.length === 0)
     throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
   const oidc = parseOidc(e);
+  const esign = parseEsign(e);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return Object.freeze({
     port: e.PORT,
@@ -199,7 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       esign: e.MUSTER_ESIGN_WEBHOOK_SECRET,
       chat: e.MUSTER_CHAT_SIGNING_SECRET,
     }),
-    esign: parseEsign(e),
+    esign,
   });
 }
 

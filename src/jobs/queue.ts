@@ -83,13 +83,21 @@ export async function startJobs(
           includeMetadata: true,
         } as PgBoss.WorkOptions & { includeMetadata: true },
         async (jobs: PgBoss.JobWithMetadata<object>[]) => {
+          // With batchSize > 1 a failure fails (and retries) the whole batch, so every job still
+          // runs before the first error is rethrown: one poison job never starves its batch-mates.
+          let failure: unknown;
           for (const job of jobs) {
-            await handler(job.data as never, {
-              id: job.id,
-              retryCount: job.retryCount,
-              retryLimit: job.retryLimit,
-            });
+            try {
+              await handler(job.data as never, {
+                id: job.id,
+                retryCount: job.retryCount,
+                retryLimit: job.retryLimit,
+              });
+            } catch (error) {
+              failure ??= error;
+            }
           }
+          if (failure !== undefined) throw failure;
         },
       );
     },

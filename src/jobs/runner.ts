@@ -26,8 +26,11 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
   }
   await resumeChatBlasts(deps);
   // Inbound receivers (contract §6).
+  // Fetched 25 at a time: pg-boss waits a polling interval between fetches, and providers send
+  // bursts (one delivery event per email). A failed batch is retried whole; processing is idempotent.
   await deps.jobs.work('webhook-process', (data) => processWebhookEvent(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+    batchSize: 25,
   });
   // Registration (issue 4).
   await deps.jobs.work('esign-request', (data) => requestEsignSignature(deps, data), {

@@ -5,13 +5,21 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { consents, emergencyContacts, registrations } from '../../src/db/schema/index.js';
 import {
   createDocuSealClient,
   EsignPermanentError,
   EsignTransientError,
 } from '../../src/integrations/docuseal.js';
+import { esignProviderFor } from '../../src/integrations/esign.js';
+import { startWorker } from '../../src/jobs/runner.js';
+import { requestEsignSignature } from '../../src/modules/registration/consents.service.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { buildWorld } from '../support/world.js';
+import { drain, SECRETS, signedRequest } from './helpers.js';
 
 interface Seen {
   method: string;
@@ -135,4 +143,65 @@ describe('DocuSeal client', () => {
     );
     expect(loadConfig({}).esign).toBeNull();
   });
+});
+
+describe('DocuSeal end to end: signing request, then the webhook completes the registration', () => {
+  let t: TestApp;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('URL + key select the DocuSeal adapter; its submission id is what the webhook matches', async () => {
+    t = await startTestApp({
+      ...SECRETS,
+      MUSTER_ESIGN_URL: base,
+      MUSTER_ESIGN_API_KEY: 'ds-api-key-secret',
+      MUSTER_ESIGN_TEMPLATES: 'waiver=11',
+    });
+    expect(esignProviderFor(t.deps.config)?.name).toBe('docuseal');
+    const world = await buildWorld(t.deps);
+    const reg = world.regs.adultA;
+    await t.deps.db.execute(
+      sql`UPDATE events SET modules = modules || '{"freedom_waivers_enabled": false}'::jsonb WHERE id = ${reg.eventId}`,
+    );
+    await t.deps.db.execute(
+      sql`UPDATE registrations SET status = 'in_progress', submitted_at = now() WHERE id = ${reg.id}`,
+    );
+    await t.deps.db.execute(sql`UPDATE people SET date_of_birth = '1990-01-01' WHERE id = ${reg.personId}`);
+    await t.deps.db
+      .insert(emergencyContacts)
+      .values({ registrationId: reg.id, name: 'Kim', phone: '+15550100', relationship: 'friend' });
+    await t.deps.db.execute(sql`DELETE FROM consents WHERE registration_id = ${reg.id}`);
+    const [consent] = await t.deps.db
+      .insert(consents)
+      .values({ registrationId: reg.id, consentType: 'waiver', status: 'sent', pendingOn: 'participant' })
+      .returning();
+
+    await requestEsignSignature(t.deps, { consent_id: consent!.id });
+    const request = seen.at(-1)!;
+    expect(request.body).toMatchObject({
+      template_id: 11,
+      submitters: [{ role: 'Participant', email: reg.email }],
+    });
+    const [stored] = await t.deps.db.select().from(consents).where(eq(consents.id, consent!.id));
+    expect(stored).toMatchObject({ esignSubmissionId: '7001', documentUrl: 'https://esign.example/s/slug0' });
+
+    await startWorker(t.deps, { pollingIntervalSeconds: 0.5 });
+    const res = await t.app.inject(
+      signedRequest(
+        'esign',
+        JSON.stringify({
+          event_type: 'submission.completed',
+          timestamp: '2026-11-24T12:00:00Z',
+          data: { id: 7001, completed_at: '2026-11-24T12:00:00Z' },
+        }),
+      ),
+    );
+    expect(res.statusCode).toBe(200);
+    await drain(t);
+    const [signed] = await t.deps.db.select().from(consents).where(eq(consents.id, consent!.id));
+    expect(signed!.status).toBe('signed');
+    const [after] = await t.deps.db.select().from(registrations).where(eq(registrations.id, reg.id));
+    expect(after!.status).toBe('complete');
+  }, 120_000);
 });

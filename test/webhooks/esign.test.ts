@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consents, emergencyContacts, registrations } from '../../src/db/schema/index.js';
 import { startWorker } from '../../src/jobs/runner.js';
 import { createEventRecord, createSeries } from '../../src/modules/events/records.service.js';
+import { processWebhookEvent } from '../../src/webhooks/process.js';
 import { snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { addRegistration } from '../support/world.js';
 import { drain, SECRETS, signedRequest } from './helpers.js';
@@ -210,5 +211,18 @@ describe('e-signature events', () => {
     const after = await snapshotDb(t.deps);
     expect({ ...after, webhook_events: null }).toEqual({ ...before, webhook_events: null });
     expect(after.webhook_events!.rows).toBe(before.webhook_events!.rows + 1);
+  });
+});
+
+describe('the webhook-process job', () => {
+  it('is idempotent: running it again for a processed event changes nothing', async () => {
+    const { consent: id } = await registrationWithWaiver('506');
+    await deliver('submission.completed', { id: 506, completed_at: '2026-11-24T10:03:00Z' });
+    expect((await consent(id)).status).toBe('signed');
+    const rows = await t.deps.db.execute<{ id: number }>(sql`SELECT id FROM webhook_events`);
+    const before = await snapshotDb(t.deps);
+    for (const row of rows.rows) await processWebhookEvent(t.deps, { webhook_event_id: Number(row.id) });
+    await processWebhookEvent(t.deps, { webhook_event_id: 987654 });
+    expect(await snapshotDb(t.deps)).toEqual(before);
   });
 });
