@@ -25,6 +25,8 @@ import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
+// Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
+import { webRoutes } from './modules/web/web.plugin.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -72,6 +74,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     { prefix: API_PREFIX },
   );
+  webRoutes(app, deps);
   await app.ready();
   return app;
 }

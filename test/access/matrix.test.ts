@@ -39,6 +39,8 @@ import { checkinRouteKeys } from './rows/checkin.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
+// Web pages (issue 4 item 5): rows run by test/web/rows.test.ts.
+import { webRouteKeys } from './rows/web.js';
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -588,6 +590,7 @@ const ROW_FILE_ROUTES = new Set([
   ...sessionRouteKeys,
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
+  ...webRouteKeys,
 ]);
 
 // ---------------------------------------------------------------------------------------------
