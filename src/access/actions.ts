@@ -78,6 +78,10 @@ export const actions = {
   // Staff notes (contract §4): users with participants access only; keys 403.
   'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  // Participant's own record (contract §8): any signed-in user; ownership is checked by the service
+  // (unknown registration 404, someone else's 403). Keys 403.
+  'registrations.record.read': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
+  'registrations.record.write': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -36,6 +36,7 @@ import {
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
 import { checkinRouteKeys } from './rows/checkin.js';
+import { recordRouteKeys } from './rows/registrations-record.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
@@ -590,6 +591,7 @@ const ROW_FILE_ROUTES = new Set([
   ...sessionRouteKeys,
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
+  ...recordRouteKeys,
   ...webRouteKeys,
 ]);
 

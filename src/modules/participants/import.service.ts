@@ -58,7 +58,11 @@ type Writable<T> = { [K in keyof T]?: T[K] | SQL };
 
 const PERSON_KEYS = ['phone', 'pronouns', 'headshot_url', 'chat_user_id'] as const;
 const PERSONAL_KEYS = ['legal_first_name', 'legal_last_name', 'preferred_name', 'date_of_birth'] as const;
-const REGISTRATION_PERSONAL_KEYS = ['tshirt_size', 'engagement_preference', 'engagement_notes'] as const;
+export const REGISTRATION_PERSONAL_KEYS = [
+  'tshirt_size',
+  'engagement_preference',
+  'engagement_notes',
+] as const;
 
 /** Address with blank keys omitted (spec personal.address). */
 function cleanAddress(address: Static<typeof ImportAddressSchema> | null): Address {
@@ -155,7 +159,12 @@ export async function importParticipants(
   return result;
 }
 
-async function upsertPerson(tx: Tx, item: ImportItem, existingId: number | undefined): Promise<number> {
+/** Creates or updates the person of `item` (exported for the participant's own record PATCH). */
+export async function upsertPerson(
+  tx: Tx,
+  item: ImportItem,
+  existingId: number | undefined,
+): Promise<number> {
   const values: Partial<typeof people.$inferInsert> = {
     ...pick<typeof people.$inferInsert>(item, PERSON_KEYS),
     ...pick<typeof people.$inferInsert>(item.personal, PERSONAL_KEYS),

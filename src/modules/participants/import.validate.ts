@@ -14,7 +14,7 @@ const MAX_PROBLEMS = 10;
 /** Items per import call; a larger file should be split. */
 export const MAX_IMPORT_ITEMS = 50_000;
 
-interface SchemaError {
+export interface SchemaError {
   keyword: string;
   instancePath: string;
   params: Record<string, unknown>;
@@ -47,10 +47,11 @@ function formatText(format: string): string {
   return `a valid ${format}`;
 }
 
-/** Turns TypeBox errors of one value into human messages, one per field. */
+/** Turns TypeBox errors of one value into human messages, one per field (`root` names the value itself). */
 export function describeSchemaErrors(
   errors: SchemaError[],
   rename: (path: string) => string = (p) => p,
+  root = 'item',
 ): string[] {
   const groups = new Map<string, SchemaError[]>();
   for (const e of errors) {
@@ -62,7 +63,7 @@ export function describeSchemaErrors(
   const out: string[] = [];
   for (const [path, list] of groups) {
     const field = fieldPath(path) && rename(fieldPath(path));
-    const subject = field || 'item';
+    const subject = field || root;
     const extra = list.find((e) => e.keyword === 'additionalProperties');
     if (extra) {
       const names = (extra.params.additionalProperties as string[]) ?? [];
