@@ -22,6 +22,7 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
+import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
 import { pageResponses } from './web.schemas.js';
@@ -46,8 +47,20 @@ declare module 'fastify' {
   }
 }
 
+/** Request log lines without query strings (invitation tokens) and with guardian tokens masked. */
+const logSerializers = {
+  req: (req: FastifyRequest) => ({
+    method: req.method,
+    url: req.url.split('?')[0]!.replace(/^\/guardian\/[^/]+/, '/guardian/[token]'),
+    remoteAddress: req.ip,
+  }),
+};
+
 export function webRoutes(app: FastifyInstance, deps: Deps): void {
   app.register(async (web) => {
+    web.addHook('onRoute', (route) => {
+      route.logSerializers = { ...logSerializers, ...route.logSerializers };
+    });
     await web.register(cookie, { secret: deps.sealer.mac('muster-web-cookies-v1') });
     await web.register(formbody, { bodyLimit: 64 * 1024 });
     await web.register(csrf, {
@@ -95,6 +108,7 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
       async (_request, reply) => reply.page(200, 'home'),
     );
     signinPages(web, deps);
+    registerPages(web, deps);
   });
 }
 

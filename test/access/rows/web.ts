@@ -34,8 +34,9 @@ interface RouteDef {
 }
 
 const NO_CSRF = { status: 403, contentType: 'html' } as const;
-const toSignIn = (url: string) =>
-  ({ status: 302, location: `/signin?next=${encodeURIComponent(url)}`, contentType: 'none' }) as const;
+function toSignIn(url: string): WebMatrixRow['expected'] {
+  return { status: 302, location: `/signin?next=${encodeURIComponent(url)}`, contentType: 'none' };
+}
 
 const ROUTES: RouteDef[] = [
   { method: 'GET', route: 'GET /', url: '/', target: 'home', expected: { status: 200, contentType: 'html' } },
@@ -75,6 +76,28 @@ const ROUTES: RouteDef[] = [
     target: 'no csrf',
     expected: NO_CSRF,
   },
+  {
+    method: 'GET',
+    route: 'GET /register/:pe',
+    url: '/register/1',
+    target: 'no session',
+    expected: toSignIn('/register/1'),
+  },
+  {
+    method: 'GET',
+    route: 'GET /register/:pe/:section',
+    url: '/register/1/personal',
+    target: 'no session',
+    expected: toSignIn('/register/1/personal'),
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/:pe/:section',
+    url: '/register/1/personal',
+    payload: 'personal.legal_first_name=Mallory',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
 ];
 
 export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
@@ -94,5 +117,3 @@ export const webRows: WebMatrixRow[] = PRINCIPALS.flatMap((principal) =>
 /** Rows that must change nothing in the database. */
 export const isRefused = (row: WebMatrixRow): boolean =>
   row.expected.status >= 400 || (row.expected.location?.startsWith('/signin?') ?? false);
-
-export { toSignIn };

@@ -1,0 +1,169 @@
+/**
+ * The registration form (contract §8), one page per section, for the signed-in participant:
+ * - GET /register/{pe}: overview (status, sections, consents to sign, guardians, submit button);
+ * - GET /register/{pe}/{section}: the section's form, filled from the record;
+ * - POST /register/{pe}/{section}: the form as a record PATCH through the same service as
+ *   `PATCH /api/v1/registrations/{pe}` (patchOwnRecord): saved → 303 to the next section (the
+ *   overview after the last); refused → the form again with the person's input and the messages
+ *   (422 field errors, 409 no longer editable), never a 500.
+ * Ownership, 404 and 403 are the service's (ownRegistration); no session → /signin.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { ApiError, notFound } from '../../lib/errors.js';
+import { getOwnRecord, patchOwnRecord } from '../registration/record.service.js';
+import {
+  errorsFromMessage,
+  formToPatch,
+  missingRequired,
+  type PageErrorItem,
+  type Values,
+  valuesFromBody,
+  valuesFromDetail,
+} from './forms.js';
+import { fieldId, SECTIONS, type Section, sectionByKey } from './sections.js';
+import { pageCtx } from './session.js';
+import { type FormBody, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
+
+type Json = Record<string, unknown>;
+const PE = Type.String({ pattern: '^[0-9]{1,9}$', description: 'participant_event_id' });
+const PeParams = Type.Object({ pe: PE }, { additionalProperties: false });
+const SectionParams = Type.Object(
+  { pe: PE, section: Type.String({ maxLength: 50 }) },
+  { additionalProperties: false },
+);
+
+export const STATUS_TEXT: Record<string, string> = {
+  invited: 'Invited: not started yet',
+  in_progress: 'In progress: fill in the sections, then submit',
+  awaiting_guardian: 'Submitted: waiting for your parent or guardian',
+  complete: 'Complete: you are registered',
+  withdrawn: 'Withdrawn',
+  rejected: 'Not accepted',
+};
+
+/** The participant's own record (ParticipantDetail), read through the API's service. */
+export async function ownDetail(deps: Deps, request: FastifyRequest, pe: string): Promise<Json> {
+  const ctx = await pageCtx(deps, request, 'registrations.record.read');
+  return (JSON.parse(await getOwnRecord(ctx, pe)) as { participant: Json }).participant;
+}
+
+function sectionOf(key: string): Section {
+  const section = sectionByKey(key);
+  if (!section) throw notFound('There is no such part of the registration form');
+  return section;
+}
+
+function renderSection(
+  reply: FastifyReply,
+  status: number,
+  pe: string,
+  section: Section,
+  values: Values,
+  errors: PageErrorItem[],
+) {
+  const fieldErrors: Record<string, string> = {};
+  for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
+  return reply.page(status, 'section', {
+    title: errors.length > 0 ? `Error: ${section.title}` : section.title,
+    pe,
+    section,
+    values,
+    errors,
+    fieldErrors,
+    fieldId,
+  });
+}
+
+export function registerPages(app: FastifyInstance, deps: Deps): void {
+  app.get(
+    '/register/:pe',
+    { config: { public: 'none' }, schema: { hide: true, params: PeParams, response: pageResponses } },
+    async (request, reply) => {
+      const { pe } = request.params as { pe: string };
+      const detail = await ownDetail(deps, request, pe);
+      return reply.page(200, 'overview', await overviewData(deps, request, pe, detail));
+    },
+  );
+
+  app.get(
+    '/register/:pe/:section',
+    { config: { public: 'none' }, schema: { hide: true, params: SectionParams, response: pageResponses } },
+    async (request, reply) => {
+      const { pe, section: key } = request.params as { pe: string; section: string };
+      const section = sectionOf(key);
+      const detail = await ownDetail(deps, request, pe);
+      return renderSection(reply, 200, pe, section, valuesFromDetail(section, detail), []);
+    },
+  );
+
+  app.post(
+    '/register/:pe/:section',
+    {
+      config: { public: 'none' },
+      schema: { hide: true, params: SectionParams, body: FormBodySchema, response: pageResponses },
+    },
+    async (request, reply) => {
+      const { pe, section: key } = request.params as { pe: string; section: string };
+      const section = sectionOf(key);
+      const values = valuesFromBody(section, request.body as FormBody);
+      const detail = await ownDetail(deps, request, pe);
+      const missing = missingRequired(section, values);
+      if (missing.length > 0) return renderSection(reply, 422, pe, section, values, missing);
+      const { patch, slots } = formToPatch(section, values, detail);
+      try {
+        await patchOwnRecord(await pageCtx(deps, request, 'registrations.record.write'), pe, patch);
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
+          throw error;
+        const errors =
+          error.statusCode === 422
+            ? errorsFromMessage(section, error.message, slots)
+            : [{ message: error.message }];
+        return renderSection(reply, error.statusCode, pe, section, values, errors);
+      }
+      const next = SECTIONS[SECTIONS.indexOf(section) + 1];
+      return reply.redirect(next ? `/register/${pe}/${next.key}` : `/register/${pe}`, 303);
+    },
+  );
+}
+
+const CONSENT_TITLES: Record<string, string> = {
+  waiver: 'Participation waiver',
+  freedom_waiver: 'Freedom waiver',
+  code_of_conduct: 'Code of conduct',
+};
+
+/** What the overview shows; consents and guardians come from the same record. */
+export async function overviewData(_deps: Deps, _request: FastifyRequest, pe: string, detail: Json) {
+  const status = String(detail.status);
+  const editable = status !== 'withdrawn' && status !== 'rejected';
+  const started = (s: Section) => {
+    const values = valuesFromDetail(s, detail);
+    return Object.values(values).some((v) => v !== '' && v !== false);
+  };
+  const consents = ((detail.consents ?? []) as Json[]).map((c) => ({
+    id: c.id,
+    title: CONSENT_TITLES[String(c.consent_type)] ?? String(c.consent_type),
+    status: String(c.status),
+    signed: c.status === 'signed',
+    signable: c.status !== 'signed' && c.status !== 'declined' && c.status !== 'expired',
+  }));
+  const guardians = ((detail.guardians ?? []) as Json[]).map((g) => ({
+    name: g.name ?? '',
+    email: g.email ?? '',
+    status: String(g.status),
+  }));
+  return {
+    title: 'Your registration',
+    pe,
+    eventName: null as string | null,
+    statusText: STATUS_TEXT[status] ?? status,
+    editable,
+    sections: SECTIONS.map((s) => ({ key: s.key, title: s.title, started: started(s) })),
+    consents,
+    guardians,
+    canSubmit: status === 'in_progress' || status === 'invited',
+  };
+}
