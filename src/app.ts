@@ -24,6 +24,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { recordRoutes } from './modules/registration/record.routes.js';
+import { invitationRoutes } from './modules/registration/invitations.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 // Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
@@ -74,6 +75,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       notesRoutes(api, deps);
       // Registration, participant and guardian side (issue 4; contract §8).
       recordRoutes(api, deps);
+      // Registration (issue 4).
+      invitationRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -82,6 +82,12 @@ export const actions = {
   // (unknown registration 404, someone else's 403). Keys 403.
   'registrations.record.read': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
   'registrations.record.write': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
+  // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
+  // its series, users with participants access. Participant side: the signed-in user (mobile
+  // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
+  'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  'registrations.self': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
+  'registrations.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -37,6 +37,7 @@ import {
 import { banRouteKeys } from './rows/bans.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
+import { registrationRouteKeys } from './rows/registration.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
@@ -593,6 +594,7 @@ const ROW_FILE_ROUTES = new Set([
   ...travelNotesRouteKeys,
   ...recordRouteKeys,
   ...webRouteKeys,
+  ...registrationRouteKeys,
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -2,11 +2,22 @@
  * Email templates: each renders a subject, a plain-text body and an HTML body from its variables.
  * Values are HTML-escaped; templates are plain functions (no template engine needed at this size).
  */
+import {
+  type GuardianInvitationVars,
+  guardianInvitationTemplate,
+  type InvitationVars,
+  invitationTemplate,
+} from './registration-templates.js';
+
 export interface TemplateVars {
   sign_in_code: { code: string; expires_minutes: number; name?: string | null };
   key_revoked: { key_name: string; key_kind: string; revoked_at: string; scope: string };
+  // Registration (issue 4): event invitation and guardian invitation.
+  invitation: InvitationVars;
+  guardian_invitation: GuardianInvitationVars;
 }
 export type TemplateName = keyof TemplateVars;
+export type { GuardianInvitationVars, InvitationVars } from './registration-templates.js';
 
 export interface Rendered {
   subject: string;
@@ -46,6 +57,8 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
       'If this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.',
     ]),
   }),
+  invitation: (v) => invitationTemplate(v, layout),
+  guardian_invitation: (v) => guardianInvitationTemplate(v, layout),
 };
 
 export function renderTemplate<K extends TemplateName>(name: K, vars: TemplateVars[K]): Rendered {

@@ -1,0 +1,71 @@
+/** Shared setup for the registration tests: SMTP server, app with worker, the matrix world. */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { startWorker } from '../../src/jobs/runner.js';
+import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { type ReceivedEmail, startSmtp, type TestSmtp } from '../support/smtp.js';
+import { buildWorld, type World } from '../support/world.js';
+
+export const P = '/api/v1';
+export const BASE_URL = 'https://muster.test';
+
+export interface RegHarness {
+  t: TestApp;
+  app: FastifyInstance;
+  smtp: TestSmtp;
+  world: World;
+  close(): Promise<void>;
+}
+
+export async function startRegHarness(extraEnv: Record<string, string> = {}): Promise<RegHarness> {
+  const smtp = await startSmtp();
+  const t = await startTestApp({ SMTP_URL: smtp.url, MUSTER_BASE_URL: BASE_URL, ...extraEnv });
+  await startWorker(t.deps, { pollingIntervalSeconds: 0.5 });
+  const world = await buildWorld(t.deps);
+  return {
+    t,
+    app: t.app,
+    smtp,
+    world,
+    async close() {
+      await t.close();
+      await smtp.close();
+    },
+  };
+}
+
+/** JSON request with an optional bearer secret. */
+export function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  secret?: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: bearer(secret),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+}
+
+/** The `token=` value of the first link in an email. */
+export function tokenIn(mail: ReceivedEmail): string {
+  const match = /token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!match) throw new Error(`no token in email: ${mail.text}`);
+  return match[1]!;
+}
+
+/** Waits until the worker has sent every queued email (so snapshots do not race the worker). */
+export async function emailsSettled(h: Pick<RegHarness, 't'>, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const res = await h.t.deps.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM email_log WHERE status = 'queued'`,
+    );
+    if (res.rows[0]!.n === 0) return;
+    if (Date.now() - started > timeoutMs) throw new Error('emails still queued');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
