@@ -23,8 +23,8 @@ import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
-import { recordRoutes } from './modules/registration/record.routes.js';
 import { invitationRoutes } from './modules/registration/invitations.routes.js';
+import { recordRoutes } from './modules/registration/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 // Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.

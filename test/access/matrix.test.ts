@@ -36,8 +36,8 @@ import {
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
 import { checkinRouteKeys } from './rows/checkin.js';
-import { recordRouteKeys } from './rows/registrations-record.js';
 import { registrationRouteKeys } from './rows/registration.js';
+import { recordRouteKeys } from './rows/registrations-record.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';

@@ -22,6 +22,7 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
+import { acceptPages } from './accept.web.js';
 import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
@@ -108,6 +109,7 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
       async (_request, reply) => reply.page(200, 'home'),
     );
     signinPages(web, deps);
+    acceptPages(web, deps);
     registerPages(web, deps);
   });
 }

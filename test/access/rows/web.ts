@@ -78,6 +78,21 @@ const ROUTES: RouteDef[] = [
   },
   {
     method: 'GET',
+    route: 'GET /register/accept',
+    url: '/register/accept?token=not-a-real-invitation-token',
+    target: 'unknown token',
+    expected: { status: 404, contentType: 'html' },
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/accept/continue',
+    url: '/register/accept/continue',
+    payload: 'token=not-a-real-invitation-token',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'GET',
     route: 'GET /register/:pe',
     url: '/register/1',
     target: 'no session',
