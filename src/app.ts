@@ -23,6 +23,7 @@ import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
+import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations.routes.js';
 import { recordRoutes } from './modules/registration/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
@@ -75,6 +76,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       notesRoutes(api, deps);
       // Registration, participant and guardian side (issue 4; contract §8).
       recordRoutes(api, deps);
+      guardianPortalRoutes(api, deps);
       // Registration (issue 4).
       invitationRoutes(api, deps);
     },

@@ -78,10 +78,6 @@ export const actions = {
   // Staff notes (contract §4): users with participants access only; keys 403.
   'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
-  // Participant's own record (contract §8): any signed-in user; ownership is checked by the service
-  // (unknown registration 404, someone else's 403). Keys 403.
-  'registrations.record.read': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
-  'registrations.record.write': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
   // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.

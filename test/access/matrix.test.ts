@@ -36,6 +36,7 @@ import {
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
 import { checkinRouteKeys } from './rows/checkin.js';
+import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { sessionRouteKeys } from './rows/sessions.js';
@@ -594,6 +595,7 @@ const ROW_FILE_ROUTES = new Set([
   ...travelNotesRouteKeys,
   ...recordRouteKeys,
   ...webRouteKeys,
+  ...guardianPortalRouteKeys,
   ...registrationRouteKeys,
 ]);
 

@@ -13,7 +13,7 @@ const Params = Type.Object({
   participant_event_id: Type.String({ pattern: '^[0-9]{1,9}$', description: 'participant_event_id' }),
 });
 const WHO =
-  'Any signed-in user (mobile token or global token), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, contract §1). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
+  'The signed-in participant (mobile token; other credentials 403), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, contract §1). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
 const url = '/registrations/:participant_event_id';
 const rawId = (request: FastifyRequest) =>
   (request.params as { participant_event_id: string }).participant_event_id;
@@ -22,7 +22,7 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     url,
     {
-      config: { action: 'registrations.record.read' },
+      config: { action: 'registrations.self' },
       schema: {
         tags,
         summary: 'My registration record',
@@ -42,7 +42,7 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
   app.patch(
     url,
     {
-      config: { action: 'registrations.record.write' },
+      config: { action: 'registrations.self' },
       schema: {
         tags,
         summary: 'Edit my registration record, section by section',

@@ -6,7 +6,7 @@
  * format, e.g. +447700900123; personal.date_of_birth must not be in the future`.
  * Returns the patch normalised: airport codes and flight codes upper-cased, emails lower-cased.
  */
-import type { TSchema } from 'typebox';
+import type { TObject, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { unprocessable } from '../../lib/errors.js';
 import { describeSchemaErrors, type SchemaError } from '../participants/import.validate.js';
@@ -21,11 +21,11 @@ const IATA_AIRPORT = /^[A-Z]{3}$/;
 /** IATA flight designator: 2-character airline code, optional letter, 1..4 digits, optional suffix. */
 const FLIGHT_CODE = /^([A-Z][0-9]|[0-9][A-Z]|[A-Z]{2})[A-Z]?[0-9]{1,4}[A-Z]?$/;
 
-const PHONE_MESSAGE = 'must be a phone number in international format, e.g. +447700900123';
+export const PHONE_MESSAGE = 'must be a phone number in international format, e.g. +447700900123';
 
-/** Schema errors, one top-level key at a time so one bad section never hides another. */
-function schemaErrors(body: Record<string, unknown>): SchemaError[] {
-  const props: Record<string, TSchema> = RecordPatch.properties;
+/** Schema errors of a strict object, one top-level key at a time so one bad key never hides another. */
+export function schemaErrors(schema: TObject, body: Record<string, unknown>): SchemaError[] {
+  const props: Record<string, TSchema> = schema.properties;
   const out: SchemaError[] = [];
   const unknown = Object.keys(body).filter((key) => !Object.hasOwn(props, key));
   if (unknown.length > 0) {
@@ -118,7 +118,7 @@ export function validateRecordPatch(body: unknown, today: string): RecordPatchIn
       if (g && typeof g.email === 'string') g.email = g.email.trim();
     }
   }
-  const errors = schemaErrors(copy);
+  const errors = schemaErrors(RecordPatch, copy);
   const problems =
     errors.length > 0
       ? describeSchemaErrors(errors, undefined, 'body')

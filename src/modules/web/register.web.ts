@@ -45,7 +45,7 @@ export const STATUS_TEXT: Record<string, string> = {
 
 /** The participant's own record (ParticipantDetail), read through the API's service. */
 export async function ownDetail(deps: Deps, request: FastifyRequest, pe: string): Promise<Json> {
-  const ctx = await pageCtx(deps, request, 'registrations.record.read');
+  const ctx = await pageCtx(deps, request, 'registrations.self');
   return (JSON.parse(await getOwnRecord(ctx, pe)) as { participant: Json }).participant;
 }
 
@@ -113,7 +113,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
       if (missing.length > 0) return renderSection(reply, 422, pe, section, values, missing);
       const { patch, slots } = formToPatch(section, values, detail);
       try {
-        await patchOwnRecord(await pageCtx(deps, request, 'registrations.record.write'), pe, patch);
+        await patchOwnRecord(await pageCtx(deps, request, 'registrations.self'), pe, patch);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;

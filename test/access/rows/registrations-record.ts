@@ -9,7 +9,8 @@
  * `participant` user (nobody else's own); `other` = the minor's registration (linked to nobody);
  * `missing` = an id that does not exist; `malformed` = `abc` (names no record: 404);
  * `mine:bad` = PATCH `mine` with an invalid body (GET reads it like `mine`).
- * Being staff does not make a registration yours: staff, series roles and global admins get 403
+ * The participant side is for the participant's app: a mobile token only (a global API token is
+ * an integration's credential, 403 before any lookup). Being staff does not make a registration yours: staff, series roles and global admins get 403
  * here (they read participants through /events/{e}/participants/{id}).
  */
 import { PRINCIPALS, type PrincipalName, type World } from '../../support/world.js';
@@ -47,7 +48,7 @@ const RECORD: Table = {
   seriesOwner:      '403  403   404     404       403',
   seriesOrganizer:  '403  403   404     404       403',
   admin:            '403  403   404     404       403',
-  globalToken:      '403  403   404     404       403',
+  globalToken:      '403  403   403     403       403',
   scopedToken:      '403  403   403     403       403',
   seriesKeyS1:      '403  403   403     403       403',
   seriesKeyS2:      '403  403   403     403       403',
@@ -74,6 +75,7 @@ const KEYS: ReadonlySet<PrincipalName> = new Set([
 function errorFor(principal: PrincipalName, status: number, target: Column, method: string) {
   if (status === 401) return 'Unauthorized';
   if (status === 403 && principal === 'scopedToken') return 'This token is limited to: bans:write';
+  if (status === 403 && principal === 'globalToken') return 'This endpoint requires a mobile token';
   if (status === 403 && KEYS.has(principal))
     return 'API keys cannot access this endpoint; it requires a user credential';
   if (status === 403) return 'This is not your registration';
