@@ -60,7 +60,7 @@ function travelGroup(key: 'travel_inbound' | 'travel_outbound', legend: string):
   };
 }
 
-function contactGroup(i: number): Group {
+export function contactGroup(i: number): Group {
   const p = `emergency_contacts[${i}]`;
   return {
     legend: `Emergency contact ${i + 1}`,

@@ -23,6 +23,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
 import { acceptPages } from './accept.web.js';
+import { guardianPages } from './guardian.web.js';
 import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
@@ -111,6 +112,7 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
     signinPages(web, deps);
     acceptPages(web, deps);
     registerPages(web, deps);
+    guardianPages(web, deps);
   });
 }
 

@@ -113,6 +113,36 @@ const ROUTES: RouteDef[] = [
     target: 'no csrf',
     expected: NO_CSRF,
   },
+  {
+    method: 'GET',
+    route: 'GET /guardian/accept',
+    url: '/guardian/accept?token=not-a-real-guardian-token',
+    target: 'email link',
+    expected: { status: 302, location: '/guardian/not-a-real-guardian-token', contentType: 'none' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /guardian/:token',
+    url: '/guardian/not-a-real-guardian-token',
+    target: 'unknown token',
+    expected: { status: 404, contentType: 'html' },
+  },
+  {
+    method: 'POST',
+    route: 'POST /guardian/:token',
+    url: '/guardian/not-a-real-guardian-token',
+    payload: 'name=Mallory',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'POST',
+    route: 'POST /guardian/:token/complete',
+    url: '/guardian/not-a-real-guardian-token/complete',
+    payload: '',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
 ];
 
 export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
