@@ -26,6 +26,8 @@ import { participantRoutes } from './modules/participants/participants.routes.js
 import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations.routes.js';
 import { recordRoutes } from './modules/registration/record.routes.js';
+import { registrationRoutes } from './modules/registration/registrations.routes.js';
+import { staffRoutes } from './modules/registration/staff.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 // Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
@@ -79,6 +81,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       guardianPortalRoutes(api, deps);
       // Registration (issue 4).
       invitationRoutes(api, deps);
+      registrationRoutes(api, deps);
+      staffRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -24,6 +24,12 @@ export interface JobPayloads {
   };
 }
 
+// Registration (issue 4).
+export interface JobPayloads {
+  /** Create the e-signature provider's signing request for one consent (modules/registration). */
+  'esign-request': { consent_id: number };
+}
+
 export type JobName = keyof JobPayloads;
 
 export interface QueuePolicy {
@@ -54,6 +60,14 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
   'push-deliver': {
     retryLimit: 5,
     retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Registration (issue 4).
+  'esign-request': {
+    retryLimit: 6,
+    retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 60,
     deadLetter: DEAD_LETTER_QUEUE,

@@ -2,6 +2,7 @@
 import type { Deps } from '../deps.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
+import { requestEsignSignature } from '../modules/registration/consents.service.js';
 
 export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
   await deps.jobs.work('email-send', (data, job) => sendQueuedEmail(deps, data, job), {
@@ -11,6 +12,10 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
   await deps.jobs.work('push-deliver', (data) => deliverPushChunk(deps, data), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
+  // Registration (issue 4).
+  await deps.jobs.work('esign-request', (data) => requestEsignSignature(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
 }

@@ -1,0 +1,134 @@
+/**
+ * Participant side of registration (contract §8): start from an invitation, tickets, submit,
+ * withdraw, typed consent signatures. The caller is a signed-in user (mobile token); a
+ * registration is theirs when its person's `user_id` is the caller. Status changes go through
+ * lifecycle.ts only.
+ */
+import { sql } from 'drizzle-orm';
+import type { UserPrincipal } from '../../access/principal.js';
+import type { Tx } from '../../db/client.js';
+import type { Ctx } from '../../deps.js';
+import { notFound, unprocessable } from '../../lib/errors.js';
+import { isMinorRegistration, missingSectionsOf } from './completion.js';
+import { CONSENT_NOT_FOUND, recordTypedSignature, requestConsents } from './consents.service.js';
+import { sendGuardianInvitations } from './guardian-invitations.js';
+import { recheckCompletion, transition } from './lifecycle.js';
+import * as repo from './registration.repo.js';
+import type { ConsentJson, TicketJson } from './registration.schemas.js';
+
+export { startRegistration } from './start.service.js';
+
+export function userOf(ctx: Ctx): UserPrincipal['user'] {
+  const p = ctx.access.principal;
+  if (!('user' in p)) throw new Error('registration service reached without a user');
+  return p.user;
+}
+
+/** GET /tickets → `{tickets}`: the caller's registrations, earliest event first. */
+export async function listTickets(ctx: Ctx): Promise<{ tickets: TicketJson[] }> {
+  return { tickets: await repo.ticketsOf(ctx.db, userOf(ctx).id) };
+}
+
+/** GET /tickets/{pe} → `{ticket}`; 404 `Registration not found` unless it is the caller's. */
+export async function getTicket(ctx: Ctx, rawId: string): Promise<{ ticket: TicketJson }> {
+  const own = await repo.ownRegistration(ctx.db, userOf(ctx).id, rawId);
+  return { ticket: await repo.ticketById(ctx.db, own.id) };
+}
+
+/**
+ * POST /registrations/{pe}/submit → `{ticket, consents}`. Only `in_progress` may be submitted
+ * (422 `Only a registration in progress can be submitted`); missing required sections → 422
+ * `Registration is incomplete: <fields>`. Records `submitted_at`, requests the consents (pending
+ * on the participant, or on a guardian for a minor), emails guardian invitations (minors), then
+ * runs the completion check: adult → stays `in_progress` until the waiver is signed (then
+ * `complete`); minor → `awaiting_guardian`.
+ */
+export async function submitRegistration(
+  ctx: Ctx,
+  rawId: string,
+): Promise<{ ticket: TicketJson; consents: ConsentJson[] }> {
+  const user = userOf(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const own = await repo.ownRegistration(tx, user.id, rawId, true);
+    if (own.status !== 'in_progress')
+      throw unprocessable(`Only a registration in progress can be submitted (it is ${own.status})`);
+    const missing = await missingSectionsOf(tx, own.id);
+    if (missing.length > 0) throw unprocessable(`Registration is incomplete: ${missing.join(', ')}`);
+    await tx.execute(sql`UPDATE registrations SET submitted_at = now() WHERE id = ${own.id}`);
+    const minor = await isMinorRegistration(tx, own.id);
+    await requestConsents(ctx, tx, own.id, minor ? 'guardian' : 'participant');
+    if (minor) await sendGuardianInvitations(ctx, tx, own.id);
+    await recheckCompletion(tx, own.id, { role: 'participant', principal: ctx.access.principal });
+    return { ticket: await repo.ticketById(tx, own.id), consents: await repo.consentsOf(tx, own.id) };
+  });
+}
+
+/** POST /registrations/{pe}/withdraw `{reason?}` → `{ticket}`; 422 when already withdrawn/rejected. */
+export async function withdrawRegistration(
+  ctx: Ctx,
+  rawId: string,
+  reason?: string,
+): Promise<{ ticket: TicketJson }> {
+  const user = userOf(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const own = await repo.ownRegistration(tx, user.id, rawId, true);
+    await transition(tx, {
+      registrationId: own.id,
+      to: 'withdrawn',
+      actor: { role: 'participant', principal: ctx.access.principal },
+      reason: reason?.trim() || undefined,
+    });
+    return { ticket: await repo.ticketById(tx, own.id) };
+  });
+}
+
+/** 404 `Registration not found` unless `rawId` is the caller's (route preValidation: 404 before 422). */
+export async function assertOwnRegistration(ctx: Ctx, rawId: string): Promise<void> {
+  await repo.ownRegistration(ctx.db, userOf(ctx).id, rawId);
+}
+
+async function ownConsentRegistration(
+  ctx: Ctx,
+  tx: Tx,
+  rawId: string,
+): Promise<{ id: number; registrationId: number }> {
+  if (!/^[0-9]{1,9}$/.test(rawId)) throw notFound(CONSENT_NOT_FOUND);
+  const id = Number(rawId);
+  const res = await tx.execute<{ registration_id: number }>(
+    sql`SELECT c.registration_id FROM consents c JOIN registrations r ON r.id = c.registration_id
+          JOIN people p ON p.id = r.person_id WHERE c.id = ${id} AND p.user_id = ${userOf(ctx).id}`,
+  );
+  if (!res.rows[0]) throw notFound(CONSENT_NOT_FOUND);
+  return { id, registrationId: res.rows[0].registration_id };
+}
+
+/** 404 `Consent not found` unless the consent belongs to one of the caller's registrations. */
+export async function assertOwnConsent(ctx: Ctx, rawId: string): Promise<void> {
+  await ownConsentRegistration(ctx, ctx.db, rawId);
+}
+
+/**
+ * POST /consents/{id}/sign `{signature_name}` → `{consent, ticket}`: the registration's owner
+ * signs by typing their name (time and IP recorded), then the completion check runs.
+ * 404 `Consent not found` unless the consent belongs to one of the caller's registrations.
+ */
+export async function signOwnConsent(
+  ctx: Ctx,
+  rawId: string,
+  input: { signatureName: string; ip: string },
+): Promise<{ consent: ConsentJson; ticket: TicketJson }> {
+  return ctx.db.transaction(async (tx) => {
+    const { id, registrationId } = await ownConsentRegistration(ctx, tx, rawId);
+    await recordTypedSignature(ctx, tx, {
+      consentId: id,
+      signatureName: input.signatureName,
+      ip: input.ip,
+      signer: 'participant',
+      actor: { role: 'consent', principal: ctx.access.principal },
+    });
+    return {
+      consent: await repo.consentById(tx, id),
+      ticket: await repo.ticketById(tx, registrationId),
+    };
+  });
+}
