@@ -13,9 +13,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
+import { ApiError } from '../../lib/errors.js';
 import { EMAIL_BANNED } from '../registration/invitations.service.js';
+import { startRegistration } from '../registration/registrations.service.js';
 import { ensureInviteeAccount, type InvitationView, invitationByToken } from './invitee.service.js';
-import { signedInAs } from './session.js';
+import { pageCtx, signedInAs } from './session.js';
 import { pageResponses } from './web.schemas.js';
 
 const Token = Type.String({ maxLength: 300, description: 'The invitation token from the email link' });
@@ -90,6 +92,26 @@ export function acceptPages(app: FastifyInstance, deps: Deps): void {
     { config: { public: 'none' }, schema: { hide: true, querystring: TokenQuery, response: pageResponses } },
     async (request, reply) =>
       renderLanding(deps, request, reply, (request.query as { token?: string }).token ?? ''),
+  );
+
+  app.post(
+    '/register/accept',
+    { config: { public: 'none' }, schema: { hide: true, body: TokenForm, response: pageResponses } },
+    async (request, reply) => {
+      const token = (request.body as { token?: string }).token ?? '';
+      let ticket: { id: number };
+      try {
+        ({ ticket } = await startRegistration(await pageCtx(deps, request, 'registrations.self'), token));
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
+          throw error;
+        return renderLanding(deps, request, reply, token, {
+          status: error.statusCode,
+          message: error.message,
+        });
+      }
+      return reply.redirect(`/register/${ticket.id}?done=started`, 303);
+    },
   );
 
   app.post(

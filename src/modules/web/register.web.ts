@@ -13,6 +13,8 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/record.service.js';
+import { getTicket, submitRegistration } from '../registration/registrations.service.js';
+import { consentTitle } from './consent-texts.js';
 import {
   errorsFromMessage,
   formToPatch,
@@ -24,11 +26,24 @@ import {
 } from './forms.js';
 import { fieldId, SECTIONS, type Section, sectionByKey } from './sections.js';
 import { pageCtx } from './session.js';
-import { type FormBody, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
+import { CsrfForm, type FormBody, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
 const PE = Type.String({ pattern: '^[0-9]{1,9}$', description: 'participant_event_id' });
 const PeParams = Type.Object({ pe: PE }, { additionalProperties: false });
+const DoneQuery = Type.Object(
+  {
+    done: Type.Optional(
+      Type.Union([Type.Literal('submitted'), Type.Literal('signed'), Type.Literal('started')]),
+    ),
+  },
+  { additionalProperties: false },
+);
+const NOTICES: Record<string, string> = {
+  started: 'Your registration has started. Fill in each section, then submit.',
+  submitted: 'Your registration is submitted.',
+  signed: 'Thank you: your signature is recorded.',
+};
 const SectionParams = Type.Object(
   { pe: PE, section: Type.String({ maxLength: 50 }) },
   { additionalProperties: false },
@@ -79,11 +94,32 @@ function renderSection(
 export function registerPages(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/register/:pe',
-    { config: { public: 'none' }, schema: { hide: true, params: PeParams, response: pageResponses } },
+    {
+      config: { public: 'none' },
+      schema: { hide: true, params: PeParams, querystring: DoneQuery, response: pageResponses },
+    },
     async (request, reply) => {
       const { pe } = request.params as { pe: string };
-      const detail = await ownDetail(deps, request, pe);
-      return reply.page(200, 'overview', await overviewData(deps, request, pe, detail));
+      const done = (request.query as { done?: string }).done;
+      return renderOverview(deps, request, reply, pe, 200, { notice: done ? NOTICES[done] : undefined });
+    },
+  );
+
+  app.post(
+    '/register/:pe/submit',
+    {
+      config: { public: 'none' },
+      schema: { hide: true, params: PeParams, body: CsrfForm, response: pageResponses },
+    },
+    async (request, reply) => {
+      const { pe } = request.params as { pe: string };
+      try {
+        await submitRegistration(await pageCtx(deps, request, 'registrations.self'), pe);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
+        return renderOverview(deps, request, reply, pe, 422, { errors: submitErrors(pe, error.message) });
+      }
+      return reply.redirect(`/register/${pe}?done=submitted`, 303);
     },
   );
 
@@ -129,14 +165,50 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
   );
 }
 
-const CONSENT_TITLES: Record<string, string> = {
-  waiver: 'Participation waiver',
-  freedom_waiver: 'Freedom waiver',
-  code_of_conduct: 'Code of conduct',
-};
+/** Submit refusals: "Registration is incomplete: a, b" → one error per missing part, linked to its section. */
+function submitErrors(pe: string, message: string): PageErrorItem[] {
+  const missing = /^Registration is incomplete: (.*)$/.exec(message)?.[1];
+  if (!missing) return [{ message }];
+  return missing.split(', ').map((path) => {
+    const section = SECTIONS.find((s) =>
+      s.groups.some((g) =>
+        g.fields.some(
+          (f) => f.name === path || f.name.startsWith(`${path}[`) || f.name.startsWith(`${path}.`),
+        ),
+      ),
+    );
+    const field = section?.groups
+      .flatMap((g) => g.fields)
+      .find((f) => f.name === path || f.name.startsWith(path));
+    const label = field && field.name === path ? field.label : (section?.title ?? path);
+    return {
+      message: `${label} is missing`,
+      ...(section ? { href: `/register/${pe}/${section.key}${field ? `#${fieldId(field.name)}` : ''}` } : {}),
+    };
+  });
+}
+
+async function renderOverview(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pe: string,
+  status: number,
+  extra: { notice?: string | undefined; errors?: PageErrorItem[] },
+) {
+  const ctx = await pageCtx(deps, request, 'registrations.self');
+  // The record first: someone else's registration is 403 there (the ticket service answers 404).
+  const detail = (JSON.parse(await getOwnRecord(ctx, pe)) as { participant: Json }).participant;
+  const { ticket } = await getTicket(ctx, pe);
+  return reply.page(status, 'overview', {
+    ...overviewData(pe, detail),
+    eventName: ticket.event.name,
+    ...extra,
+  });
+}
 
 /** What the overview shows; consents and guardians come from the same record. */
-export async function overviewData(_deps: Deps, _request: FastifyRequest, pe: string, detail: Json) {
+export function overviewData(pe: string, detail: Json) {
   const status = String(detail.status);
   const editable = status !== 'withdrawn' && status !== 'rejected';
   const started = (s: Section) => {
@@ -145,10 +217,17 @@ export async function overviewData(_deps: Deps, _request: FastifyRequest, pe: st
   };
   const consents = ((detail.consents ?? []) as Json[]).map((c) => ({
     id: c.id,
-    title: CONSENT_TITLES[String(c.consent_type)] ?? String(c.consent_type),
-    status: String(c.status),
+    title: consentTitle(String(c.consent_type)),
+    status:
+      c.pending_on === 'guardian' && c.status !== 'signed'
+        ? 'waiting for your parent or guardian'
+        : String(c.status),
     signed: c.status === 'signed',
-    signable: c.status !== 'signed' && c.status !== 'declined' && c.status !== 'expired',
+    signable:
+      c.pending_on === 'participant' &&
+      c.status !== 'signed' &&
+      c.status !== 'declined' &&
+      c.status !== 'expired',
   }));
   const guardians = ((detail.guardians ?? []) as Json[]).map((g) => ({
     name: g.name ?? '',
@@ -158,12 +237,12 @@ export async function overviewData(_deps: Deps, _request: FastifyRequest, pe: st
   return {
     title: 'Your registration',
     pe,
-    eventName: null as string | null,
+    status,
     statusText: STATUS_TEXT[status] ?? status,
     editable,
     sections: SECTIONS.map((s) => ({ key: s.key, title: s.title, started: started(s) })),
     consents,
     guardians,
-    canSubmit: status === 'in_progress' || status === 'invited',
+    canSubmit: status === 'in_progress',
   };
 }

@@ -22,10 +22,12 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
+import { listTickets } from '../registration/registrations.service.js';
 import { acceptPages } from './accept.web.js';
+import { consentPages } from './consent.web.js';
 import { guardianPages } from './guardian.web.js';
 import { registerPages } from './register.web.js';
-import { cookieBase, SignInRequired, signedInAs } from './session.js';
+import { cookieBase, pageCtx, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
 import { pageResponses } from './web.schemas.js';
 
@@ -107,13 +109,27 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
     web.get(
       '/',
       { config: { public: 'none' }, schema: { hide: true, response: pageResponses } },
-      async (_request, reply) => reply.page(200, 'home'),
+      async (request, reply) =>
+        reply.page(200, 'home', { registrations: await homeRegistrations(deps, request) }),
     );
     signinPages(web, deps);
     acceptPages(web, deps);
     registerPages(web, deps);
+    consentPages(web, deps);
     guardianPages(web, deps);
   });
+}
+
+/** The signed-in person's registrations for the home page (none when signed out). */
+async function homeRegistrations(deps: Deps, request: FastifyRequest) {
+  let ctx: Awaited<ReturnType<typeof pageCtx>>;
+  try {
+    ctx = await pageCtx(deps, request, 'registrations.self');
+  } catch {
+    return [];
+  }
+  const { tickets } = await listTickets(ctx);
+  return tickets.map((t) => ({ id: t.id, event: t.event.name, status: t.display_status }));
 }
 
 /** Status, title and message of an error page; sign-in required → redirect to /signin. */

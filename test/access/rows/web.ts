@@ -143,6 +143,37 @@ const ROUTES: RouteDef[] = [
     target: 'no csrf',
     expected: NO_CSRF,
   },
+  {
+    method: 'POST',
+    route: 'POST /register/accept',
+    url: '/register/accept',
+    payload: 'token=not-a-real-invitation-token',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/:pe/submit',
+    url: '/register/1/submit',
+    payload: '',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'GET',
+    route: 'GET /register/:pe/consents/:id',
+    url: '/register/1/consents/1',
+    target: 'no session',
+    expected: toSignIn('/register/1/consents/1'),
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/:pe/consents/:id',
+    url: '/register/1/consents/1',
+    payload: 'signature_name=Mallory&agree=true',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
 ];
 
 export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
