@@ -23,7 +23,7 @@ const ConsentParams = Type.Object(
   { pe: Type.String({ pattern: '^[0-9]{1,9}$' }), id: Type.String({ pattern: '^[0-9]{1,9}$' }) },
   { additionalProperties: false },
 );
-const SignForm = Type.Object(
+export const SignForm = Type.Object(
   {
     _csrf: Type.Optional(Type.String({ maxLength: 200 })),
     signature_name: Type.Optional(Type.String({ maxLength: 200 })),
@@ -32,12 +32,13 @@ const SignForm = Type.Object(
   { additionalProperties: false },
 );
 
-function renderConsent(
+/** The consent page; `where` says where the form posts and where "back" goes. */
+export function renderConsent(
   reply: FastifyReply,
   status: number,
-  pe: string,
+  where: { action: string; back: { href: string; text: string } },
   consent: Json,
-  extra: { signatureName?: string; errors?: PageErrorItem[] } = {},
+  extra: { signatureName?: string; errors?: PageErrorItem[]; signedInAs?: null } = {},
 ) {
   const errors = extra.errors ?? [];
   const fieldErrors: Record<string, string> = {};
@@ -45,8 +46,7 @@ function renderConsent(
   const title = consentTitle(String(consent.consent_type));
   return reply.page(status, 'consent', {
     title: errors.length > 0 ? `Error: ${title}` : title,
-    pe,
-    consentId: consent.id,
+    ...where,
     consentTitle: title,
     consentText: CONSENT_TEXTS[String(consent.consent_type)] ?? [],
     signed: consent.status === 'signed',
@@ -54,8 +54,24 @@ function renderConsent(
     signatureName: extra.signatureName ?? '',
     errors,
     fieldErrors,
+    ...(extra.signedInAs === null ? { signedInAs: null } : {}),
   });
 }
+
+/** Page-side checks before a typed signature: a name and the "I agree" box. */
+export function signatureProblems(body: { signature_name?: string; agree?: string }): PageErrorItem[] {
+  const errors: PageErrorItem[] = [];
+  if (!(body.signature_name ?? '').trim())
+    errors.push({ field: 'f-signature_name', message: 'Type your full name to sign' });
+  if (body.agree !== 'true')
+    errors.push({ field: 'f-agree', message: 'Confirm that you have read this and agree to it' });
+  return errors;
+}
+
+const ownWhere = (pe: string, id: string) => ({
+  action: `/register/${pe}/consents/${id}`,
+  back: { href: `/register/${pe}`, text: 'Back to your registration' },
+});
 
 async function consentOf(deps: Deps, request: Parameters<typeof ownDetail>[1], pe: string, id: string) {
   const detail = await ownDetail(deps, request, pe);
@@ -70,7 +86,7 @@ export function consentPages(app: FastifyInstance, deps: Deps): void {
     { config: { public: 'none' }, schema: { hide: true, params: ConsentParams, response: pageResponses } },
     async (request, reply) => {
       const { pe, id } = request.params as { pe: string; id: string };
-      return renderConsent(reply, 200, pe, await consentOf(deps, request, pe, id));
+      return renderConsent(reply, 200, ownWhere(pe, id), await consentOf(deps, request, pe, id));
     },
   );
 
@@ -85,11 +101,9 @@ export function consentPages(app: FastifyInstance, deps: Deps): void {
       const body = request.body as { signature_name?: string; agree?: string };
       const consent = await consentOf(deps, request, pe, id);
       const signatureName = (body.signature_name ?? '').trim();
-      const errors: PageErrorItem[] = [];
-      if (!signatureName) errors.push({ field: 'f-signature_name', message: 'Type your full name to sign' });
-      if (body.agree !== 'true')
-        errors.push({ field: 'f-agree', message: 'Confirm that you have read this and agree to it' });
-      if (errors.length > 0) return renderConsent(reply, 422, pe, consent, { signatureName, errors });
+      const errors = signatureProblems(body);
+      if (errors.length > 0)
+        return renderConsent(reply, 422, ownWhere(pe, id), consent, { signatureName, errors });
       try {
         await signOwnConsent(await pageCtx(deps, request, 'registrations.self'), id, {
           signatureName,
@@ -97,7 +111,7 @@ export function consentPages(app: FastifyInstance, deps: Deps): void {
         });
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
-        return renderConsent(reply, 422, pe, consent, {
+        return renderConsent(reply, 422, ownWhere(pe, id), consent, {
           signatureName,
           errors: [{ message: error.message }],
         });
