@@ -28,8 +28,6 @@ const EnvSchema = Type.Object({
   MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_EXPO_PUSH_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://exp.host' }),
   MUSTER_EXPO_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
-  // Registration (issue 4): e-signature provider for consents; `none` = typed signatures.
-  MUSTER_ESIGN_PROVIDER: Type.Union([Type.Literal('none'), Type.Literal('docuseal')], { default: 'none' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -59,8 +57,6 @@ export interface Config {
   readonly secretKey: string | undefined;
   /** Trust X-Forwarded-For (behind a reverse proxy) for client IPs used by rate limits. */
   readonly trustProxy: boolean;
-  /** E-signature provider for consents (integrations/esign.ts); `none` = typed signatures. */
-  readonly esignProvider: 'none' | 'docuseal';
   /** Whether `muster serve` also runs the job worker in-process. */
   readonly runWorker: boolean;
   /** Upstream OpenID Connect provider offered on the sign-in page; null when not configured. */
@@ -127,7 +123,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
     expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
-    esignProvider: e.MUSTER_ESIGN_PROVIDER,
   });
 }
 

@@ -1,15 +1,15 @@
 /**
- * E-signature adapter interface (contract §8 "Consents"). With a provider configured
- * (`MUSTER_ESIGN_PROVIDER`), submitting a registration enqueues an `esign-request` job per consent
- * that calls `createSigningRequest`; the provider's webhook (`POST /webhooks/esign`) then drives
- * the consent status and re-runs the completion check. With `none` (the embedded default), consents
- * are signed by typed signature: `POST /consents/{id}/sign`.
+ * E-signature adapter interface (contract §8 "Consents"). With a provider configured, submitting
+ * a registration enqueues an `esign-request` job per consent that calls `createSigningRequest`;
+ * the provider's webhook (`POST /webhooks/esign`) then drives the consent status and re-runs the
+ * completion check. With none (the embedded default), consents are signed by typed signature:
+ * `POST /consents/{id}/sign`.
  *
- * Adapters register a factory in ESIGN_ADAPTERS under their provider name.
+ * Selection is by configuration: each adapter registers a factory in ESIGN_ADAPTERS that returns
+ * a provider when its own settings are present (the DocuSeal adapter: MUSTER_ESIGN_URL and
+ * MUSTER_ESIGN_API_KEY), else null. No adapter answering → typed signatures.
  */
 import type { Config } from '../config.js';
-
-export type EsignProviderName = 'none' | 'docuseal';
 
 export interface SigningRequest {
   consentId: number;
@@ -28,25 +28,27 @@ export interface SigningRequestResult {
 }
 
 export interface EsignProvider {
-  readonly name: Exclude<EsignProviderName, 'none'>;
+  readonly name: string;
   /** Creates the signing request; throws on failure (the job retries). */
   createSigningRequest(request: SigningRequest): Promise<SigningRequestResult>;
 }
 
-type Factory = (config: Config) => EsignProvider;
+/** A factory returns its provider when the configuration selects it, else null. */
+export type EsignAdapterFactory = (config: Config) => EsignProvider | null;
 
-/** Provider adapters by name (the DocuSeal adapter adds itself here). */
-export const ESIGN_ADAPTERS: Partial<Record<Exclude<EsignProviderName, 'none'>, Factory>> = {};
+/** Registered adapters, asked in order. */
+export const ESIGN_ADAPTERS: EsignAdapterFactory[] = [];
 
 const cache = new WeakMap<Config, EsignProvider | null>();
 
-/** The configured provider, or null for typed signatures. Throws if the named adapter is missing. */
+/** The configured provider, or null for typed signatures (memoised per Config). */
 export function esignProviderFor(config: Config): EsignProvider | null {
-  if (config.esignProvider === 'none') return null;
   if (cache.has(config)) return cache.get(config)!;
-  const factory = ESIGN_ADAPTERS[config.esignProvider];
-  if (!factory) throw new Error(`E-signature provider "${config.esignProvider}" has no adapter`);
-  const provider = factory(config);
+  let provider: EsignProvider | null = null;
+  for (const factory of ESIGN_ADAPTERS) {
+    provider = factory(config);
+    if (provider) break;
+  }
   cache.set(config, provider);
   return provider;
 }

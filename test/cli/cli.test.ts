@@ -312,7 +312,12 @@ describe('muster CLI', { timeout: 120_000 }, () => {
       created: 0,
       updated: 2,
       registration_ids: first.registration_ids,
-      to_invite: ['bo.second@example.org'],
+      // --invite: the one registration still `invited` gets its invitation (no SMTP here: outbox).
+      invited: ['bo.second@example.org'],
+      already_invited: [],
+      emails_sent: 1,
+      emails_failed: 0,
+      emails_queued: 0,
     });
     expect(await counts(tables)).toEqual(after1);
   });

@@ -245,10 +245,62 @@ describe('POST /guardian/{token}/complete', () => {
     });
   });
 
+  it('a guardian signs the consents waiting on a guardian (typed signature)', async () => {
+    const [{ id: waiver }] = (await q(
+      `SELECT id FROM consents WHERE registration_id = ${world.regs.minorA.id} AND consent_type = 'waiver'`,
+    )) as [Json];
+    const [{ id: foreign }] = (await q(
+      `SELECT id FROM consents WHERE registration_id = ${world.regs.adultA.id} LIMIT 1`,
+    )) as [Json];
+    const sign = (token: string, id: number | string, payload: unknown) =>
+      send({ method: 'POST', url: `${P}/guardian/${token}/consents/${id}/sign`, payload: payload as object });
+    const refusals: [string, number | string, unknown, number, string][] = [
+      [gina, foreign, { signature_name: 'Gina' }, 404, 'Consent not found'],
+      [gina, 'abc', { signature_name: 'Gina' }, 404, 'Consent not found'],
+      [gina, waiver, {}, 422, 'signature_name is required'],
+      [gina, waiver, { signature_name: '  ' }, 422, 'Signature name is required'],
+      [gina, waiver, { signature_name: 'Gina', extra: 1 }, 422, 'body has unknown field: extra'],
+      [
+        expired,
+        waiver,
+        { signature_name: 'Gina' },
+        410,
+        'This guardian link has expired; ask the participant or the event team for a new one',
+      ],
+      ['z'.repeat(43), waiver, { signature_name: 'Gina' }, 404, 'Guardian link not found'],
+    ];
+    const before = await snapshotDb(t.deps);
+    for (const [token, id, payload, status, error] of refusals) {
+      const res = await sign(token, id, payload);
+      expect(res.statusCode, `${id} ${JSON.stringify(payload)}`).toBe(status);
+      expect(res.json()).toEqual({ error });
+    }
+    expect(await snapshotDb(t.deps)).toEqual(before);
+
+    const res = await sign(gina, waiver, { signature_name: ' Gina Guardian ' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as Json).consents).toEqual([]); // nothing left waiting on a guardian
+    const [row] = (await q(
+      `SELECT status, signature_name, guardian_signed_at IS NOT NULL AS by_guardian, participant_signed_at, pending_on, signature_ip FROM consents WHERE id = ${waiver}`,
+    )) as [Json];
+    expect(row).toEqual({
+      status: 'signed',
+      signature_name: 'Gina Guardian',
+      by_guardian: true,
+      participant_signed_at: null,
+      pending_on: null,
+      signature_ip: expect.any(String),
+    });
+    const audit = await q(`SELECT metadata FROM audit_log WHERE action = 'consents.sign'`);
+    expect(audit.map((a) => [a.metadata.signer, a.metadata.guardian_id, a.metadata.consent_type])).toEqual([
+      ['guardian', ginaId, 'waiver'],
+    ]);
+    const again = await sign(gus, waiver, { signature_name: 'Gus' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json()).toEqual({ error: 'This consent is already signed' });
+  });
+
   it('completes each guardian; the registration completes with the last one (waiver signed)', async () => {
-    await q(
-      `UPDATE consents SET status = 'signed', signed_at = now(), pending_on = NULL WHERE registration_id = ${world.regs.minorA.id} AND consent_type = 'waiver'`,
-    );
     // Event A has the freedom waiver module on (the default): that consent is needed too.
     await q(
       `INSERT INTO consents (registration_id, consent_type, status, signed_at) VALUES (${world.regs.minorA.id}, 'freedom_waiver', 'signed', now())`,

@@ -37,6 +37,14 @@ beforeAll(async () => {
     valid: await giveToken(t.deps.db, world.guardianA),
     unanswered: await giveToken(t.deps.db, gus),
     expired: await giveToken(t.deps.db, old, -1),
+    ownConsent: (
+      await pool.query(
+        `SELECT id FROM consents WHERE registration_id = ${world.regs.minorA.id} AND consent_type = 'waiver'`,
+      )
+    ).rows[0].id,
+    foreignConsent: (
+      await pool.query(`SELECT id FROM consents WHERE registration_id = ${world.regs.adultA.id} LIMIT 1`)
+    ).rows[0].id,
   };
 }, 60_000);
 
@@ -54,7 +62,7 @@ function send(row: GuardianRow) {
 
 describe('guardian portal rows', () => {
   it('cover every principal on each route, and every registered /guardian route', () => {
-    expect(guardianRows).toHaveLength(PRINCIPALS.length * 12);
+    expect(guardianRows).toHaveLength(PRINCIPALS.length * 16);
     const registered = registeredRoutes(app)
       .map((r) => `${r.method} ${r.url}`)
       .filter((k) => k.includes('/guardian/'))

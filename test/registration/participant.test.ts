@@ -11,6 +11,7 @@ import { digestSecret } from '../../src/lib/secrets.js';
 import { createUser } from '../../src/modules/accounts/users.service.js';
 import { issueMobileToken } from '../../src/modules/credentials/issue.service.js';
 import { createEventRecord } from '../../src/modules/events/records.service.js';
+import { recordTypedSignature } from '../../src/modules/registration/consents.service.js';
 import { BASE_URL, call, P, type RegHarness, startRegHarness, tokenIn } from './harness.js';
 
 let h: RegHarness;
@@ -344,6 +345,39 @@ describe('minor submit', () => {
     );
     expect(byParticipant.statusCode).toBe(422);
     expect(byParticipant.json()).toEqual({ error: 'This consent must be signed by a parent or guardian' });
+
+    // The guardian portal signs through recordTypedSignature (signer: guardian); once every
+    // guardian completed and both consents are signed, the minor is complete.
+    await h.t.deps.db.execute(sql`UPDATE guardians SET status = 'completed' WHERE registration_id = ${pe}`);
+    const statuses: string[] = [];
+    for (const c of submitted.json().consents as { id: number }[]) {
+      statuses.push(
+        await h.t.deps.db.transaction((tx) =>
+          recordTypedSignature(h.t.deps, tx, {
+            consentId: c.id,
+            signatureName: 'Mo Minor',
+            ip: '203.0.113.9',
+            signer: 'guardian',
+            actor: { role: 'consent', actorUserId: null, metadata: { guardian_id: 1 } },
+          }),
+        ),
+      );
+    }
+    expect(statuses).toEqual(['awaiting_guardian', 'complete']);
+    const signed = await h.t.deps.db.execute<{
+      guardian_signed_at: string | null;
+      participant_signed_at: string | null;
+      signature_ip: string;
+    }>(
+      sql`SELECT guardian_signed_at::text, participant_signed_at::text, signature_ip FROM consents WHERE registration_id = ${pe}`,
+    );
+    for (const row of signed.rows) {
+      expect(row.guardian_signed_at).not.toBeNull();
+      expect(row.participant_signed_at).toBeNull();
+      expect(row.signature_ip).toBe('203.0.113.9');
+    }
+    const ticket = await call(h.app, 'GET', `${P}/tickets/${pe}`, mobile);
+    expect(ticket.json().ticket).toMatchObject({ status: 'complete', confirmed: true });
   }, 60_000);
 });
 

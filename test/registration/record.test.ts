@@ -392,4 +392,27 @@ describe('PATCH own record', () => {
     );
     expect(rows.rows[0]).toEqual({ n: 2 });
   });
+
+  it('a submitted record re-runs the completion check after an edit', async () => {
+    const id = world.regs.adultA.id;
+    const pool = t.deps.database.pool;
+    await pool.query(`UPDATE registrations SET submitted_at = now() WHERE id = ${id}`);
+    await pool.query(
+      `INSERT INTO consents (registration_id, consent_type, status, signed_at) VALUES (${id}, 'freedom_waiver', 'signed', now())`,
+    );
+    const token = world.users.participant.mobile;
+    const minor = await patch(id, token, { personal: { date_of_birth: '2012-01-01' } });
+    expect(minor.statusCode, minor.body).toBe(200);
+    expect((minor.json() as Json).participant.status).toBe('awaiting_guardian');
+    const adult = await patch(id, token, { personal: { date_of_birth: '1990-04-01' } });
+    expect((adult.json() as Json).participant.status).toBe('complete');
+    const moves = await pool.query(
+      `SELECT metadata->>'from' AS f, metadata->>'to' AS t, metadata->>'by' AS by FROM audit_log
+        WHERE action = 'registrations.transition' AND target_id = '${id}' ORDER BY id`,
+    );
+    expect(moves.rows).toEqual([
+      { f: 'complete', t: 'awaiting_guardian', by: 'participant' },
+      { f: 'awaiting_guardian', t: 'complete', by: 'participant' },
+    ]);
+  });
 });

@@ -1,10 +1,8 @@
-/** `muster seed` (demo data) and `muster import` (participants from a JSON or CSV file). */
+/** `muster seed` (demo data) and `muster import` (participants from a JSON or CSV file; see import.ts). */
 import type { Command } from 'commander';
-import { recordAudit } from '../../modules/audit/audit.service.js';
-import { importParticipants, parseImportFile } from '../../modules/participants/import.service.js';
 import { apiBase, demoJson, demoText } from '../demo-output.js';
-import { findEvent } from '../lookup.js';
 import { action, intOption, withDatabase } from '../runtime.js';
+import { registerImportCommand } from './import.js';
 
 const JSON_HELP = 'print exactly one JSON object on stdout';
 
@@ -32,51 +30,5 @@ export function registerDataCommands(program: Command): void {
       }),
     );
 
-  program
-    .command('import')
-    .description('import participants into an event from a .json or .csv file (idempotent by email)')
-    .argument('<file>', '.json (array of participant objects) or .csv (one row per registration)')
-    .requiredOption('--event <slug>', 'event slug (or id)')
-    .option('--invite', 'list the participants who should be invited (registrations left "invited")', false)
-    .option('--json', JSON_HELP)
-    .action(
-      action<{ event: string; invite: boolean; json?: boolean }>(async ([file], o) => {
-        const items = await parseImportFile(file!);
-        const { event, result } = await withDatabase(async (tx) => {
-          const event = await findEvent(tx, o.event);
-          const result = await importParticipants(tx, event.id, items, { invite: o.invite });
-          await recordAudit(tx, {
-            action: 'participants.import',
-            actorUserId: null,
-            eventId: event.id,
-            seriesId: event.seriesId,
-            metadata: { file: file!, created: result.created, updated: result.updated },
-          });
-          return { event, result };
-        });
-        const text = [
-          `Imported ${items.length} participant${items.length === 1 ? '' : 's'} into ${event.slug}: ` +
-            `${result.created} created, ${result.updated} updated.`,
-        ];
-        if (result.toInvite) {
-          text.push(
-            result.toInvite.length === 0
-              ? 'Nobody to invite: no registration is in status "invited".'
-              : `${result.toInvite.length} to invite (invitation emails are not sent by this version of muster import):`,
-            ...result.toInvite.map((email) => `  ${email}`),
-          );
-        }
-        return {
-          json: {
-            event_id: event.id,
-            event_slug: event.slug,
-            created: result.created,
-            updated: result.updated,
-            registration_ids: result.registrationIds,
-            ...(result.toInvite ? { to_invite: result.toInvite } : {}),
-          },
-          text,
-        };
-      }),
-    );
+  registerImportCommand(program);
 }

@@ -63,7 +63,8 @@ export interface TypedSignatureInput {
  * Records a typed signature and re-runs the completion check; returns the registration's status.
  * 404 `Consent not found`; 422 `Signature name is required`, `This consent is already signed`,
  * `Consents are signed through the e-signature provider`, `This consent must be signed by a
- * parent or guardian` (participant on a guardian's consent), `This registration is <status>`
+ * parent or guardian` (participant on a guardian's consent), `This consent must be signed by the
+ * participant` (guardian on the participant's consent), `This registration is <status>`
  * (withdrawn/rejected). Audited as `consents.sign`.
  */
 export async function recordTypedSignature(
@@ -95,6 +96,8 @@ export async function recordTypedSignature(
   if (row.status === 'signed') throw unprocessable('This consent is already signed');
   if (input.signer === 'participant' && row.pending_on === 'guardian')
     throw unprocessable('This consent must be signed by a parent or guardian');
+  if (input.signer === 'guardian' && row.pending_on === 'participant')
+    throw unprocessable('This consent must be signed by the participant');
   const signedColumn = sql.raw(input.signer === 'guardian' ? 'guardian_signed_at' : 'participant_signed_at');
   await tx.execute(sql`
     UPDATE consents

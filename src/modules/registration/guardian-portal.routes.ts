@@ -9,6 +9,7 @@ import type { Deps } from '../../deps.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import { PortalBody, PortalPatch } from './guardian-portal.schemas.js';
 import * as service from './guardian-portal.service.js';
+import { SignRequest as SignConsentRequest } from './registration.schemas.js';
 
 /** Per client IP and route; a token is 256 random bits, this only slows down noisy clients. */
 export const GUARDIAN_RATE_LIMIT = { max: 30, timeWindow: '1 minute' } as const;
@@ -71,5 +72,33 @@ export function guardianPortalRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => service.completePortal(deps, tokenOf(request)),
+  );
+
+  app.post(
+    '/guardian/:token/consents/:consent_id/sign',
+    {
+      config,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Guardian portal: sign a consent by typing your name',
+        description: `For a consent of the child’s registration that is pending on a guardian (listed in the view’s \`consents\`), when no e-signature provider is configured: records \`signature_name\`, the time and the client IP, then re-runs the registration’s completion check. A consent of another registration, or a malformed id → 404 \`Consent not found\`; 422 \`signature_name is required\` / \`Signature name is required\` (blank) / \`This consent is already signed\` / \`This consent must be signed by the participant\` / \`This registration is withdrawn|rejected\` / \`Consents are signed through the e-signature provider\`. Audited \`consents.sign\` (signer \`guardian\`). Answers the portal view. ${TOKEN}`,
+        security: [],
+        params: Type.Object({
+          token: Params.properties.token,
+          consent_id: Type.String({ maxLength: 20, description: 'Consent id' }),
+        }),
+        body: SignConsentRequest,
+        response: { 200: PortalBody, ...errorResponses(400, 404, 410, 413, 422, 429) },
+      },
+    },
+    async (request) =>
+      service.signPortalConsent(
+        deps,
+        tokenOf(request),
+        (request.params as { consent_id: string }).consent_id,
+        request.body,
+        request.ip,
+      ),
   );
 }

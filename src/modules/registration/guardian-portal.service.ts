@@ -12,11 +12,12 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import type { Deps } from '../../deps.js';
+import type { Deps, Deps as FullDeps } from '../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../lib/errors.js';
 import { digestSecret } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { describeSchemaErrors } from '../participants/import.validate.js';
+import { CONSENT_NOT_FOUND, recordTypedSignature } from './consents.service.js';
 import { type GuardianLink, guardianByDigest, portalView } from './guardian-portal.repo.js';
 import {
   PERMISSION_KEYS,
@@ -148,4 +149,52 @@ export async function completePortal(deps: Db, token: string) {
     });
     return view(tx, link.id);
   });
+}
+
+/**
+ * POST /guardian/{token}/consents/{consent_id}/sign `{signature_name}`: a typed signature by the
+ * guardian on one of the child's consents (reg-core's recordTypedSignature: pending on a guardian,
+ * not yet signed, no e-signature provider; it re-runs the completion check). A consent of another
+ * registration, or a malformed id, is 404 `Consent not found`. Answers the portal view.
+ */
+export async function signPortalConsent(
+  deps: FullDeps,
+  token: string,
+  rawConsentId: string,
+  body: unknown,
+  ip: string,
+) {
+  const link = await guardianByToken(deps.db, token);
+  const consentId = await consentOf(deps.db, link, rawConsentId);
+  const name = (body as { signature_name?: unknown } | null)?.signature_name;
+  const extra =
+    body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'signature_name') : [];
+  if (extra.length > 0)
+    throw unprocessable(`body has unknown field${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`);
+  if (typeof name !== 'string') throw unprocessable('signature_name is required');
+  if (name.length > 200) throw unprocessable('signature_name must be at most 200 characters');
+  return deps.db.transaction(async (tx) => {
+    const locked = await guardianByToken(tx, token, true);
+    await recordTypedSignature(deps, tx, {
+      consentId,
+      signatureName: name,
+      ip,
+      signer: 'guardian',
+      actor: {
+        role: 'guardian',
+        actorUserId: locked.guardianUserId,
+        metadata: { guardian_id: locked.id, via: 'guardian_link' },
+      },
+    });
+    return view(tx, locked.id);
+  });
+}
+
+async function consentOf(db: Tx, link: GuardianLink, raw: string): Promise<number> {
+  if (!/^[0-9]{1,9}$/.test(raw)) throw notFound(CONSENT_NOT_FOUND);
+  const res = await db.execute<{ id: number }>(
+    sql`SELECT id FROM consents WHERE id = ${Number(raw)} AND registration_id = ${link.registrationId}`,
+  );
+  if (res.rows.length === 0) throw notFound(CONSENT_NOT_FOUND);
+  return Number(res.rows[0]!.id);
 }

@@ -11,6 +11,8 @@
  *
  * Writes go through the import's section writers (one code path for both); the registration's
  * `updated_at` is bumped and the change audited (`registrations.record.update`, section names only).
+ * A submitted registration then re-runs the completion check (contract §4), so an edit can move it
+ * (e.g. a date of birth that makes a minor → `awaiting_guardian`).
  */
 import { sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
@@ -24,6 +26,7 @@ import type { ImportItem } from '../participants/import.schema.js';
 import { pick, writeSections } from '../participants/import.sections.js';
 import { REGISTRATION_PERSONAL_KEYS, upsertPerson } from '../participants/import.service.js';
 import { participantDetailJson } from '../participants/participants.repo.js';
+import { recheckCompletion } from './lifecycle.js';
 import { PATCH_KEYS, type RecordPatchInput } from './record.schemas.js';
 import { validateRecordPatch } from './record.validate.js';
 
@@ -112,6 +115,8 @@ export async function patchOwnRecord(ctx: Ctx, raw: string, body: unknown): Prom
       .set({ ...own, updatedAt: sql`now()` })
       .where(sql`${registrations.id} = ${reg.id}`);
     await writeSections(tx, reg.id, item);
+    // A submitted record whose facts changed may move (e.g. a new date of birth makes a minor).
+    await recheckCompletion(tx, reg.id, { role: 'participant', principal: ctx.access.principal });
     await recordAudit(tx, {
       action: 'registrations.record.update',
       principal: ctx.access.principal,

@@ -10,11 +10,12 @@
  * Columns: `valid` = a live link of the minor's primary guardian; `unknown` = a well-formed token
  * no guardian has; `malformed` = `short`; `expired` = a link past its 7 days; `bad` = PATCH with an
  * invalid body on the live link (422); `unanswered` = complete on a live link whose required
- * permissions are not answered (422). Rows are rate limited per IP, so each names its own address.
+ * permissions are not answered (422); sign: `foreign` = a live link naming a consent of another
+ * registration (404), `bad` = a live link, the child's waiver, no signature name (422). Rows are rate limited per IP, so each names its own address.
  */
 import { PRINCIPALS, type PrincipalName } from '../../support/world.js';
 
-type Column = 'valid' | 'unknown' | 'malformed' | 'expired' | 'bad' | 'unanswered';
+type Column = 'valid' | 'unknown' | 'malformed' | 'expired' | 'bad' | 'unanswered' | 'foreign';
 
 export interface GuardianRow {
   method: 'GET' | 'PATCH' | 'POST';
@@ -29,7 +30,8 @@ const P = '/api/v1';
 export const PORTAL_GET = `GET ${P}/guardian/:token`;
 export const PORTAL_PATCH = `PATCH ${P}/guardian/:token`;
 export const PORTAL_COMPLETE = `POST ${P}/guardian/:token/complete`;
-export const guardianPortalRouteKeys = [PORTAL_GET, PORTAL_PATCH, PORTAL_COMPLETE];
+export const PORTAL_SIGN = `POST ${P}/guardian/:token/consents/:consent_id/sign`;
+export const guardianPortalRouteKeys = [PORTAL_GET, PORTAL_PATCH, PORTAL_COMPLETE, PORTAL_SIGN];
 
 const NOT_FOUND = 'Guardian link not found';
 const EXPIRED = 'This guardian link has expired; ask the participant or the event team for a new one';
@@ -57,6 +59,12 @@ const COLUMNS: Record<string, [Column, number, string | undefined][]> = {
     ['malformed', 404, NOT_FOUND],
     ['expired', 410, EXPIRED],
   ],
+  [PORTAL_SIGN]: [
+    ['foreign', 404, 'Consent not found'],
+    ['bad', 422, 'signature_name is required'],
+    ['unknown', 404, NOT_FOUND],
+    ['expired', 410, EXPIRED],
+  ],
 };
 
 let address = 0;
@@ -82,6 +90,9 @@ export interface GuardianTokens {
   valid: string;
   unanswered: string;
   expired: string;
+  /** The child's waiver, and a consent of another registration. */
+  ownConsent: number;
+  foreignConsent: number;
 }
 
 /** The request of one row. */
@@ -91,9 +102,15 @@ export function guardianRequest(row: GuardianRow, tokens: GuardianTokens) {
     bad: tokens.valid,
     unanswered: tokens.unanswered,
     expired: tokens.expired,
+    foreign: tokens.valid,
     unknown: 'u'.repeat(43),
     malformed: 'short',
   }[row.target];
+  if (row.route === PORTAL_SIGN) {
+    const consent = row.target === 'foreign' ? tokens.foreignConsent : tokens.ownConsent;
+    const payload = row.target === 'bad' ? {} : { signature_name: 'Gina Guardian' };
+    return { method: row.method, url: `${P}/guardian/${token}/consents/${consent}/sign`, payload };
+  }
   const url = `${P}/guardian/${token}${row.route === PORTAL_COMPLETE ? '/complete' : ''}`;
   if (row.method !== 'PATCH') return { method: row.method, url };
   const payload = row.target === 'bad' ? { media_permission: 'maybe' } : { otc_medication_consent: 'denied' };
