@@ -13,8 +13,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ApiError } from '../../lib/errors.js';
-import { completePortal, getPortal, patchPortal } from '../registration/guardian-portal.service.js';
+import { ApiError, notFound } from '../../lib/errors.js';
+import {
+  completePortal,
+  getPortal,
+  patchPortal,
+  signPortalConsent,
+} from '../registration/guardian-portal.service.js';
+import { renderConsent, SignForm, signatureProblems } from './consent.web.js';
+import { consentTitle } from './consent-texts.js';
 import {
   errorsFromMessage,
   formToPatch,
@@ -111,9 +118,9 @@ function renderPortal(
     contactGroups: PORTAL.groups.slice(1),
     permissions: portal.permissions,
     consents: (portal.consents as Json[]).map((c) => ({
-      title: String(c.consent_type).replace(/_/g, ' '),
-      status: String(c.status),
-      signHref: null,
+      title: consentTitle(String(c.consent_type)),
+      status: 'waiting for your signature',
+      signHref: `/guardian/${token}/consents/${String(c.id)}`,
     })),
     values: extra.values ?? valuesOf(portal),
     errors,
@@ -135,7 +142,69 @@ function portalPatch(values: Values, body: FormBody, portal: Portal) {
   return { patch, slots };
 }
 
+const ConsentParams = Type.Object(
+  { token: TokenParams.properties.token, id: Type.String({ pattern: '^[0-9]{1,9}$' }) },
+  { additionalProperties: false },
+);
+const DoneQuery = Type.Object(
+  { done: Type.Optional(Type.Literal('signed')) },
+  { additionalProperties: false },
+);
+
+async function pendingConsent(deps: Deps, token: string, id: string): Promise<Json> {
+  const portal = await getPortal(deps, token);
+  const consent = (portal.consents as Json[]).find((c) => String(c.id) === id);
+  if (!consent) throw notFound('Consent not found, or already signed');
+  return consent;
+}
+
+const guardianWhere = (token: string, id: string) => ({
+  action: `/guardian/${token}/consents/${id}`,
+  back: { href: `/guardian/${token}`, text: 'Back to the approval page' },
+});
+
 export function guardianPages(app: FastifyInstance, deps: Deps): void {
+  app.get(
+    '/guardian/:token/consents/:id',
+    { config: { public: 'none' }, schema: { hide: true, params: ConsentParams, response: pageResponses } },
+    async (request, reply) => {
+      const { token, id } = request.params as { token: string; id: string };
+      const consent = await pendingConsent(deps, token, id);
+      return renderConsent(reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
+    },
+  );
+
+  app.post(
+    '/guardian/:token/consents/:id',
+    {
+      config: { public: 'none' },
+      schema: { hide: true, params: ConsentParams, body: SignForm, response: pageResponses },
+    },
+    async (request, reply) => {
+      const { token, id } = request.params as { token: string; id: string };
+      const body = request.body as { signature_name?: string; agree?: string };
+      const consent = await pendingConsent(deps, token, id);
+      const signatureName = (body.signature_name ?? '').trim();
+      const where = guardianWhere(token, id);
+      const errors = signatureProblems(body);
+      if (errors.length > 0)
+        return renderConsent(reply, 422, where, consent, { signatureName, errors, signedInAs: null });
+      try {
+        await signPortalConsent(deps, token, id, { signature_name: signatureName }, request.ip);
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
+          throw error;
+        const failure = [{ message: error.message }];
+        return renderConsent(reply, error.statusCode, where, consent, {
+          signatureName,
+          errors: failure,
+          signedInAs: null,
+        });
+      }
+      return reply.redirect(`/guardian/${token}?done=signed`, 303);
+    },
+  );
+
   app.get(
     '/guardian/accept',
     { config: { public: 'none' }, schema: { hide: true, querystring: AcceptQuery, response: pageResponses } },
@@ -148,10 +217,16 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/guardian/:token',
-    { config: { public: 'none' }, schema: { hide: true, params: TokenParams, response: pageResponses } },
+    {
+      config: { public: 'none' },
+      schema: { hide: true, params: TokenParams, querystring: DoneQuery, response: pageResponses },
+    },
     async (request, reply) => {
       const { token } = request.params as { token: string };
-      return renderPortal(reply, 200, token, await getPortal(deps, token));
+      const signed = (request.query as { done?: string }).done === 'signed';
+      return renderPortal(reply, 200, token, await getPortal(deps, token), {
+        ...(signed ? { notice: 'Thank you: your signature is recorded.' } : {}),
+      });
     },
   );
 

@@ -174,6 +174,21 @@ const ROUTES: RouteDef[] = [
     target: 'no csrf',
     expected: NO_CSRF,
   },
+  {
+    method: 'GET',
+    route: 'GET /guardian/:token/consents/:id',
+    url: '/guardian/not-a-real-guardian-token/consents/1',
+    target: 'unknown token',
+    expected: { status: 404, contentType: 'html' },
+  },
+  {
+    method: 'POST',
+    route: 'POST /guardian/:token/consents/:id',
+    url: '/guardian/not-a-real-guardian-token/consents/1',
+    payload: 'signature_name=Mallory&agree=true',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
 ];
 
 export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
