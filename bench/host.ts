@@ -39,7 +39,14 @@ async function startAll(target: DbTarget): Promise<Running> {
       ? { DATABASE_URL: target.url, MUSTER_OUTBOX_DIR: path.join(os.tmpdir(), 'muster-bench-outbox') }
       : { MUSTER_DATA_DIR: target.dataDir };
   // Silent logs: the figures are the request path, not pino's output.
-  const config = loadConfig({ ...env, LOG_LEVEL: 'silent', PORT: '0', MUSTER_WORKER: 'false' });
+  const config = loadConfig({
+    ...env,
+    // check-in bench: the pool size may be varied (MUSTER_DB_POOL_SIZE=… npm run bench).
+    MUSTER_DB_POOL_SIZE: process.env.MUSTER_DB_POOL_SIZE,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    MUSTER_WORKER: 'false',
+  });
   const deps = await createDeps(config);
   try {
     const app = await buildApp(deps);

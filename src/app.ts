@@ -15,10 +15,14 @@ import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
+import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
+import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
+import { emailLogRoutes } from './modules/email/email-log.routes.js';
+import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
@@ -32,6 +36,7 @@ import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 // Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
 import { webRoutes } from './modules/web/web.plugin.js';
+import { webhookPlugin } from './webhooks/webhooks.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -74,11 +79,18 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       signinRoutes(api, deps);
       checkinRoutes(api, deps);
       nfcRoutes(api, deps);
+      scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
       // Registration, participant and guardian side (issue 4; contract §8).
       recordRoutes(api, deps);
       guardianPortalRoutes(api, deps);
+      // Issue 4: series event API (create, read, update, setup completion).
+      eventRoutes(api, deps);
+      chatBlastRoutes(api, deps); // issue 6: chat blasts
+      emailLogRoutes(api, deps);
+      // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
+      api.register(webhookPlugin, { prefix: '/webhooks', deps });
       // Registration (issue 4).
       invitationRoutes(api, deps);
       registrationRoutes(api, deps);

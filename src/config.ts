@@ -28,6 +28,28 @@ const EnvSchema = Type.Object({
   MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_EXPO_PUSH_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://exp.host' }),
   MUSTER_EXPO_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  // Check-in live scan stream (GET /events/{e}/scans/stream)
+  MUSTER_SCAN_STREAM_POLL_MS: Type.Integer({ minimum: 20, maximum: 60000, default: 300 }),
+  MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
+  // Chat blasts (issue 6): Slack-compatible Web API.
+  MUSTER_CHAT_BASE_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://slack.com/api/' }),
+  MUSTER_CHAT_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_CHAT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 4 }),
+  MUSTER_CHAT_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+  MUSTER_CHAT_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 120 }),
+  MUSTER_CHAT_RETRY_BASE_MS: Type.Integer({ minimum: 1, maximum: 600_000, default: 1000 }),
+  // Inbound receivers and the e-signature client (contract §6; README "Provider webhooks").
+  MUSTER_EMAIL_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
+  MUSTER_HELPDESK_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 8, maxLength: 500 })),
+  MUSTER_ESIGN_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
+  MUSTER_CHAT_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 8, maxLength: 500 })),
+  MUSTER_ESIGN_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  MUSTER_ESIGN_API_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_ESIGN_TEMPLATES: Type.Optional(
+    Type.String({
+      pattern: '^\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*(,\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*)*$',
+    }),
+  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -67,6 +89,44 @@ export interface Config {
   readonly expoPushUrl: string;
   /** Expo access token (enhanced push security); sent as a bearer token when set. */
   readonly expoAccessToken: string | undefined;
+  /** Check-in live stream: feed poll interval and SSE heartbeat comment interval (ms). */
+  readonly scanStreamPollMs: number;
+  readonly scanStreamHeartbeatMs: number;
+  /** Chat blasts (issue 6): the Slack-compatible provider and the delivery worker's tuning. */
+  readonly chat: ChatConfig;
+  /** Shared secrets of the inbound receivers; a receiver whose secret is unset answers 503. */
+  readonly webhookSecrets: WebhookSecrets;
+  /** DocuSeal-style e-signature API; null when MUSTER_ESIGN_URL / MUSTER_ESIGN_API_KEY are unset. */
+  readonly esign: EsignConfig | null;
+}
+
+export interface ChatConfig {
+  /** Web API base URL, ending in `/` (`{base}conversations.open`); Slack's by default. */
+  readonly baseUrl: string;
+  /** Bot token (secret, never logged); absent → POST chat_blasts answers 503. */
+  readonly botToken: string | undefined;
+  /** Recipients in flight at once per worker. */
+  readonly concurrency: number;
+  /** Delivery attempts per recipient before a transient error becomes `failed`. */
+  readonly maxAttempts: number;
+  /** A claim older than this (seconds) is retaken by another worker (crash recovery). */
+  readonly leaseSeconds: number;
+  /** Base delay (ms) of the provider client's retries and of the per-recipient backoff. */
+  readonly retryBaseMs: number;
+}
+
+export interface WebhookSecrets {
+  readonly email: string | undefined;
+  readonly helpdesk: string | undefined;
+  readonly esign: string | undefined;
+  readonly chat: string | undefined;
+}
+
+export interface EsignConfig {
+  readonly url: string;
+  readonly apiKey: string;
+  /** Consent type (`waiver`, `freedom_waiver`, `code_of_conduct`) → provider template id. */
+  readonly templates: Readonly<Record<string, string>>;
 }
 
 export interface OidcConfig {
@@ -123,6 +183,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
     expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
+    scanStreamPollMs: e.MUSTER_SCAN_STREAM_POLL_MS,
+    scanStreamHeartbeatMs: e.MUSTER_SCAN_STREAM_HEARTBEAT_MS,
+    chat: Object.freeze({
+      baseUrl: `${e.MUSTER_CHAT_BASE_URL.replace(/\/+$/, '')}/`,
+      botToken: e.MUSTER_CHAT_BOT_TOKEN,
+      concurrency: e.MUSTER_CHAT_CONCURRENCY,
+      maxAttempts: e.MUSTER_CHAT_MAX_ATTEMPTS,
+      leaseSeconds: e.MUSTER_CHAT_LEASE_SECONDS,
+      retryBaseMs: e.MUSTER_CHAT_RETRY_BASE_MS,
+    }),
+    webhookSecrets: Object.freeze({
+      email: e.MUSTER_EMAIL_WEBHOOK_SECRET,
+      helpdesk: e.MUSTER_HELPDESK_WEBHOOK_SECRET,
+      esign: e.MUSTER_ESIGN_WEBHOOK_SECRET,
+      chat: e.MUSTER_CHAT_SIGNING_SECRET,
+    }),
+    esign: parseEsign(e),
   });
 }
 
@@ -154,5 +231,22 @@ function parseOidc(e: Static<typeof EnvSchema>): OidcConfig | null {
     issuer,
     clientId: e.MUSTER_OIDC_CLIENT_ID,
     clientSecret: e.MUSTER_OIDC_CLIENT_SECRET,
+  });
+}
+
+/** The e-signature API needs both URL and key; templates are `type=id` pairs. */
+function parseEsign(e: Static<typeof EnvSchema>): EsignConfig | null {
+  if (!e.MUSTER_ESIGN_URL && !e.MUSTER_ESIGN_API_KEY) return null;
+  if (!e.MUSTER_ESIGN_URL || !e.MUSTER_ESIGN_API_KEY)
+    throw new ConfigError('Invalid configuration: MUSTER_ESIGN_URL and MUSTER_ESIGN_API_KEY go together');
+  const templates: Record<string, string> = {};
+  for (const pair of (e.MUSTER_ESIGN_TEMPLATES ?? '').split(',')) {
+    const [type, id] = pair.split('=').map((s) => s.trim());
+    if (type && id) templates[type] = id;
+  }
+  return Object.freeze({
+    url: e.MUSTER_ESIGN_URL.replace(/\/+$/, ''),
+    apiKey: e.MUSTER_ESIGN_API_KEY,
+    templates: Object.freeze(templates),
   });
 }

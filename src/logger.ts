@@ -10,6 +10,14 @@ export const REDACT_PATHS = [
   '*.password',
   '*.code',
   '*.code_verifier',
+  // Chat provider bot token (issue 6).
+  '*.botToken',
+  '*.bot_token',
+  // Provider secrets (config.webhookSecrets, config.esign.apiKey) if a config object is ever logged.
+  'webhookSecrets',
+  '*.webhookSecrets',
+  '*.apiKey',
+  '*.*.apiKey',
 ];
 
 export function createLogger(level: string): Logger {

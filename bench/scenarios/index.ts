@@ -1,4 +1,7 @@
 /** Every scenario, in the order they run at each size. Add new scenario modules here. */
+
+import { chatBlast } from './chat-blast.js';
+import { checkin } from './checkin.js';
 import { deltaPlan } from './delta-plan.js';
 import { deltaSync } from './delta-sync.js';
 import { eventLoop } from './event-loop.js';
@@ -7,4 +10,13 @@ import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
 import type { Scenario } from './types.js';
 
-export const scenarios: readonly Scenario[] = [fullSync, sqlProfile, deltaSync, search, deltaPlan, eventLoop];
+export const scenarios: readonly Scenario[] = [
+  fullSync,
+  sqlProfile,
+  deltaSync,
+  search,
+  deltaPlan,
+  eventLoop,
+  checkin,
+  chatBlast,
+];

@@ -18,6 +18,24 @@ declare module 'autocannon' {
     /** Milliseconds between samples of the requests/throughput histograms. */
     sampleInt?: number;
     bailout?: number;
+    /** Request templates cycled per connection; setupRequest() rebuilds each request (unique bodies). */
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (req: {
+        method?: string;
+        path?: string;
+        body?: string;
+        headers?: Record<string, string>;
+      }) => {
+        method?: string;
+        path?: string;
+        body?: string;
+        headers?: Record<string, string>;
+      };
+    }[];
   }
 
   export interface Histogram {

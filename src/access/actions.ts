@@ -7,7 +7,8 @@
  * - `users`: what a user-bearing credential needs on the target; `null` = users get 403.
  * - `scope`: the global-token scope that also unlocks this action (only `bans:write` exists).
  * - `target`: what the path names: nothing, an event (`id` = numeric id or UUID; `slug` also slugs),
- *   or a series (UUID, slug or `current`).
+ *   a series (UUID, slug or `current`), or an event within a series (`series:event`: the series as
+ *   above, then `{event_id}` = numeric id, UUID or slug of an event of that series).
  */
 export type UserRequirement =
   | 'authenticated' // any signed-in user
@@ -22,7 +23,7 @@ export interface ActionRule {
   keys: { series: boolean; event: boolean };
   users: UserRequirement | null;
   scope?: 'bans:write';
-  target: 'none' | 'event:id' | 'event:slug' | 'series';
+  target: 'none' | 'event:id' | 'event:slug' | 'series' | 'series:event';
   /** Only a mobile token may call (contract §9: other valid credentials get 403). */
   mobileOnly?: boolean;
   /** Message for credential kinds that may never use the action (403). */
@@ -78,6 +79,37 @@ export const actions = {
   // Staff notes (contract §4): users with participants access only; keys 403.
   'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  // Series event API (spec "Series and events"; contract §7, §2). Creation: series keys only.
+  'events.create': {
+    keys: SERIES_KEY,
+    users: null,
+    target: 'series',
+    denyMessage: 'Creating an event requires a series API key',
+  },
+  'series.events.read': {
+    keys: SERIES_KEY,
+    users: 'event_access',
+    target: 'series:event',
+    denyMessage: 'Event API keys cannot access series endpoints',
+  },
+  'series.events.update': {
+    keys: SERIES_KEY,
+    users: 'event_manage',
+    target: 'series:event',
+    denyMessage: 'Event API keys cannot access series endpoints',
+  },
+  // contract §2: keys reach `setup/complete` for their event(s); users need event management.
+  'events.setup_complete': { keys: KEYS_BOTH, users: 'event_manage', target: 'event:id' },
+  // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
+  'chat_blasts.read': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  'chat_blasts.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
+  // Email log (contract §6 "bounced addresses flagged … in the email log"): global admins only.
+  'email_log.read': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can read the email log',
+  },
   // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.

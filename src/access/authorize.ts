@@ -16,7 +16,14 @@ import {
   visibilityFor,
 } from './policy.js';
 import { isUserPrincipal, type Principal } from './principal.js';
-import { type EventRow, loadRoles, resolveEvent, resolveSeries, type SeriesRow } from './resolve.js';
+import {
+  type EventRow,
+  loadRoles,
+  resolveEvent,
+  resolveEventInSeries,
+  resolveSeries,
+  type SeriesRow,
+} from './resolve.js';
 
 export interface AccessContext {
   action: Action;
@@ -47,6 +54,9 @@ export async function authorize(
     event = await resolveEvent(db, params.event_id ?? '', rule.target === 'event:slug');
   } else if (rule.target === 'series') {
     series = await resolveSeries(db, params.series_id ?? '', principal);
+  } else if (rule.target === 'series:event') {
+    series = await resolveSeries(db, params.series_id ?? '', principal);
+    event = await resolveEventInSeries(db, params.event_id ?? '', series);
   }
 
   let roles = NO_ROLES;

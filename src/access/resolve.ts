@@ -18,13 +18,32 @@ const INT = /^[0-9]{1,9}$/;
 export const EVENT_NOT_FOUND = 'Event not found';
 export const SERIES_NOT_FOUND = 'Series not found';
 
+/** PostgreSQL text cannot hold NUL: such a path segment names nothing (404, not a database error). */
+const hasNul = (ref: string) => ref.includes('\u0000');
+
 export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Promise<EventRow> {
+  if (hasNul(ref)) throw notFound(EVENT_NOT_FOUND);
   let where: SQL;
   if (INT.test(ref)) where = eq(events.id, Number(ref));
   else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
   else if (allowSlug) where = eq(events.slug, ref);
   else throw notFound(EVENT_NOT_FOUND);
   const [row] = await db.select().from(events).where(where);
+  if (!row) throw notFound(EVENT_NOT_FOUND);
+  return row;
+}
+
+/** `{event_id}` under `/series/{s}/events/`: numeric id, UUID or slug of an event of `series`, else 404. */
+export async function resolveEventInSeries(db: Tx, ref: string, series: SeriesRow): Promise<EventRow> {
+  if (hasNul(ref)) throw notFound(EVENT_NOT_FOUND);
+  let where: SQL;
+  if (INT.test(ref)) where = eq(events.id, Number(ref));
+  else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
+  else where = eq(events.slug, ref);
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(where, eq(events.seriesId, series.id)));
   if (!row) throw notFound(EVENT_NOT_FOUND);
   return row;
 }
@@ -36,6 +55,7 @@ export async function resolveSeries(db: Tx, ref: string, principal: Principal): 
     if (principal.kind !== 'series_key') throw badRequest('"current" can only be used with a series API key');
     where = eq(series.id, principal.seriesId);
   } else if (UUID.test(ref)) where = eq(series.id, ref.toLowerCase());
+  else if (hasNul(ref)) throw notFound(SERIES_NOT_FOUND);
   else where = eq(series.slug, ref);
   const [row] = await db.select().from(series).where(where);
   if (!row) throw notFound(SERIES_NOT_FOUND);

@@ -12,6 +12,7 @@ import { registerDataCommands } from './commands/data.js';
 import { registerRevokeCommands } from './commands/revoke.js';
 import { registerSeriesEventCommands } from './commands/series-events.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerWorkerCommand } from './commands/worker.js';
 
 function version(): string {
   try {
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
     .version(version())
     .showHelpAfterError();
   registerServeCommand(program);
+  registerWorkerCommand(program); // issue 6: standalone job worker
   registerAdminCommands(program);
   registerSeriesEventCommands(program);
   registerCredentialCommands(program);

@@ -10,6 +10,7 @@
  * MUSTER_ESIGN_API_KEY), else null. No adapter answering → typed signatures.
  */
 import type { Config } from '../config.js';
+import { createDocuSealClient } from './docuseal.js';
 
 export interface SigningRequest {
   consentId: number;
@@ -36,8 +37,13 @@ export interface EsignProvider {
 /** A factory returns its provider when the configuration selects it, else null. */
 export type EsignAdapterFactory = (config: Config) => EsignProvider | null;
 
-/** Registered adapters, asked in order. */
-export const ESIGN_ADAPTERS: EsignAdapterFactory[] = [];
+/**
+ * Registered adapters, asked in order. The DocuSeal-style client (integrations/docuseal.ts) is
+ * selected when MUSTER_ESIGN_URL and MUSTER_ESIGN_API_KEY are set.
+ */
+export const ESIGN_ADAPTERS: EsignAdapterFactory[] = [
+  (config) => (config.esign ? createDocuSealClient(config.esign) : null),
+];
 
 const cache = new WeakMap<Config, EsignProvider | null>();
 

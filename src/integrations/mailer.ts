@@ -15,6 +15,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers, e.g. `X-PM-Metadata-email_log_id` (echoed back by the provider's webhooks). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

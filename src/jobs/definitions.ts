@@ -22,10 +22,10 @@ export interface JobPayloads {
     body: string;
     data: Record<string, unknown>;
   };
-}
-
-// Registration (issue 4).
-export interface JobPayloads {
+  /** Deliver a chat blast's pending recipients (modules/chat-blasts/delivery.service.ts); idempotent. */
+  'chat-blast-deliver': { blast_id: number };
+  /** Inbound receivers (contract §6): apply one stored provider event (webhook_events row). */
+  'webhook-process': { webhook_event_id: number };
   /** Create the e-signature provider's signing request for one consent (modules/registration). */
   'esign-request': { consent_id: number };
 }
@@ -60,6 +60,23 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
   'push-deliver': {
     retryLimit: 5,
     retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // A blast job runs until every recipient is sent or failed (minutes for thousands); duplicates are
+  // harmless (recipients are claimed with SKIP LOCKED and a lease), so a long expiry is safe.
+  'chat-blast-deliver': {
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 3600,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Inbound receivers: the work of one provider event; idempotent (webhook_events.processed_at).
+  'webhook-process': {
+    retryLimit: 8,
+    retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 60,
     deadLetter: DEAD_LETTER_QUEUE,

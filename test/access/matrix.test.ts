@@ -35,15 +35,19 @@ import {
   type WorldRegistration,
 } from '../support/world.js';
 import { banRouteKeys } from './rows/bans.js';
+import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
+import { emailLogRouteKeys } from './rows/email-log.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
+import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
 // Web pages (issue 4 item 5): rows run by test/web/rows.test.ts.
 import { webRouteKeys } from './rows/web.js';
+import { webhookRouteKeys } from './rows/webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -596,6 +600,11 @@ const ROW_FILE_ROUTES = new Set([
   ...recordRouteKeys,
   ...webRouteKeys,
   ...guardianPortalRouteKeys,
+  ...seriesEventRouteKeys, // issue 4: series event API (test/events/rows.test.ts)
+  ...chatBlastRouteKeys, // issue 6: chat blasts
+  // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
+  ...webhookRouteKeys,
+  ...emailLogRouteKeys,
   ...registrationRouteKeys,
 ]);
 

@@ -20,6 +20,7 @@ import { buildWorld, PRINCIPALS, type World } from '../support/world.js';
 let t: TestApp;
 let app: FastifyInstance;
 let world: World;
+let base: string;
 /** One context per allowed DELETE scan_contexts cell, so rows are order-independent. */
 const fixtures = new Map<string, number>();
 
@@ -36,6 +37,7 @@ beforeAll(async () => {
     );
     fixtures.set(fixtureKey(row), rows[0]!.id);
   }
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
 }, 60_000);
 
 afterAll(async () => {
@@ -46,11 +48,24 @@ function send(row: CheckinMatrixRow) {
   return app.inject({ ...requestFor(row, world, fixtures), headers: bearer(world.secrets[row.principal]) });
 }
 
+const STREAM = 'GET /api/v1/events/:event_id/scans/stream';
+
+/** An allowed stream cell over a real connection (inject cannot stream): status and type, then close. */
+async function openStream(row: CheckinMatrixRow): Promise<{ status: number; type: string | null }> {
+  const abort = new AbortController();
+  const res = await fetch(`${base}${requestFor(row, world).url}`, {
+    headers: bearer(world.secrets[row.principal]),
+    signal: abort.signal,
+  });
+  abort.abort();
+  return { status: res.status, type: res.headers.get('content-type') };
+}
+
 const SENSITIVE_CALLERS = new Set(['admin', 'globalToken', 'safeguarding']);
 
 describe('check-in rows', () => {
   it('cover every principal on every check-in route, and every registered check-in route', () => {
-    expect(checkinRows).toHaveLength(PRINCIPALS.length * 9 * 11);
+    expect(checkinRows).toHaveLength(PRINCIPALS.length * 9 * 12);
     const registered = registeredRoutes(app)
       .map((r) => `${r.method} ${r.url}`)
       .filter((k) =>
@@ -63,6 +78,10 @@ describe('check-in rows', () => {
   it.each(
     checkinRows.map((r) => [`${r.route} ${r.principal} ${r.target} → ${r.expected.status}`, r] as const),
   )('%s', async (_name, row) => {
+    if (row.route === STREAM && row.expected.status === 200) {
+      expect(await openStream(row)).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8' });
+      return;
+    }
     const res = await send(row);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
     const body = res.json() as Record<string, unknown>;

@@ -656,6 +656,69 @@ describe('GET /events/{e}/scans and DELETE /events/{e}/scans/{id}', () => {
     expect(newest.has_more).toBe(true);
   });
 
+  it('pages through > 500 scans sharing one created_at: every row exactly once (compound cursor)', async () => {
+    const reg = await newReg(B, 'ties');
+    const cursor = (await get(app, `${P}/events/${B}/scans`, world.users.admin.mobile)).json().synced_at;
+    // One statement: now() is the same for every row, so all 1,203 rows share created_at (a
+    // tie at both page boundaries), then a later row with its own created_at.
+    const inserted = await query<{ id: string }>(
+      `INSERT INTO scans (event_id, registration_id, scan_context_id, outcome, scanned_at, created_at, client_scan_id)
+       SELECT $1, $2, $3, 'already_scanned', now(), now(), 'tie' || g
+         FROM generate_series(1, 1203) g RETURNING id::text`,
+      [B, reg.id, world.contexts.checkInB],
+    );
+    const later = await query<{ id: string }>(
+      `INSERT INTO scans (event_id, registration_id, scan_context_id, outcome, scanned_at, created_at, client_scan_id)
+       VALUES ($1, $2, $3, 'already_scanned', now(), now() + interval '1 millisecond', 'tie-later') RETURNING id::text`,
+      [B, reg.id, world.contexts.checkInB],
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50)); // past the sync high-water mark
+    const seen: number[] = [];
+    const cursors: string[] = [];
+    let since = cursor;
+    for (let page = 0; page < 10; page++) {
+      const res = await get(
+        app,
+        `${P}/events/${B}/scans?since=${encodeURIComponent(since)}`,
+        world.users.admin.mobile,
+      );
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      seen.push(...body.scans.map((s: { id: number }) => s.id));
+      since = body.synced_at;
+      if (!body.has_more) break;
+      cursors.push(since);
+      expect(body.scans).toHaveLength(500);
+    }
+    const expected = [...inserted, ...later].map((r) => Number(r.id));
+    expect(seen).toHaveLength(expected.length);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
+    // Both boundaries fall inside the tie: compound cursors naming the last id of each page.
+    expect(cursors).toHaveLength(2);
+    for (const [i, c] of cursors.entries()) {
+      expect(c).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_\d+$/);
+      expect(c.endsWith(`_${seen[(i + 1) * 500 - 1]}`)).toBe(true);
+    }
+    // The final cursor is a plain high-water mark and nothing is left after it.
+    expect(since).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    const rest = await get(
+      app,
+      `${P}/events/${B}/scans?since=${encodeURIComponent(since)}`,
+      world.users.admin.mobile,
+    );
+    expect(rest.json().scans).toEqual([]);
+    for (const bad of ['2026-11-24T11:00:00.000000Z_', '2026-11-24T11:00:00.000000Z_x1', '_12', '12_34']) {
+      const res = await get(
+        app,
+        `${P}/events/${B}/scans?since=${encodeURIComponent(bad)}`,
+        world.users.admin.mobile,
+      );
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ error: 'since must be an ISO 8601 date-time, e.g. a previous synced_at' });
+    }
+  }, 60_000);
+
   it('undo by context or all, by registration or person id; audited; unknown → 404', async () => {
     const reg = await newReg(A, 'undo');
     for (const c of [world.contexts.checkInA, world.contexts.checkInA, world.contexts.lunchA]) {

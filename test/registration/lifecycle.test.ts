@@ -295,6 +295,25 @@ describe('recheckCompletion', () => {
     ]);
   });
 
+  it('an imported awaiting_guardian registration (never submitted) completes with its guardians', async () => {
+    const id = await newRegistration('awaiting_guardian', { dob: '2012-01-01', submitted: false });
+    await sign(id, 'waiver');
+    await t.deps.db
+      .insert(guardians)
+      .values({ registrationId: id, email: 'g@example.com', status: 'invited' });
+    expect(await recheck(id, 'guardian')).toBe('awaiting_guardian');
+    await t.deps.db.execute(sql`UPDATE guardians SET status = 'completed' WHERE registration_id = ${id}`);
+    expect(await recheck(id, 'guardian')).toBe('complete');
+  });
+
+  it('an imported complete registration stays complete when a recheck finds a consent record missing', async () => {
+    const id = await newRegistration('complete', { event: freedomEventId });
+    await sign(id, 'waiver');
+    expect(await recheck(id)).toBe('complete');
+    await sign(id, 'freedom_waiver', 'expired');
+    expect(await recheck(id)).toBe('in_progress');
+  });
+
   it('an 18-year-old on the start date is an adult', async () => {
     const id = await newRegistration('in_progress', { dob: '2008-07-09' });
     await sign(id, 'waiver');

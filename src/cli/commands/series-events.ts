@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { grantSeriesRole, requireUserByEmail } from '../../modules/accounts/users.service.js';
 import { recordAudit } from '../../modules/audit/audit.service.js';
-import { createEventRecord, createSeries } from '../../modules/events/records.service.js';
-import { canonicalTimeZone, findSeries, supportEmailProblem } from '../lookup.js';
-import { action, CliError, withDatabase } from '../runtime.js';
+import { insertEvent, prepareEvent } from '../../modules/events/event-create.service.js';
+import { createSeries } from '../../modules/events/records.service.js';
+import { findSeries } from '../lookup.js';
+import { action, withDatabase } from '../runtime.js';
 
 const JSON_HELP = 'print exactly one JSON object on stdout';
 
@@ -67,32 +68,14 @@ export function registerSeriesEventCommands(program: Command): void {
         setupComplete: boolean;
         json?: boolean;
       }>(async (_args, o) => {
-        const timezone = canonicalTimeZone(o.timezone);
-        if (!timezone)
-          throw new CliError(`Unknown time zone "${o.timezone}"; use an IANA name such as Europe/London`);
-        // Checked before the database is opened: a wrong address fails fast.
-        const problem = supportEmailProblem(o.supportEmail, loadConfig().operatorDomains);
-        if (problem) throw new CliError(problem);
+        // The API's rules (contract §7), checked before the database is opened: bad input fails fast.
+        const prepared = prepareEvent(
+          { name: o.name, support_email: o.supportEmail, slug: o.slug, timezone: o.timezone },
+          loadConfig().operatorDomains,
+        );
         const event = await withDatabase(async (tx) => {
           const series = await findSeries(tx, o.series);
-          const row = await createEventRecord(tx, {
-            seriesId: series.id,
-            name: o.name.trim(),
-            slug: o.slug,
-            supportEmail: o.supportEmail.trim().toLowerCase(),
-            timezone,
-            setupComplete: o.setupComplete,
-          });
-          await recordAudit(tx, {
-            action: 'events.create',
-            actorUserId: null,
-            eventId: row.id,
-            seriesId: series.id,
-            targetType: 'event',
-            targetId: row.id,
-            metadata: { slug: row.slug },
-          });
-          return row;
+          return insertEvent(tx, series, prepared, { setupComplete: o.setupComplete });
         });
         return {
           json: {

@@ -1,6 +1,16 @@
 /** Scans (contract §5) and push tokens. */
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  json,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, ts, updatedAt } from './common.js';
 import { events, scanContexts } from './events.js';
@@ -36,6 +46,28 @@ export const scans = pgTable(
       .on(t.registrationId, t.clientScanId)
       .where(sql`client_scan_id IS NOT NULL`),
   ],
+);
+
+/**
+ * Durable live feed of scans and undos (GET /events/{e}/scans/stream), written in the same
+ * transaction as the scan or undo. `created_at` is the writing transaction's start, so readers page
+ * in (created_at, id) order up to the sync high-water mark and never skip a late commit. `payload`
+ * is the scan exactly as GET /scans shows it (json keeps the text as written).
+ */
+export const scanFeed = pgTable(
+  'scan_feed',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['scan', 'scan_undone'] }).notNull(),
+    scanId: bigint('scan_id', { mode: 'number' }).notNull(),
+    scanContextId: integer('scan_context_id').notNull(),
+    payload: json('payload').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('scan_feed_event_created').on(t.eventId, t.createdAt, t.id)],
 );
 
 /** Expo, APNs or FCM device tokens; a token belongs to at most one user. */

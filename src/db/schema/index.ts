@@ -7,3 +7,4 @@ export * from './messaging.js';
 export * from './oauth.js';
 export * from './participants.js';
 export * from './records.js';
+export * from './webhooks.js';

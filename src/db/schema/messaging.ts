@@ -1,4 +1,5 @@
 /** Chat accounts, chat blasts and recipients (contract §6), bans (§7), email log. */
+import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, ts, updatedAt } from './common.js';
@@ -52,10 +53,16 @@ export const chatBlastRecipients = pgTable(
     error: text('error'),
     sentAt: ts('sent_at'),
     updatedAt: updatedAt(),
+    // Delivery worker (issue 6): a claim is a lease (`claimed_at` older than the lease is retaken);
+    // `available_at` delays a retry; `message_ts` is the provider's id of the posted message.
+    claimedAt: ts('claimed_at'),
+    availableAt: ts('available_at').notNull().defaultNow(),
+    messageTs: text('message_ts'),
   },
   (t) => [
     uniqueIndex('chat_blast_recipients_unique').on(t.blastId, t.registrationId),
     index().on(t.blastId, t.status),
+    index('chat_blast_recipients_pending').on(t.blastId, t.availableAt).where(sql`status = 'pending'`),
   ],
 );
 
@@ -82,7 +89,10 @@ export const banEmails = pgTable(
   (t) => [index().on(t.banId)],
 );
 
-/** Every email Muster sends (status queued | sent | failed | delivered | bounced | opened). */
+/**
+ * Every email Muster sends. status: queued | sent | failed | suppressed (address flagged, not sent) |
+ * delivered | bounced | opened (the last three from the email provider's webhook, contract §6).
+ */
 export const emailLog = pgTable(
   'email_log',
   {
@@ -97,6 +107,10 @@ export const emailLog = pgTable(
     error: text('error'),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
+    // Provider webhook events (contract §6): first delivery, first open, bounce.
+    deliveredAt: ts('delivered_at'),
+    openedAt: ts('opened_at'),
+    bouncedAt: ts('bounced_at'),
     updatedAt: updatedAt(),
   },
   (t) => [index().on(t.toEmail), index().on(t.providerMessageId)],

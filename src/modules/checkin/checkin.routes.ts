@@ -26,6 +26,7 @@ import {
   UpdateContextRequest,
 } from './checkin.schemas.js';
 import * as service from './checkin.service.js';
+import { listScans } from './scan-list.js';
 
 const EventParams = Type.Object({ event_id: EventIdParam });
 const tags = ['check-in'];
@@ -106,13 +107,13 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Scan feed',
-        description: `Without \`since\`: the newest ${100} scans by \`scanned_at\`. With \`since\`: scans with \`created_at > since\`, oldest first, at most 500; \`has_more\` says another page exists; \`synced_at\` is the last row’s \`created_at\` when \`has_more\`, else a high-water mark (pass it back as \`since\`). Non-ISO \`since\` → 422; a \`scan_context_id\` of another event → 422. ${WHO_READS}`,
+        description: `Without \`since\`: the newest ${100} scans by \`scanned_at\`. With \`since\`: scans with \`created_at > since\`, oldest first, at most 500; \`has_more\` says another page exists; \`synced_at\` is the cursor to pass back verbatim as \`since\`: the last row’s \`created_at\` when \`has_more\`, else a high-water mark. Rows are ordered by (\`created_at\`, \`id\`); when the row after a full page shares the last row’s \`created_at\`, \`synced_at\` is the compound cursor \`<created_at>_<last id>\` (e.g. \`2026-11-24T11:00:00.123456Z_4711\`) and the next page starts after that row, so no row is skipped or repeated at a page boundary. \`since\` that is neither an ISO 8601 date-time nor such a cursor → 422; a \`scan_context_id\` of another event → 422. ${WHO_READS}`,
         params: EventParams,
         querystring: ScanListQuery,
         response: { 200: ScanList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.listScans(ctxOf(deps, request), request.query as ScanListInput),
+    async (request) => listScans(ctxOf(deps, request), request.query as ScanListInput),
   );
 
   app.delete(

@@ -117,7 +117,11 @@ export const BulkResult = Type.Object({
 
 export const ScanListQuery = Type.Object({
   since: Type.Optional(
-    Type.String({ maxLength: 64, description: 'A previous synced_at (ISO 8601); non-ISO → 422' }),
+    Type.String({
+      maxLength: 64,
+      description:
+        'A previous synced_at, verbatim: an ISO 8601 date-time or a compound cursor `<ISO 8601>_<scan id>`; anything else → 422',
+    }),
   ),
   scan_context_id: Type.Optional(Type.Integer({ description: 'Only scans of this context of the event' })),
 });
@@ -126,7 +130,10 @@ export type ScanListInput = Static<typeof ScanListQuery>;
 export const ScanList = Type.Object({
   scans: Type.Array(Scan),
   has_more: Type.Boolean(),
-  synced_at: Type.String({ description: 'Cursor to pass back as `since`' }),
+  synced_at: Type.String({
+    description:
+      'Cursor to pass back verbatim as `since`: an ISO 8601 timestamp, or `<ISO 8601>_<scan id>` when a page ends between scans sharing one created_at',
+  }),
 });
 
 export const UndoQuery = Type.Object({

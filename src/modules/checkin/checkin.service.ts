@@ -13,20 +13,18 @@ import type { Ctx } from '../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { syncWatermark } from '../participants/participants.repo.js';
 import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
 import { enqueueStaffPush } from '../push/push.service.js';
-import {
-  type BulkScanInput,
-  type CreateContextInput,
-  LIST_NEWEST_LIMIT,
-  LIST_SINCE_LIMIT,
-  type ScanContextJson,
-  type ScanInput,
-  type ScanJson,
-  type ScanListInput,
-  type UpdateContextInput,
+import type {
+  BulkScanInput,
+  CreateContextInput,
+  ScanContextJson,
+  ScanInput,
+  ScanJson,
+  UpdateContextInput,
 } from './checkin.schemas.js';
+import { executeNamed } from './prepared.js';
+import { appendFeed, feedEntry } from './scan-feed.repo.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
@@ -115,37 +113,35 @@ async function pickContext(db: Tx, eventId: number, id: number | undefined): Pro
   return rows[0]!;
 }
 
-async function checkContextFilter(db: Tx, eventId: number, id: number | undefined): Promise<void> {
+export async function checkContextFilter(db: Tx, eventId: number, id: number | undefined): Promise<void> {
   if (id !== undefined) await pickContext(db, eventId, id);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Participant references (contract §9)
 
-/** Registration id for `participant_id` or `badge_token` in the event, or 404. */
-async function resolveRegistration(
-  db: Tx,
+/** SQL scalar: the registration id named by `participant_id` or `badge_token` (contract §9), or NULL. */
+function registrationRef(
   eventId: number,
   ref: { participant_id?: number | string; badge_token?: string },
-): Promise<number> {
-  let found: number | undefined;
+): SQL {
+  const byReg = (id: number) =>
+    sql`(SELECT id FROM registrations WHERE event_id = ${eventId} AND id = ${id})`;
+  const byPer = (id: number) =>
+    sql`(SELECT id FROM registrations WHERE event_id = ${eventId} AND person_id = ${id} ORDER BY id LIMIT 1)`;
   if (ref.participant_id !== undefined) {
     const raw =
       typeof ref.participant_id === 'number' ? String(ref.participant_id) : ref.participant_id.trim();
     if (raw.startsWith(QR_PREFIX)) {
       const id = raw.slice(QR_PREFIX.length);
-      if (INT.test(id)) found = await byPerson(db, eventId, Number(id));
-    } else if (INT.test(raw)) {
-      found = (await byRegistration(db, eventId, Number(raw))) ?? (await byPerson(db, eventId, Number(raw)));
+      return INT.test(id) ? byPer(Number(id)) : sql`NULL::int`;
     }
-  } else if (ref.badge_token !== undefined) {
-    const res = await db.execute<{ id: number }>(
-      sql`SELECT id FROM registrations WHERE event_id = ${eventId} AND nfc_badge_token = ${ref.badge_token}`,
-    );
-    found = res.rows[0]?.id;
+    return INT.test(raw) ? sql`COALESCE(${byReg(Number(raw))}, ${byPer(Number(raw))})` : sql`NULL::int`;
   }
-  if (found === undefined) throw notFound(PARTICIPANT_NOT_FOUND);
-  return found;
+  if (ref.badge_token !== undefined) {
+    return sql`(SELECT id FROM registrations WHERE event_id = ${eventId} AND nfc_badge_token = ${ref.badge_token})`;
+  }
+  return sql`NULL::int`;
 }
 
 async function byRegistration(db: Tx, eventId: number, id: number): Promise<number | undefined> {
@@ -173,7 +169,7 @@ export async function resolveUndoTarget(db: Tx, eventId: number, id: number): Pr
 // ---------------------------------------------------------------------------------------------
 // Scans
 
-type ScanRow = {
+export type ScanRow = {
   id: number;
   registration_id: number;
   scan_context_id: number;
@@ -186,12 +182,12 @@ type ScanRow = {
   scanner_name: string | null;
 };
 
-const SCAN_COLUMNS =
+export const SCAN_COLUMNS =
   sql.raw(`s.id::int AS id, s.registration_id, s.scan_context_id, s.source, s.client_scan_id,
   s.outcome, s.scanned_at::text AS scanned_at, s.created_at::text AS created_at, u.id AS scanner_id, u.name AS scanner_name`);
-const SCAN_FROM = sql.raw('scans s LEFT JOIN users u ON u.id = s.scanner_user_id');
+export const SCAN_FROM = sql.raw('scans s LEFT JOIN users u ON u.id = s.scanner_user_id');
 
-function scanJson(row: ScanRow): ScanJson {
+export function scanJson(row: ScanRow): ScanJson {
   return {
     id: Number(row.id),
     participant_event_id: row.registration_id,
@@ -228,8 +224,20 @@ async function prepareScan(ctx: Ctx, input: ScanInput): Promise<PreparedScan> {
   if (input.scanned_at !== undefined && !isIsoDateTime(input.scanned_at)) {
     throw unprocessable('scanned_at must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00.000Z');
   }
-  const context = await pickContext(ctx.db, event.id, input.scan_context_id);
-  const registrationId = await resolveRegistration(ctx.db, event.id, input);
+  const id = input.scan_context_id;
+  if (id !== undefined && (id < 1 || id > MAX_INT)) throw unprocessable(CONTEXT_NOT_IN_EVENT);
+  // One statement: the event's candidate contexts (or the named one) and the registration.
+  const res = await ctx.db.execute<ContextRow & { reg_id: number | null }>(
+    sql`SELECT ${registrationRef(event.id, input)} AS reg_id, c.* FROM (SELECT 1) one LEFT JOIN LATERAL (
+          SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
+           WHERE sc.event_id = ${event.id}${id === undefined ? sql`` : sql` AND sc.id = ${id}`}) c ON true`,
+  );
+  const contexts = res.rows.filter((r) => r.id !== null);
+  if (id !== undefined && contexts.length === 0) throw unprocessable(CONTEXT_NOT_IN_EVENT);
+  if (contexts.length !== 1) throw unprocessable(CONTEXT_REQUIRED);
+  const context = contexts[0]!;
+  const registrationId = res.rows[0]!.reg_id;
+  if (registrationId === null) throw notFound(PARTICIPANT_NOT_FOUND);
   return {
     registrationId,
     context,
@@ -262,84 +270,87 @@ async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome
   }
 }
 
+/**
+ * One scan in its transaction, in few round trips (bench/scenarios/checkin.ts): lock; read the
+ * state under the lock; insert (+ travel pickup, + badge token) in one statement; feed entry and
+ * response JSON in one statement.
+ */
 async function scanInTx(ctx: Ctx, tx: Tx, prepared: PreparedScan): Promise<ScanOutcome> {
   const event = eventOf(ctx);
-  const { registrationId } = prepared;
+  const { registrationId, context } = prepared;
+  // The row lock makes scans of one registration serial. It is its own statement: the next one
+  // takes a fresh snapshot (READ COMMITTED), so it sees every scan committed before the lock.
   const locked = await tx.execute<{ id: number }>(
     sql`SELECT id FROM registrations WHERE id = ${registrationId} AND event_id = ${event.id} FOR UPDATE`,
   );
   if (locked.rows.length === 0) throw notFound(PARTICIPANT_NOT_FOUND);
 
-  if (prepared.clientScanId !== null) {
+  const stateRes = await tx.execute<{
+    dup_id: number | null;
+    seen: boolean;
+    nfc: boolean | null;
+    has_token: boolean;
+  }>(
+    sql`SELECT (SELECT s.id::int FROM scans s WHERE s.registration_id = r.id AND s.client_scan_id = ${prepared.clientScanId}::text) AS dup_id,
+               EXISTS (SELECT 1 FROM scans s WHERE s.registration_id = r.id AND s.scan_context_id = ${context.id}) AS seen,
+               (e.modules->>'nfc_badges_enabled')::boolean AS nfc, r.nfc_badge_token IS NOT NULL AS has_token
+          FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
+  );
+  const state = stateRes.rows[0]!;
+  if (state.dup_id !== null) {
     const existing = await tx.execute<ScanRow>(
-      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
-           WHERE s.registration_id = ${registrationId} AND s.client_scan_id = ${prepared.clientScanId}`,
+      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${state.dup_id}`,
     );
-    const row = existing.rows[0];
-    if (row) {
-      const [context] = await contextRows(tx, event.id, sql` AND sc.id = ${row.scan_context_id}`);
-      return respond(ctx, tx, row, context!, true);
-    }
+    const row = existing.rows[0]!;
+    const [stored] = await contextRows(tx, event.id, sql` AND sc.id = ${row.scan_context_id}`);
+    return respond(ctx, tx, row, stored!, true);
   }
 
-  const context = prepared.context;
-  const prior = await tx.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM scans WHERE registration_id = ${registrationId} AND scan_context_id = ${context.id}`,
-  );
-  const first = prior.rows[0]!.n === 0;
+  const first = !state.seen;
   const scanner = scannerOf(ctx);
   const scannedAt = prepared.scannedAt === null ? sql`now()` : sql`${prepared.scannedAt}::timestamptz`;
-  const inserted = await tx.execute<{ id: number }>(
-    sql`INSERT INTO scans (event_id, registration_id, scan_context_id, scanner_user_id, source, client_scan_id, outcome, scanned_at)
+  const ctes: SQL[] = [
+    sql`s AS (INSERT INTO scans (event_id, registration_id, scan_context_id, scanner_user_id, source, client_scan_id, outcome, scanned_at)
         VALUES (${event.id}, ${registrationId}, ${context.id}, ${scanner?.id ?? null}, ${prepared.source},
                 ${prepared.clientScanId}, ${first ? 'scanned' : 'already_scanned'}, ${scannedAt})
-        RETURNING id::int AS id`,
-  );
-  const scanId = inserted.rows[0]!.id;
-
-  if (first && (context.checks_in || context.is_travel_pickup)) {
+        RETURNING *)`,
+  ];
+  const marksPickup = first && (context.checks_in || context.is_travel_pickup);
+  if (marksPickup) {
     // The inbound travel's final leg is marked picked up once (at the scan's time).
-    const marked = await tx.execute<{ id: number }>(
-      sql`UPDATE travel_legs l SET travel_picked_up_at = s.scanned_at
-            FROM scans s
-           WHERE s.id = ${scanId} AND l.travel_picked_up_at IS NULL AND l.id = (
+    ctes.push(sql`p AS (UPDATE travel_legs l SET travel_picked_up_at = (SELECT scanned_at FROM s)
+           WHERE l.travel_picked_up_at IS NULL AND l.id = (
              SELECT l2.id FROM travel_legs l2 JOIN travels t ON t.id = l2.travel_id
               WHERE t.registration_id = ${registrationId} AND t.direction = 'inbound'
               ORDER BY l2.position DESC, l2.id DESC LIMIT 1)
-          RETURNING l.id`,
-    );
-    // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
-    if (marked.rows.length > 0 && context.is_travel_pickup) {
-      await enqueueStaffPush(ctx, tx, {
-        eventId: event.id,
-        kind: 'travel_pickup',
-        title: 'Traveller collected',
-        body: `An inbound traveller was collected at ${context.name}.`,
-        data: { participant_event_id: registrationId, scan_context_id: context.id, scan_id: scanId },
-        excludeUserIds: scanner ? [scanner.id] : [],
-      });
-    }
+          RETURNING l.id)`);
   }
-  if (first && context.checks_in) await ensureBadgeOnCheckIn(tx, event.id, registrationId);
-
-  const row = await tx.execute<ScanRow>(sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${scanId}`);
-  return respond(ctx, tx, row.rows[0]!, context, false);
-}
-
-/** With the NFC module on, a first check-in ensures the registration has a badge token. */
-async function ensureBadgeOnCheckIn(tx: Tx, eventId: number, registrationId: number): Promise<void> {
-  const res = await tx.execute<{ nfc: boolean | null; token: string | null }>(
-    sql`SELECT (e.modules->>'nfc_badges_enabled')::boolean AS nfc, r.nfc_badge_token AS token
-          FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
+  if (first && context.checks_in && state.nfc && !state.has_token) {
+    // With the NFC module on, a first check-in ensures a badge token. 128 random bits: a collision
+    // within an event is not a practical concern; the unique index (event_id, nfc_badge_token)
+    // would refuse one and the scan would be retried.
+    const token = randomBytes(16).toString('base64url');
+    ctes.push(sql`b AS (UPDATE registrations SET nfc_badge_token = ${token}
+           WHERE id = ${registrationId} AND event_id = ${event.id} AND nfc_badge_token IS NULL RETURNING id)`);
+  }
+  const picked = marksPickup ? sql`(SELECT count(*)::int FROM p)` : sql`0`;
+  const inserted = await tx.execute<ScanRow & { picked: number }>(
+    sql`WITH ${sql.join(ctes, sql`, `)}
+        SELECT ${SCAN_COLUMNS}, ${picked} AS picked FROM s LEFT JOIN users u ON u.id = s.scanner_user_id`,
   );
-  const row = res.rows[0];
-  if (!row?.nfc || row.token) return;
-  // 128 random bits: a collision within an event is not a practical concern; the unique index
-  // (event_id, nfc_badge_token) would refuse one and the scan would be retried.
-  const token = randomBytes(16).toString('base64url');
-  await tx.execute(
-    sql`UPDATE registrations SET nfc_badge_token = ${token} WHERE id = ${registrationId} AND event_id = ${eventId}`,
-  );
+  const row = inserted.rows[0]!;
+  // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
+  if (row.picked > 0 && context.is_travel_pickup) {
+    await enqueueStaffPush(ctx, tx, {
+      eventId: event.id,
+      kind: 'travel_pickup',
+      title: 'Traveller collected',
+      body: `An inbound traveller was collected at ${context.name}.`,
+      data: { participant_event_id: registrationId, scan_context_id: context.id, scan_id: Number(row.id) },
+      excludeUserIds: scanner ? [scanner.id] : [],
+    });
+  }
+  return respond(ctx, tx, row, context, false, feedEntry(event.id, 'scan', [scanJson(row)]));
 }
 
 async function respond(
@@ -348,10 +359,15 @@ async function respond(
   row: ScanRow,
   context: ContextRow,
   deduplicated: boolean,
+  withFeed?: SQL,
 ): Promise<ScanOutcome> {
   const v: Visibility = ctx.access.visibility;
-  const res = await tx.execute<{ first_at: string; j: string }>(
-    sql`SELECT (SELECT min(scanned_at)::text FROM scans WHERE registration_id = r.id AND scan_context_id = ${context.id}) AS first_at,
+  const name = `checkin_respond_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${withFeed ? '_feed' : ''}`;
+  const res = await executeNamed<{ first_at: string; j: string }>(
+    ctx,
+    tx,
+    name,
+    sql`${withFeed ? sql`WITH f AS (${withFeed}) ` : sql``}SELECT (SELECT min(scanned_at)::text FROM scans WHERE registration_id = r.id AND scan_context_id = ${context.id}) AS first_at,
                ${sql.raw(participantSelect(v))}
           FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
   );
@@ -409,36 +425,6 @@ export async function createScansBulk(
   return { results };
 }
 
-/** GET /events/{e}/scans (contract §5). */
-export async function listScans(ctx: Ctx, input: ScanListInput) {
-  const event = eventOf(ctx);
-  if (input.since !== undefined && !isIsoDateTime(input.since)) {
-    throw unprocessable('since must be an ISO 8601 date-time, e.g. a previous synced_at');
-  }
-  await checkContextFilter(ctx.db, event.id, input.scan_context_id);
-  const contextFilter =
-    input.scan_context_id === undefined ? sql`` : sql` AND s.scan_context_id = ${input.scan_context_id}`;
-  const watermark = await syncWatermark(ctx.db);
-  if (input.since === undefined) {
-    const res = await ctx.db.execute<ScanRow>(
-      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
-           WHERE s.event_id = ${event.id}${contextFilter}
-           ORDER BY s.scanned_at DESC, s.id DESC LIMIT ${LIST_NEWEST_LIMIT + 1}`,
-    );
-    const has_more = res.rows.length > LIST_NEWEST_LIMIT;
-    return { scans: res.rows.slice(0, LIST_NEWEST_LIMIT).map(scanJson), has_more, synced_at: watermark };
-  }
-  const res = await ctx.db.execute<ScanRow>(
-    sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM}
-         WHERE s.event_id = ${event.id}${contextFilter}
-           AND s.created_at > ${input.since}::timestamptz AND s.created_at <= ${watermark}::timestamptz
-         ORDER BY s.created_at, s.id LIMIT ${LIST_SINCE_LIMIT + 1}`,
-  );
-  const has_more = res.rows.length > LIST_SINCE_LIMIT;
-  const rows = res.rows.slice(0, LIST_SINCE_LIMIT).map(scanJson);
-  return { scans: rows, has_more, synced_at: has_more ? rows[rows.length - 1]!.created_at : watermark };
-}
-
 /** DELETE /events/{e}/scans/{id}: undo a registration's scans in one context or all. */
 export async function undoScans(ctx: Ctx, input: { id: number; scan_context_id?: number }) {
   const event = eventOf(ctx);
@@ -448,10 +434,13 @@ export async function undoScans(ctx: Ctx, input: { id: number; scan_context_id?:
     await tx.execute(sql`SELECT id FROM registrations WHERE id = ${registrationId} FOR UPDATE`);
     const contextFilter =
       input.scan_context_id === undefined ? sql`` : sql` AND scan_context_id = ${input.scan_context_id}`;
-    const res = await tx.execute<{ id: number }>(
-      sql`DELETE FROM scans WHERE event_id = ${event.id} AND registration_id = ${registrationId}${contextFilter}
-          RETURNING id::int AS id`,
+    // The deleted scans, as GET /scans showed them, go to the live feed as `scan_undone`.
+    const res = await tx.execute<ScanRow>(
+      sql`WITH s AS (DELETE FROM scans WHERE event_id = ${event.id} AND registration_id = ${registrationId}${contextFilter}
+                     RETURNING *)
+          SELECT ${SCAN_COLUMNS} FROM s LEFT JOIN users u ON u.id = s.scanner_user_id ORDER BY s.id`,
     );
+    await appendFeed(tx, event.id, 'scan_undone', res.rows.map(scanJson));
     const deleted = res.rows.length;
     await recordAudit(tx, {
       action: 'scans.undo',

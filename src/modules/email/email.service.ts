@@ -3,7 +3,7 @@
  * (queueEmail), then sent by the `email-send` job (sendQueuedEmail). The job payload is sealed
  * (lib/sealed.ts) because it may carry a one-time code; the log row holds no secret.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { emailLog } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
@@ -27,7 +27,20 @@ export interface QueueEmailInput<K extends TemplateName> {
   eventId?: number | null;
 }
 
-/** Inserts the email_log row (status `queued`) and enqueues its delivery, both inside `tx`. Returns the log id. */
+/** Why an email to a suppressed address is not sent (contract §6: a hard bounce flags the address). */
+export const SUPPRESSED_ERROR = 'Not sent: the address is suppressed after a hard bounce or complaint';
+
+async function isSuppressed(tx: Tx, email: string): Promise<boolean> {
+  const res = await tx.execute(
+    sql`SELECT 1 FROM email_suppressions WHERE lower(email) = lower(${email}) LIMIT 1`,
+  );
+  return res.rows.length > 0;
+}
+
+/**
+ * Inserts the email_log row (status `queued`) and enqueues its delivery, both inside `tx`. Returns
+ * the log id. An address on the suppression list gets a `suppressed` row and no job.
+ */
 export async function queueEmail<K extends TemplateName>(
   deps: Deps,
   tx: Tx,
@@ -37,6 +50,7 @@ export async function queueEmail<K extends TemplateName>(
   const rendered = renderTemplate(input.template, input.vars);
   // The subject of a sign-in email contains the code, so the log keeps a redacted subject.
   const subject = input.template === 'sign_in_code' ? 'Your Muster sign-in code' : rendered.subject;
+  const suppressed = await isSuppressed(tx, input.to);
   const [row] = await tx
     .insert(emailLog)
     .values({
@@ -45,8 +59,10 @@ export async function queueEmail<K extends TemplateName>(
       template: input.template,
       subject,
       eventId: input.eventId ?? null,
+      ...(suppressed ? { status: 'suppressed', error: SUPPRESSED_ERROR } : {}),
     })
     .returning({ id: emailLog.id });
+  if (suppressed) return row!.id;
   const sealed: SealedEmail<K> = {
     to: input.to,
     from,
@@ -68,8 +84,16 @@ export async function sendQueuedEmail(
   job: { retryCount: number; retryLimit: number },
 ): Promise<void> {
   const [row] = await deps.db.select().from(emailLog).where(eq(emailLog.id, data.email_log_id));
-  if (!row || row.status === 'sent' || row.status === 'delivered' || row.status === 'opened') return;
+  if (row?.status !== 'queued') return;
   const email = deps.sealer.unseal<SealedEmail>(data.sealed);
+  // Flagged after it was queued (a hard bounce in between): logged, not sent.
+  if (await isSuppressed(deps.db, email.to)) {
+    await deps.db
+      .update(emailLog)
+      .set({ status: 'suppressed', error: SUPPRESSED_ERROR, updatedAt: new Date().toISOString() })
+      .where(eq(emailLog.id, row.id));
+    return;
+  }
   const rendered = renderTemplate(email.template, email.vars as never);
   try {
     const { messageId } = await deps.mailer.send({
@@ -77,6 +101,8 @@ export async function sendQueuedEmail(
       to: email.to,
       replyTo: email.replyTo,
       ...rendered,
+      // Postmark echoes metadata headers in its webhooks: how webhooks/email.handler.ts finds this row.
+      headers: { 'X-PM-Metadata-email_log_id': String(row.id) },
     });
     await deps.db
       .update(emailLog)

@@ -34,3 +34,28 @@ export const EventSummary = Type.Object({
   created_at: DateTime,
   updated_at: DateTime,
 });
+
+/** spec Event.modules: nine flags plus `visa_application_url` (null when unset, contract §9). */
+export const EventModulesSchema = Type.Object({
+  freedom_waivers_enabled: Type.Boolean(),
+  travel_enabled: Type.Boolean(),
+  visa_options_enabled: Type.Boolean(),
+  accommodation_enabled: Type.Boolean(),
+  roommate_preferences_enabled: Type.Boolean(),
+  guardian_invites_locked: Type.Boolean(),
+  nfc_badges_enabled: Type.Boolean(),
+  nfc_badge_write_on_checkin_enabled: Type.Boolean(),
+  groups_enabled: Type.Boolean(),
+  visa_application_url: Nullable(Type.String({ maxLength: 2000, description: 'http(s) URL' })),
+});
+
+/** spec "Event (full)": the summary plus modules, hotel_scan_context_id and participant_count. */
+export const EventFull = Type.Object({
+  ...EventSummary.properties,
+  modules: EventModulesSchema,
+  hotel_scan_context_id: Nullable(Type.String({ format: 'uuid' })),
+  participant_count: Type.Integer({
+    description: 'Registrations of the event that are not withdrawn or rejected',
+  }),
+});
+export const EventFullBody = Type.Object({ event: EventFull });

@@ -52,3 +52,17 @@ export function serializeModules(m: EventModules): EventModules {
     visa_application_url: m.visa_application_url ?? null,
   };
 }
+
+/** spec "Event (full)": summary + modules + hotel_scan_context_id + participant_count. */
+export function serializeEventFull(
+  e: EventRow,
+  s: Pick<SeriesRow, 'id' | 'slug' | 'name'>,
+  participantCount: number,
+) {
+  return {
+    ...serializeEventSummary(e, s),
+    modules: serializeModules(e.modules),
+    hotel_scan_context_id: e.hotelScanContextId,
+    participant_count: participantCount,
+  };
+}

@@ -7,7 +7,7 @@ import { errorResponses } from '../../http/schema-helpers.js';
 import { EventSummary, Series } from './events.schemas.js';
 import * as service from './series.service.js';
 
-const SeriesParams = Type.Object({
+export const SeriesParams = Type.Object({
   series_id: Type.String({
     minLength: 1,
     maxLength: 200,

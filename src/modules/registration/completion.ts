@@ -65,6 +65,19 @@ export function completionStatus(facts: CompletionFacts): 'complete' | 'awaiting
   return minor ? 'awaiting_guardian' : 'in_progress';
 }
 
+/**
+ * A `complete` registration leaves `complete` only when something it relied on was withdrawn: a
+ * required consent `declined` or `expired`, or a guardian `declined` (not merely because imported
+ * data lacks a record the rule would ask for today).
+ */
+export function lostCompletion(facts: CompletionFacts): boolean {
+  const required = new Set(requiredConsentTypes(facts.modules));
+  return (
+    facts.consents.some((c) => required.has(c.type) && (c.status === 'declined' || c.status === 'expired')) ||
+    facts.guardians.some((g) => g.status === 'declined')
+  );
+}
+
 type FactsRow = {
   status: RegistrationStatus;
   submitted: boolean;

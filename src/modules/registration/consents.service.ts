@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { EventModules, RegistrationStatus } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
+import { EsignPermanentError } from '../../integrations/docuseal.js';
 import { esignProviderFor } from '../../integrations/esign.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -130,7 +131,7 @@ export async function recordTypedSignature(
 /**
  * Job `esign-request`: creates the provider's signing request for one consent and stores its
  * submission id and document URL. Idempotent: a consent that already has a submission, or is no
- * longer awaiting a signature, is skipped.
+ * longer awaiting a signature, is skipped. A permanent refusal is stored as `failure_reason`.
  */
 export async function requestEsignSignature(deps: Deps, data: { consent_id: number }): Promise<void> {
   const provider = esignProviderFor(deps.config);
@@ -159,15 +160,26 @@ export async function requestEsignSignature(deps: Deps, data: { consent_id: numb
   const row = res.rows[0];
   if (!row || row.esign_submission_id || row.status !== 'sent') return;
   const guardian = row.pending_on === 'guardian' && row.guardian_email;
-  const result = await provider.createSigningRequest({
-    consentId: data.consent_id,
-    consentType: row.consent_type,
-    signer: guardian
-      ? { role: 'guardian', name: row.guardian_name ?? row.guardian_email!, email: row.guardian_email! }
-      : { role: 'participant', name: row.participant_name, email: row.participant_email },
-    participantName: row.participant_name,
-    eventName: row.event_name,
-  });
+  let result: Awaited<ReturnType<typeof provider.createSigningRequest>>;
+  try {
+    result = await provider.createSigningRequest({
+      consentId: data.consent_id,
+      consentType: row.consent_type,
+      signer: guardian
+        ? { role: 'guardian', name: row.guardian_name ?? row.guardian_email!, email: row.guardian_email! }
+        : { role: 'participant', name: row.participant_name, email: row.participant_email },
+      participantName: row.participant_name,
+      eventName: row.event_name,
+    });
+  } catch (error) {
+    // A refusal that retrying cannot fix (e.g. no template for this consent type) is recorded on
+    // the consent for staff to see; anything else is rethrown so the job retries.
+    if (!(error instanceof EsignPermanentError)) throw error;
+    await deps.db.execute(sql`
+      UPDATE consents SET failure_reason = ${error.message.slice(0, 500)}
+       WHERE id = ${data.consent_id} AND esign_submission_id IS NULL`);
+    return;
+  }
   await deps.db.execute(sql`
     UPDATE consents SET esign_submission_id = ${result.submissionId}, document_url = ${result.documentUrl}
      WHERE id = ${data.consent_id} AND esign_submission_id IS NULL`);

@@ -11,7 +11,7 @@ import type { Tx } from '../../db/client.js';
 import type { RegistrationStatus } from '../../db/schema/index.js';
 import { notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { completionStatus, loadCompletionFacts } from './completion.js';
+import { completionStatus, loadCompletionFacts, lostCompletion } from './completion.js';
 import { type ActorRole, assertTransition, CHECKED_STATUSES } from './lifecycle.rules.js';
 
 export { ACTOR_ROLES, type ActorRole, rolesFor, TRANSITIONS } from './lifecycle.rules.js';
@@ -80,8 +80,9 @@ export async function transition(
 
 /**
  * Re-runs the `complete` check (after a submit, a guardian's completion or a consent's signature)
- * and moves the registration when its place changed. Only submitted registrations in
- * `in_progress`, `awaiting_guardian` or `complete` move; others are left alone. Returns the
+ * and moves the registration when its place changed. Only registrations in `awaiting_guardian`,
+ * `complete`, or a submitted `in_progress` move; others are left alone. A `complete` one moves
+ * back only when a required consent was declined/expired or a guardian declined. Returns the
  * (possibly new) status; 404 when the registration does not exist.
  */
 export async function recheckCompletion(
@@ -92,9 +93,13 @@ export async function recheckCompletion(
   await tx.execute(sql`SELECT 1 FROM registrations WHERE id = ${registrationId} FOR UPDATE`);
   const facts = await loadCompletionFacts(tx, registrationId);
   if (!facts) throw notFound(REGISTRATION_NOT_FOUND);
-  if (!facts.submitted || !CHECKED_STATUSES.includes(facts.status)) return facts.status;
+  if (!CHECKED_STATUSES.includes(facts.status)) return facts.status;
+  // An `in_progress` registration is still being edited until it is submitted; `awaiting_guardian`
+  // and `complete` imply a submission (also when imported with that status).
+  if (facts.status === 'in_progress' && !facts.submitted) return facts.status;
   const target = completionStatus(facts);
   if (target === facts.status) return facts.status;
+  if (facts.status === 'complete' && !lostCompletion(facts)) return facts.status;
   await transition(tx, { registrationId, to: target, actor });
   return target;
 }

@@ -93,8 +93,8 @@ export async function ownRegistration(
   rawId: string | number,
   lock = false,
 ): Promise<OwnRegistration> {
+  if (!/^[0-9]{1,9}$/.test(String(rawId))) throw notFound(REGISTRATION_NOT_FOUND);
   const id = Number(rawId);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw notFound(REGISTRATION_NOT_FOUND);
   const res = await tx.execute<{
     id: number;
     status: RegistrationStatus;

@@ -4,7 +4,7 @@
  * transcribed from the spec and the contract, not from src/access. Run by test/checkin/rows.test.ts;
  * the route keys count for the coverage test in test/access/matrix.test.ts.
  *
- * - Reads (GET scan_contexts, GET scans): event access = global admin, any event role (read_only
+ * - Reads (GET scan_contexts, GET scans, GET scans/stream): event access = global admin, any event role (read_only
  *   included), or a series role on the event's series.
  * - Writes at the door (POST scans, POST scans/bulk, DELETE scans/{id}): event access except
  *   read_only.
@@ -169,6 +169,9 @@ const P = '/api/v1';
 const ROUTES: { method: CheckinMatrixRow['method']; route: string; table: Table }[] = [
   { method: 'GET', route: `GET ${P}/events/:event_id/scan_contexts`, table: READ },
   { method: 'GET', route: `GET ${P}/events/:event_id/scans`, table: READ },
+  // The live feed is authorised exactly like GET /scans (issue 5 item 8). `A:bad`: a scan_context_id
+  // of another event (422).
+  { method: 'GET', route: `GET ${P}/events/:event_id/scans/stream`, table: READ },
   { method: 'POST', route: `POST ${P}/events/:event_id/scans`, table: WRITE },
   { method: 'POST', route: `POST ${P}/events/:event_id/scans/bulk`, table: WRITE },
   { method: 'DELETE', route: `DELETE ${P}/events/:event_id/scans/:id`, table: WRITE },
@@ -301,6 +304,10 @@ export function requestFor(
       method: 'GET',
       url: bad ? `${base}/scan_contexts?scan_context_id=abc` : `${base}/scan_contexts`,
     };
+  }
+  if (row.route.endsWith('/scans/stream')) {
+    const query = bad ? `?scan_context_id=${world.contexts.checkInC}` : '';
+    return { method: 'GET', url: `${base}/scans/stream${query}` };
   }
   if (row.method === 'GET')
     return { method: 'GET', url: bad ? `${base}/scans?since=yesterday` : `${base}/scans` };

@@ -1,0 +1,161 @@
+/**
+ * Check-in at the door (issue 5 "Done when"): `POST /events/{e}/scans` at 50 concurrent connections
+ * on PostgreSQL, every request a unique `client_scan_id`; 80 % scan a registration for the first
+ * time in the context (`scanned`: travel pickup + NFC badge on first check-in), 20 % repeat one
+ * already scanned in this round (`already_scanned`). Each round uses a fresh check-in context, so
+ * "first" is real. Target: ≥ 1,000 scans/s with p99 ≤ 50 ms (load generator on the same machine).
+ * After each round the stored outcomes are counted to prove every request was recorded once.
+ */
+import autocannon from 'autocannon';
+import { percentile, type Samples, summarize } from '../load.js';
+import { largest, type Scenario } from './types.js';
+
+const CONNECTIONS = 50;
+const REPEAT_EVERY = 5; // every 5th request repeats an earlier participant: 20 %
+
+interface RoundResult {
+  scansPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  scanned: number;
+  alreadyScanned: number;
+}
+
+async function newContext(ctx: Parameters<Scenario['run']>[0], label: string): Promise<number> {
+  const res = await ctx.query({
+    text: `INSERT INTO scan_contexts (event_id, name, checks_in, position)
+           VALUES ($1, $2, true, 100 + (SELECT count(*) FROM scan_contexts WHERE event_id = $1)::int) RETURNING id`,
+    params: [ctx.event.eventId, `Bench door ${label} ${Date.now()}`],
+  });
+  return Number(res.rows[0]!.id);
+}
+
+async function round(
+  ctx: Parameters<Scenario['run']>[0],
+  regIds: number[],
+  amount: number,
+  label: string,
+): Promise<RoundResult> {
+  const contextId = await newContext(ctx, label);
+  const path = `/api/v1/events/${ctx.event.eventId}/scans`;
+  let i = 0;
+  let unique = 0;
+  const body = () => {
+    const k = i++;
+    const repeat = k % REPEAT_EVERY === REPEAT_EVERY - 1 && unique > 0;
+    const reg = repeat ? regIds[(k * 7919) % unique]! : regIds[unique++ % regIds.length]!;
+    return JSON.stringify({
+      participant_id: reg,
+      scan_context_id: contextId,
+      client_scan_id: `bench-${label}-${k}`,
+      source: 'qr',
+    });
+  };
+  const latencies: number[] = [];
+  let last = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url: ctx.appUrl,
+    connections: CONNECTIONS,
+    amount,
+    timeout: 30,
+    sampleInt: 100,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { ...ctx.authHeaders, 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: body() }),
+      },
+    ],
+  });
+  instance.on('response', (_c: unknown, status: number, _bytes: number, ms: number) => {
+    last = performance.now();
+    if (status === 200) latencies.push(ms);
+  });
+  const result = await instance;
+  const samples: Samples = {
+    latencies,
+    bytes: 0,
+    elapsedMs: last - started,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  const stats = summarize(samples);
+  const counts = await ctx.query({
+    text: `SELECT count(*) FILTER (WHERE outcome = 'scanned')::int AS scanned,
+                  count(*) FILTER (WHERE outcome = 'already_scanned')::int AS already
+             FROM scans WHERE scan_context_id = $1`,
+    params: [contextId],
+  });
+  return {
+    scansPerSec: stats.rps,
+    p50Ms: stats.p50Ms,
+    p99Ms: stats.p99Ms,
+    requests: stats.requests,
+    non2xx: stats.non2xx,
+    errors: stats.errors,
+    scanned: Number(counts.rows[0]!.scanned),
+    alreadyScanned: Number(counts.rows[0]!.already),
+  };
+}
+
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
+export const checkin: Scenario = {
+  name: 'checkin',
+  sizes: largest,
+  async run(ctx) {
+    if (ctx.db !== 'pg') {
+      ctx.log('  checkin: PostgreSQL only (the embedded database serves one connection)');
+      return;
+    }
+    const regs = await ctx.query({
+      text: 'SELECT id FROM registrations WHERE event_id = $1 ORDER BY id',
+      params: [ctx.event.eventId],
+    });
+    const regIds = regs.rows.map((r) => Number(r.id));
+    // Unique participants per round ≤ registrations: amount × 0.8 ≤ n.
+    const amount = Math.min(ctx.quick ? 3_000 : 10_000, Math.floor(regIds.length / 0.8));
+    await round(ctx, regIds, Math.min(1_000, amount), 'warmup');
+    const rounds: RoundResult[] = [];
+    for (let r = 1; r <= (ctx.quick ? 2 : 3); r++) {
+      const res = await round(ctx, regIds, amount, `r${r}`);
+      rounds.push(res);
+      ctx.log(
+        `  checkin round ${r}: ${res.scansPerSec} scans/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms ` +
+          `(${res.requests} × 200, ${res.non2xx} non-2xx, ${res.errors} errors; stored ${res.scanned} scanned + ${res.alreadyScanned} already_scanned)`,
+      );
+    }
+    const summary = {
+      connections: CONNECTIONS,
+      requestsPerRound: amount,
+      repeatShare: 1 / REPEAT_EVERY,
+      median: {
+        scansPerSec: median(rounds.map((x) => x.scansPerSec)),
+        p50Ms: median(rounds.map((x) => x.p50Ms)),
+        p99Ms: median(rounds.map((x) => x.p99Ms)),
+      },
+      rounds,
+    };
+    ctx.attach('checkin', summary);
+  },
+  summary(details) {
+    const pg = details.checkin?.pg as
+      | { median: { scansPerSec: number; p50Ms: number; p99Ms: number } }
+      | undefined;
+    if (!pg) return [];
+    const m = pg.median;
+    const ok = m.scansPerSec >= 1000 && m.p99Ms <= 50;
+    return [
+      `checkin (PostgreSQL, ${CONNECTIONS} connections, median of rounds): ${m.scansPerSec} scans/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms — target ≥ 1,000 scans/s and p99 ≤ 50 ms: ${ok ? 'met' : 'NOT met'}`,
+    ];
+  },
+};

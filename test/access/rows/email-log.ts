@@ -1,0 +1,81 @@
+/**
+ * Authorization-matrix rows for GET /email_log (contract §6 "bounced addresses flagged" in the email
+ * log; contract §2 roles). The spec and contract name no reader of the email log; it records every
+ * address Muster mails (sign-in codes included, not only event mail), so it is decided as a global
+ * admin read, like the ban list: global admin (mobile) and unscoped global token 200; the
+ * `bans:write`-scoped token 403 with its scope message; every other authenticated caller, keys
+ * included, 403 `Only global admins can read the email log`, before the query is validated (422).
+ * Run by test/webhooks/rows.test.ts.
+ */
+import { PRINCIPALS, type PrincipalName } from '../../support/world.js';
+
+export interface EmailLogMatrixRow {
+  method: 'GET';
+  route: string;
+  url: string;
+  principal: PrincipalName;
+  target: 'list' | 'filtered' | 'invalid';
+  expected: { status: number; error?: string };
+}
+
+const P = '/api/v1';
+const URLS = {
+  list: `${P}/email_log`,
+  filtered: `${P}/email_log?status=bounced&limit=5`,
+  invalid: `${P}/email_log?status=nope`,
+};
+
+// biome-ignore format: the matrix is a hand-aligned literal table
+const READ: Record<PrincipalName, string> = {
+  //                 list filtered invalid
+  none:             '401  401      401',
+  garbage:          '401  401      401',
+  badChecksum:      '401  401      401',
+  revokedEventKey:  '401  401      401',
+  expiredMobile:    '401  401      401',
+  revokedMobile:    '401  401      401',
+  expiredGlobal:    '401  401      401',
+  revokedGlobal:    '401  401      401',
+  demotedGlobal:    '401  401      401',
+  participant:      '403  403      403',
+  readOnly:         '403  403      403',
+  limited:          '403  403      403',
+  ops:              '403  403      403',
+  eventAdmin:       '403  403      403',
+  safeguarding:     '403  403      403',
+  seriesOwner:      '403  403      403',
+  seriesOrganizer:  '403  403      403',
+  admin:            '200  200      422',
+  globalToken:      '200  200      422',
+  scopedToken:      '403  403      403',
+  seriesKeyS1:      '403  403      403',
+  seriesKeyS2:      '403  403      403',
+  eventKeyA:        '403  403      403',
+  eventKeyB:        '403  403      403',
+  eventKeyC:        '403  403      403',
+  legacyKeyA:       '403  403      403',
+};
+
+const ROUTE = `GET ${P}/email_log`;
+export const emailLogRouteKeys = [ROUTE];
+
+function errorFor(principal: PrincipalName, status: number): string | undefined {
+  if (status === 401) return 'Unauthorized';
+  if (status === 403)
+    return principal === 'scopedToken'
+      ? 'This token is limited to: bans:write'
+      : 'Only global admins can read the email log';
+  return undefined;
+}
+
+export const emailLogRows: EmailLogMatrixRow[] = PRINCIPALS.flatMap((principal) => {
+  const statuses = READ[principal].trim().split(/\s+/).map(Number);
+  return (['list', 'filtered', 'invalid'] as const).map((target, i) => ({
+    method: 'GET' as const,
+    route: ROUTE,
+    url: URLS[target],
+    principal,
+    target,
+    expected: { status: statuses[i]!, error: errorFor(principal, statuses[i]!) },
+  }));
+});
