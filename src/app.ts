@@ -82,15 +82,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
-      // Registration, participant and guardian side (issue 4; contract §8).
-      recordRoutes(api, deps);
-      guardianPortalRoutes(api, deps);
       // Issue 4: series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
       chatBlastRoutes(api, deps); // issue 6: chat blasts
       emailLogRoutes(api, deps);
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
+      // Registration, participant and guardian side (issue 4; contract §8).
+      recordRoutes(api, deps);
+      guardianPortalRoutes(api, deps);
       // Registration (issue 4).
       invitationRoutes(api, deps);
       registrationRoutes(api, deps);

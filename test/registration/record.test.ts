@@ -396,7 +396,10 @@ describe('PATCH own record', () => {
   it('a submitted record re-runs the completion check after an edit', async () => {
     const id = world.regs.adultA.id;
     const pool = t.deps.database.pool;
-    await pool.query(`UPDATE registrations SET submitted_at = now() WHERE id = ${id}`);
+    // Submitted, not yet complete (a `complete` one moves back only on a declined consent or guardian).
+    await pool.query(
+      `UPDATE registrations SET status = 'in_progress', submitted_at = now() WHERE id = ${id}`,
+    );
     await pool.query(
       `INSERT INTO consents (registration_id, consent_type, status, signed_at) VALUES (${id}, 'freedom_waiver', 'signed', now())`,
     );
@@ -411,7 +414,7 @@ describe('PATCH own record', () => {
         WHERE action = 'registrations.transition' AND target_id = '${id}' ORDER BY id`,
     );
     expect(moves.rows).toEqual([
-      { f: 'complete', t: 'awaiting_guardian', by: 'participant' },
+      { f: 'in_progress', t: 'awaiting_guardian', by: 'participant' },
       { f: 'awaiting_guardian', t: 'complete', by: 'participant' },
     ]);
   });

@@ -86,6 +86,40 @@ describe('import validation', () => {
       'emergency_contact_name is required',
     );
     expect(problemOf(() => parseCsv('email,foo,bar\n'))).toContain('Unknown CSV columns: foo, bar');
+    const [full] = parseCsv(
+      'email,engagement_preference,life_threatening_allergies,allergy_severity,emergency_action_plan,medical_notes,intolerances,dietary_notes,high_support_notes,authorized_pickup_adults,has_anaphylaxis_risk,requires_refrigeration,cross_contamination_risk,high_support_flag,can_leave_unaccompanied,freedom_waiver_granted,check_in_date,check_out_date,gender_identity,room_type_preference,roommate_preferences,accessibility_needs,accommodation_notes\n' +
+        'b@example.org,Talks,Peanuts,severe,EpiPen,Two pens,lactose,No mushrooms,Twice daily,Mum,Yes,no,TRUE,0,1,false,2027-07-01,2027-07-05,Woman,Twin,Quiet,Ground floor,Late\n',
+    );
+    expect(full).toEqual({
+      email: 'b@example.org',
+      personal: { engagement_preference: 'Talks' },
+      life_threatening_allergies: 'Peanuts',
+      medical_detail: {
+        allergy_severity: 'severe',
+        emergency_action_plan: 'EpiPen',
+        additional_notes: 'Two pens',
+      },
+      dietary_detail: { intolerances: 'lactose', notes: 'No mushrooms' },
+      safeguarding_detail: { high_support_notes: 'Twice daily', authorized_pickup_adults: 'Mum' },
+      has_anaphylaxis_risk: true,
+      requires_refrigeration: false,
+      cross_contamination_risk: true,
+      high_support_flag: false,
+      can_leave_unaccompanied: true,
+      freedom_waiver_granted: false,
+      accommodation: {
+        check_in_date: '2027-07-01',
+        check_out_date: '2027-07-05',
+        gender_identity: 'Woman',
+        room_type_preference: 'Twin',
+        roommate_preferences: 'Quiet',
+        accessibility_needs: 'Ground floor',
+        notes: 'Late',
+      },
+    });
+    expect(problemOf(() => parseCsv('email,high_support_flag\na@example.org,maybe\n'))).toContain(
+      'line 2: high_support_flag must be boolean',
+    );
     expect(problemOf(() => parseCsv('email,first_name\na@example.org,"unterminated\n'))).toContain(
       'not valid CSV',
     );

@@ -22,6 +22,12 @@ import { importError, validateImportItems } from './import.validate.js';
  * | status | invited, in_progress, awaiting_guardian, complete, withdrawn or rejected |
  * | diet_type | dietary section |
  * | allergies, medical_conditions, medications | medical section |
+ * | engagement_preference, engagement_notes | personal.* |
+ * | life_threatening_allergies, allergy_severity, emergency_action_plan, medical_notes | medical (medical_notes = medical_detail.additional_notes) |
+ * | intolerances, dietary_notes | dietary_detail.* |
+ * | high_support_notes, authorized_pickup_adults | safeguarding_detail.* |
+ * | has_anaphylaxis_risk, requires_refrigeration, cross_contamination_risk, high_support_flag, can_leave_unaccompanied, freedom_waiver_granted | flags: true/false, yes/no or 1/0 |
+ * | check_in_date, check_out_date (YYYY-MM-DD), gender_identity, room_type_preference, roommate_preferences, accessibility_needs, accommodation_notes | accommodation.* |
  * | guardian_name, guardian_email, guardian_phone, guardian_relationship | the one (primary) guardian; when any is filled, it replaces the guardian list |
  * | emergency_contact_name, emergency_contact_phone, emergency_contact_relationship | the registration's own emergency contact (all three needed); replaces its own contacts |
  */
@@ -47,6 +53,29 @@ export const CSV_COLUMNS: Record<string, string> = {
   allergies: 'allergies',
   medical_conditions: 'medical_conditions',
   medications: 'medications',
+  engagement_preference: 'personal.engagement_preference',
+  engagement_notes: 'personal.engagement_notes',
+  life_threatening_allergies: 'life_threatening_allergies',
+  allergy_severity: 'medical_detail.allergy_severity',
+  emergency_action_plan: 'medical_detail.emergency_action_plan',
+  medical_notes: 'medical_detail.additional_notes',
+  intolerances: 'dietary_detail.intolerances',
+  dietary_notes: 'dietary_detail.notes',
+  high_support_notes: 'safeguarding_detail.high_support_notes',
+  authorized_pickup_adults: 'safeguarding_detail.authorized_pickup_adults',
+  has_anaphylaxis_risk: 'has_anaphylaxis_risk',
+  requires_refrigeration: 'requires_refrigeration',
+  cross_contamination_risk: 'cross_contamination_risk',
+  high_support_flag: 'high_support_flag',
+  can_leave_unaccompanied: 'can_leave_unaccompanied',
+  freedom_waiver_granted: 'freedom_waiver_granted',
+  check_in_date: 'accommodation.check_in_date',
+  check_out_date: 'accommodation.check_out_date',
+  gender_identity: 'accommodation.gender_identity',
+  room_type_preference: 'accommodation.room_type_preference',
+  roommate_preferences: 'accommodation.roommate_preferences',
+  accessibility_needs: 'accommodation.accessibility_needs',
+  accommodation_notes: 'accommodation.notes',
   guardian_name: 'guardians[0].name',
   guardian_email: 'guardians[0].email',
   guardian_phone: 'guardians[0].phone',
@@ -55,6 +84,22 @@ export const CSV_COLUMNS: Record<string, string> = {
   emergency_contact_phone: 'emergency_contacts[0].phone',
   emergency_contact_relationship: 'emergency_contacts[0].relationship',
 };
+/** Flag columns: `true`/`yes`/`1` and `false`/`no`/`0` (any case); anything else is reported as not a boolean. */
+const BOOLEAN_COLUMNS = new Set([
+  'has_anaphylaxis_risk',
+  'requires_refrigeration',
+  'cross_contamination_risk',
+  'high_support_flag',
+  'can_leave_unaccompanied',
+  'freedom_waiver_granted',
+]);
+function cellValue(column: string, cell: string): unknown {
+  if (!BOOLEAN_COLUMNS.has(column)) return cell;
+  const v = cell.toLowerCase();
+  if (v === 'true' || v === 'yes' || v === '1') return true;
+  if (v === 'false' || v === 'no' || v === '0') return false;
+  return cell;
+}
 const COLUMN_OF_FIELD = new Map(Object.entries(CSV_COLUMNS).map(([column, field]) => [field, column]));
 
 /**
@@ -123,7 +168,7 @@ export function parseCsv(text: string): ImportItem[] {
   const items = data.map(({ record }) => {
     const item: Record<string, unknown> = {};
     record.forEach((cell, i) => {
-      if (cell !== '') setPath(item, CSV_COLUMNS[columns[i]!]!, cell);
+      if (cell !== '') setPath(item, CSV_COLUMNS[columns[i]!]!, cellValue(columns[i]!, cell));
     });
     const guardian = (item.guardians as Record<string, unknown>[] | undefined)?.[0];
     if (guardian) guardian.is_primary = true;
@@ -136,7 +181,7 @@ export function parseCsv(text: string): ImportItem[] {
 }
 
 /** Sets `a.b[0].c` on `target`, creating objects and arrays on the way. */
-function setPath(target: Record<string, unknown>, dotted: string, value: string): void {
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const parts = dotted.split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '');
   let node: Record<string, unknown> = target;
   parts.forEach((part, i) => {

@@ -28,7 +28,7 @@ import {
   REQUIRED_PERMISSIONS,
 } from './guardian-portal.schemas.js';
 import { recheckCompletion } from './lifecycle.js';
-import { isPhone, PHONE_MESSAGE, schemaErrors } from './record.validate.js';
+import { assertNoNul, isPhone, PHONE_MESSAGE, schemaErrors } from './record.validate.js';
 
 export const LINK_NOT_FOUND = 'Guardian link not found';
 export const LINK_EXPIRED =
@@ -70,6 +70,7 @@ export async function getPortal(deps: Db, token: string) {
 function validatePatch(body: unknown): PortalPatchInput {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw unprocessable('The request body must be a JSON object');
+  assertNoNul(body);
   const errors = schemaErrors(PortalPatch, body as Record<string, unknown>);
   const problems = describeSchemaErrors(errors, undefined, 'body');
   if (problems.length === 0) {
@@ -172,6 +173,7 @@ export async function signPortalConsent(
   if (extra.length > 0)
     throw unprocessable(`body has unknown field${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`);
   if (typeof name !== 'string') throw unprocessable('signature_name is required');
+  assertNoNul({ signature_name: name });
   if (name.length > 200) throw unprocessable('signature_name must be at most 200 characters');
   return deps.db.transaction(async (tx) => {
     const locked = await guardianByToken(tx, token, true);

@@ -23,6 +23,36 @@ const FLIGHT_CODE = /^([A-Z][0-9]|[0-9][A-Z]|[A-Z]{2})[A-Z]?[0-9]{1,4}[A-Z]?$/;
 
 export const PHONE_MESSAGE = 'must be a phone number in international format, e.g. +447700900123';
 
+/**
+ * The path (`personal.notes`, `guardians[0].name`) of the first string or key holding a NUL
+ * character, which PostgreSQL text and jsonb cannot store (it would be a database error), or null.
+ */
+export function nulPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulPath(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return at;
+      const found = nulPath(item, at);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** 422 when any string of the body holds a NUL character (named by its field). */
+export function assertNoNul(body: unknown): void {
+  const at = nulPath(body);
+  if (at) throw unprocessable(`${at} must not contain NUL characters`);
+}
+
 /** Schema errors of a strict object, one top-level key at a time so one bad key never hides another. */
 export function schemaErrors(schema: TObject, body: Record<string, unknown>): SchemaError[] {
   const props: Record<string, TSchema> = schema.properties;
@@ -111,6 +141,7 @@ function ruleProblems(patch: RecordPatchInput, today: string): string[] {
 export function validateRecordPatch(body: unknown, today: string): RecordPatchInput {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw unprocessable('The request body must be a JSON object of record sections');
+  assertNoNul(body);
   const copy = structuredClone(body) as Record<string, unknown>;
   // Guardian emails are the match key: surrounding spaces are not a reason to refuse one.
   if (Array.isArray(copy.guardians)) {
