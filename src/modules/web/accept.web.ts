@@ -18,7 +18,7 @@ import { EMAIL_BANNED } from '../registration/invitations.service.js';
 import { startRegistration } from '../registration/registrations.service.js';
 import { ensureInviteeAccount, type InvitationView, invitationByToken } from './invitee.service.js';
 import { pageCtx, signedInAs } from './session.js';
-import { pageResponses } from './web.schemas.js';
+import { PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 
 const Token = Type.String({ maxLength: 300, description: 'The invitation token from the email link' });
 export const TokenQuery = Type.Object({ token: Type.Optional(Token) }, { additionalProperties: false });
@@ -89,14 +89,20 @@ function closedPage(inv: InvitationView): { status: number; data: Record<string,
 export function acceptPages(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/register/accept',
-    { config: { public: 'none' }, schema: { hide: true, querystring: TokenQuery, response: pageResponses } },
+    {
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      schema: { hide: true, querystring: TokenQuery, response: pageResponses },
+    },
     async (request, reply) =>
       renderLanding(deps, request, reply, (request.query as { token?: string }).token ?? ''),
   );
 
   app.post(
     '/register/accept',
-    { config: { public: 'none' }, schema: { hide: true, body: TokenForm, response: pageResponses } },
+    {
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      schema: { hide: true, body: TokenForm, response: pageResponses },
+    },
     async (request, reply) => {
       const token = (request.body as { token?: string }).token ?? '';
       let ticket: { id: number };
@@ -116,7 +122,10 @@ export function acceptPages(app: FastifyInstance, deps: Deps): void {
 
   app.post(
     '/register/accept/continue',
-    { config: { public: 'none' }, schema: { hide: true, body: TokenForm, response: pageResponses } },
+    {
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      schema: { hide: true, body: TokenForm, response: pageResponses },
+    },
     async (request, reply) => {
       const token = (request.body as { token?: string }).token ?? '';
       const outcome = await ensureInviteeAccount(deps, token);

@@ -31,7 +31,7 @@ import {
   valuesFromDetail,
 } from './forms.js';
 import { contactGroup, type Field, fieldId, type Section } from './sections.js';
-import { FormBody, pageResponses } from './web.schemas.js';
+import { FormBody, PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
 type Portal = Awaited<ReturnType<typeof getPortal>>;
@@ -166,7 +166,10 @@ const guardianWhere = (token: string, id: string) => ({
 export function guardianPages(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/guardian/:token/consents/:id',
-    { config: { public: 'none' }, schema: { hide: true, params: ConsentParams, response: pageResponses } },
+    {
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      schema: { hide: true, params: ConsentParams, response: pageResponses },
+    },
     async (request, reply) => {
       const { token, id } = request.params as { token: string; id: string };
       const consent = await pendingConsent(deps, token, id);
@@ -177,7 +180,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/guardian/:token/consents/:id',
     {
-      config: { public: 'none' },
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
       schema: { hide: true, params: ConsentParams, body: SignForm, response: pageResponses },
     },
     async (request, reply) => {
@@ -207,7 +210,10 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/guardian/accept',
-    { config: { public: 'none' }, schema: { hide: true, querystring: AcceptQuery, response: pageResponses } },
+    {
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      schema: { hide: true, querystring: AcceptQuery, response: pageResponses },
+    },
     async (request, reply) =>
       reply.redirect(
         `/guardian/${encodeURIComponent((request.query as { token?: string }).token ?? '-')}`,
@@ -218,7 +224,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/guardian/:token',
     {
-      config: { public: 'none' },
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
       schema: { hide: true, params: TokenParams, querystring: DoneQuery, response: pageResponses },
     },
     async (request, reply) => {
@@ -233,7 +239,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/guardian/:token',
     {
-      config: { public: 'none' },
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
       schema: { hide: true, params: TokenParams, body: FormBody, response: pageResponses },
     },
     async (request, reply) => {
@@ -268,7 +274,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/guardian/:token/complete',
     {
-      config: { public: 'none' },
+      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
       schema: { hide: true, params: TokenParams, body: FormBody, response: pageResponses },
     },
     async (request, reply) => {

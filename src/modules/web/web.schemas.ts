@@ -50,3 +50,6 @@ export const pageResponses = {
   303: redirect('Redirect after a successful form post'),
   ...Object.fromEntries([400, 403, 404, 409, 410, 413, 422, 429].map((s) => [s, html('Error page')])),
 };
+
+/** Per-IP limit on the pages whose URL or form carries a token (invitation, guardian link). */
+export const PAGE_RATE_LIMIT = { max: 120, timeWindow: 60_000 } as const;
