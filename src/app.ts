@@ -34,6 +34,8 @@ import { registrationRoutes } from './modules/registration/registrations.routes.
 import { staffRoutes } from './modules/registration/staff.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
+// Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
+import { webRoutes } from './modules/web/web.plugin.js';
 import { webhookPlugin } from './webhooks/webhooks.routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -96,6 +98,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     { prefix: API_PREFIX },
   );
+  webRoutes(app, deps);
   await app.ready();
   return app;
 }

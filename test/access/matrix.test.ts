@@ -45,6 +45,8 @@ import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
+// Web pages (issue 4 item 5): rows run by test/web/rows.test.ts.
+import { webRouteKeys } from './rows/web.js';
 import { webhookRouteKeys } from './rows/webhooks.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -596,6 +598,7 @@ const ROW_FILE_ROUTES = new Set([
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
   ...recordRouteKeys,
+  ...webRouteKeys,
   ...guardianPortalRouteKeys,
   ...seriesEventRouteKeys, // issue 4: series event API (test/events/rows.test.ts)
   ...chatBlastRouteKeys, // issue 6: chat blasts

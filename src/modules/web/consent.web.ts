@@ -1,0 +1,122 @@
+/**
+ * Typed signature of a consent (contract §8, embedded signing): the participant reads the consent
+ * and signs by typing their name; time and IP are recorded by the same service as
+ * `POST /api/v1/consents/{id}/sign` (signOwnConsent), which also re-runs the completion check.
+ * - GET /register/{pe}/consents/{id}: the text and the form (or "signed on …").
+ * - POST: a name and the "I agree" box are required (422, linked); the service's refusals (already
+ *   signed, a guardian's consent, registration closed) re-render with the message; signed → 303 to
+ *   the overview.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { ApiError, notFound } from '../../lib/errors.js';
+import { signOwnConsent } from '../registration/registrations.service.js';
+import { CONSENT_TEXTS, consentTitle } from './consent-texts.js';
+import type { PageErrorItem } from './forms.js';
+import { ownDetail } from './register.web.js';
+import { pageCtx } from './session.js';
+import { pageResponses } from './web.schemas.js';
+
+type Json = Record<string, unknown>;
+const ConsentParams = Type.Object(
+  { pe: Type.String({ pattern: '^[0-9]{1,9}$' }), id: Type.String({ pattern: '^[0-9]{1,9}$' }) },
+  { additionalProperties: false },
+);
+export const SignForm = Type.Object(
+  {
+    _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+    signature_name: Type.Optional(Type.String({ maxLength: 200 })),
+    agree: Type.Optional(Type.String({ maxLength: 10 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The consent page; `where` says where the form posts and where "back" goes. */
+export function renderConsent(
+  reply: FastifyReply,
+  status: number,
+  where: { action: string; back: { href: string; text: string } },
+  consent: Json,
+  extra: { signatureName?: string; errors?: PageErrorItem[]; signedInAs?: null } = {},
+) {
+  const errors = extra.errors ?? [];
+  const fieldErrors: Record<string, string> = {};
+  for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
+  const title = consentTitle(String(consent.consent_type));
+  return reply.page(status, 'consent', {
+    title: errors.length > 0 ? `Error: ${title}` : title,
+    ...where,
+    consentTitle: title,
+    consentText: CONSENT_TEXTS[String(consent.consent_type)] ?? [],
+    signed: consent.status === 'signed',
+    signedAt: consent.signed_at,
+    signatureName: extra.signatureName ?? '',
+    errors,
+    fieldErrors,
+    ...(extra.signedInAs === null ? { signedInAs: null } : {}),
+  });
+}
+
+/** Page-side checks before a typed signature: a name and the "I agree" box. */
+export function signatureProblems(body: { signature_name?: string; agree?: string }): PageErrorItem[] {
+  const errors: PageErrorItem[] = [];
+  if (!(body.signature_name ?? '').trim())
+    errors.push({ field: 'f-signature_name', message: 'Type your full name to sign' });
+  if (body.agree !== 'true')
+    errors.push({ field: 'f-agree', message: 'Confirm that you have read this and agree to it' });
+  return errors;
+}
+
+const ownWhere = (pe: string, id: string) => ({
+  action: `/register/${pe}/consents/${id}`,
+  back: { href: `/register/${pe}`, text: 'Back to your registration' },
+});
+
+async function consentOf(deps: Deps, request: Parameters<typeof ownDetail>[1], pe: string, id: string) {
+  const detail = await ownDetail(deps, request, pe);
+  const consent = ((detail.consents ?? []) as Json[]).find((c) => String(c.id) === id);
+  if (!consent) throw notFound('Consent not found');
+  return consent;
+}
+
+export function consentPages(app: FastifyInstance, deps: Deps): void {
+  app.get(
+    '/register/:pe/consents/:id',
+    { config: { public: 'none' }, schema: { hide: true, params: ConsentParams, response: pageResponses } },
+    async (request, reply) => {
+      const { pe, id } = request.params as { pe: string; id: string };
+      return renderConsent(reply, 200, ownWhere(pe, id), await consentOf(deps, request, pe, id));
+    },
+  );
+
+  app.post(
+    '/register/:pe/consents/:id',
+    {
+      config: { public: 'none' },
+      schema: { hide: true, params: ConsentParams, body: SignForm, response: pageResponses },
+    },
+    async (request, reply) => {
+      const { pe, id } = request.params as { pe: string; id: string };
+      const body = request.body as { signature_name?: string; agree?: string };
+      const consent = await consentOf(deps, request, pe, id);
+      const signatureName = (body.signature_name ?? '').trim();
+      const errors = signatureProblems(body);
+      if (errors.length > 0)
+        return renderConsent(reply, 422, ownWhere(pe, id), consent, { signatureName, errors });
+      try {
+        await signOwnConsent(await pageCtx(deps, request, 'registrations.self'), id, {
+          signatureName,
+          ip: request.ip,
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
+        return renderConsent(reply, 422, ownWhere(pe, id), consent, {
+          signatureName,
+          errors: [{ message: error.message }],
+        });
+      }
+      return reply.redirect(`/register/${pe}?done=signed`, 303);
+    },
+  );
+}

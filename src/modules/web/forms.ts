@@ -1,0 +1,148 @@
+/**
+ * Form posts ↔ record PATCH bodies for the section pages (sections.ts). A posted field named by its
+ * PATCH path becomes that value: text trimmed (blank → null, so it clears), checkboxes true/false,
+ * `datetime-local` values read as UTC; a repeated group with every field blank is left out. The
+ * service's 422 message (`path message; path message`) is split back into per-field errors, each
+ * linked to its input (error summary) with the field's label in place of the path.
+ */
+
+import { type Field, fieldId, type Section } from './sections.js';
+import type { FormBody } from './web.schemas.js';
+
+export type Values = Record<string, string | boolean>;
+export interface PageErrorItem {
+  /** The input's id (for `href="#…"` and aria-describedby), when the message names a field. */
+  field?: string;
+  message: string;
+}
+type Json = Record<string, unknown>;
+
+const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+function fieldsOf(section: Section): Field[] {
+  return section.groups.flatMap((g) => g.fields);
+}
+
+/** What the person typed, for re-rendering the form. */
+export function valuesFromBody(section: Section, body: FormBody): Values {
+  const out: Values = {};
+  for (const field of fieldsOf(section)) {
+    const raw = first(body[field.name]);
+    out[field.name] = field.type === 'checkbox' ? raw !== undefined : (raw ?? '');
+  }
+  return out;
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split(/\.|\[(\d+)\]\.?/).filter((p) => p !== undefined && p !== '')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Json)[part];
+  }
+  return cur;
+}
+
+/** The stored record's values (ParticipantDetail) for each field of the section. */
+export function valuesFromDetail(section: Section, detail: Json): Values {
+  const out: Values = {};
+  for (const field of fieldsOf(section)) {
+    const value = getPath(detail, field.name);
+    if (field.type === 'checkbox') out[field.name] = value === true;
+    else if (field.type === 'datetime' && typeof value === 'string') out[field.name] = value.slice(0, 16);
+    else out[field.name] = value === null || value === undefined ? '' : String(value);
+  }
+  return out;
+}
+
+function setPath(obj: Json, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = obj;
+  for (const part of parts.slice(0, -1)) {
+    cur[part] ??= {};
+    cur = cur[part] as Json;
+  }
+  cur[parts.at(-1)!] = value;
+}
+
+function convert(field: Field, raw: string | boolean): unknown {
+  if (field.type === 'checkbox') return raw === true;
+  const text = String(raw).trim();
+  if (text === '') return null;
+  if (field.type === 'datetime') return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text) ? `${text}:00Z` : text;
+  return text;
+}
+
+/** Page-side slot index of each list item sent (list key → sent index → slot index). */
+export type SlotMap = Record<string, number[]>;
+
+/**
+ * The PATCH body for a section's form post. `detail` supplies what the page does not show but a
+ * whole-object section must keep (accessibility keys the form has no field for).
+ */
+export function formToPatch(section: Section, values: Values, detail: Json): { patch: Json; slots: SlotMap } {
+  const patch: Json = {};
+  const slots: SlotMap = {};
+  for (const group of section.groups) {
+    if (group.list) {
+      const { key, index } = group.list;
+      const item: Json = {};
+      let filled = false;
+      for (const field of group.fields) {
+        const value = convert(field, values[field.name] ?? '');
+        const leaf = field.name.slice(field.name.lastIndexOf('.') + 1);
+        if (value !== null) {
+          item[leaf] = value;
+          filled = true;
+        } else if (leaf !== 'name' && leaf !== 'phone' && leaf !== 'relationship') item[leaf] = null;
+      }
+      patch[key] ??= [];
+      slots[key] ??= [];
+      const list = patch[key] as Json[];
+      if (filled) {
+        if (key === 'guardians') item.is_primary = list.length === 0;
+        list.push(item);
+        slots[key].push(index);
+      }
+      continue;
+    }
+    for (const field of group.fields) setPath(patch, field.name, convert(field, values[field.name] ?? ''));
+  }
+  for (const key of ['travel_inbound', 'travel_outbound']) {
+    const travel = patch[key] as Json | undefined;
+    if (travel && Object.values(travel).every((v) => v === null)) delete patch[key];
+  }
+  if (patch.accessibility) {
+    const stored = (detail.accessibility ?? {}) as Json;
+    patch.accessibility = Object.fromEntries(
+      Object.entries({ ...stored, ...(patch.accessibility as Json) }).filter(
+        ([, v]) => v !== null && v !== false,
+      ),
+    );
+  }
+  return { patch, slots };
+}
+
+/** Required fields left blank: checked on the page, before the service, with plain messages. */
+export function missingRequired(section: Section, values: Values): PageErrorItem[] {
+  return fieldsOf(section)
+    .filter((f) => f.required && String(values[f.name] ?? '').trim() === '')
+    .map((f) => ({ field: fieldId(f.name), message: `Enter your ${f.label.toLowerCase()}` }));
+}
+
+/** Splits a service 422 message into errors linked to this section's fields. */
+export function errorsFromMessage(section: Section, message: string, slots: SlotMap): PageErrorItem[] {
+  const fields = fieldsOf(section);
+  return message.split('; ').map((part) => {
+    const m = /^([A-Za-z_]+(?:\[\d+\])?(?:\.[A-Za-z_0-9]+(?:\[\d+\])?)*):?\s(.*)$/.exec(part);
+    if (!m) return { message: part };
+    // Sent index → the slot on the page (blank slots were not sent).
+    const path = m[1]!.replace(/^(emergency_contacts|guardians)\[(\d+)\]/, (_all, key: string, i: string) => {
+      const slot = slots[key]?.[Number(i)];
+      return `${key}[${slot ?? i}]`;
+    });
+    const field = fields.find((f) => f.name === path) ?? fields.find((f) => f.name.startsWith(`${path}.`));
+    if (!field) return { message: part };
+    const label = field.name === path ? field.label : path.replace(/[_.[\]]+/g, ' ').trim();
+    return { field: fieldId(field.name), message: `${label} ${m[2]}` };
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * The web pages (issue 4 item 5): server-rendered HTML for the participant and guardian steps that
+ * need a browser. One encapsulated Fastify scope at the site root (outside /api/v1) with:
+ * - @fastify/cookie (signed cookies; the secret is derived from the server key, lib/sealed.ts),
+ * - @fastify/formbody (HTML form posts; the API itself stays JSON-only),
+ * - @fastify/csrf-protection (a signed secret cookie + a `_csrf` hidden field on every form; checked
+ *   before validation on every POST),
+ * - @fastify/view with eta templates from `web/templates` and one stylesheet `web/public/muster.css`
+ *   (no build step),
+ * - a strict Content-Security-Policy (no scripts at all; styles and forms from this origin only),
+ * - an error handler that always answers with an HTML page (sign-in required → redirect to /signin).
+ * Routes declare `config.public` for the bearer gate (an Authorization header is ignored) and
+ * authenticate by the session cookie through the API's own gate (session.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../lib/errors.js';
+import { listTickets } from '../registration/registrations.service.js';
+import { acceptPages } from './accept.web.js';
+import { consentPages } from './consent.web.js';
+import { guardianPages } from './guardian.web.js';
+import { registerPages } from './register.web.js';
+import { cookieBase, pageCtx, SignInRequired, signedInAs } from './session.js';
+import { signinPages } from './signin.web.js';
+import { pageResponses } from './web.schemas.js';
+
+/** `web/` at the repository root (the same from src/ and dist/, both three levels down). */
+export const WEB_DIR = fileURLToPath(new URL('../../../web/', import.meta.url));
+const STYLESHEET = readFileSync(`${WEB_DIR}public/muster.css`, 'utf8');
+
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Renders `template` (web/templates) inside the layout and sends it with `status`. */
+    page(status: number, template: string, data?: Record<string, unknown>): Promise<FastifyReply>;
+  }
+}
+
+/** Request log lines without query strings (invitation tokens) and with guardian tokens masked. */
+const logSerializers = {
+  req: (req: FastifyRequest) => ({
+    method: req.method,
+    url: req.url.split('?')[0]!.replace(/^\/guardian\/[^/]+/, '/guardian/[token]'),
+    remoteAddress: req.ip,
+  }),
+};
+
+export function webRoutes(app: FastifyInstance, deps: Deps): void {
+  app.register(async (web) => {
+    web.addHook('onRoute', (route) => {
+      route.logSerializers = { ...logSerializers, ...route.logSerializers };
+    });
+    await web.register(cookie, { secret: deps.sealer.mac('muster-web-cookies-v1') });
+    await web.register(formbody, { bodyLimit: 64 * 1024 });
+    await web.register(csrf, {
+      sessionPlugin: '@fastify/cookie',
+      cookieKey: 'muster_csrf',
+      cookieOpts: { ...cookieBase(deps), signed: true },
+      getToken: (req: FastifyRequest) => (req.body as { _csrf?: unknown } | undefined)?._csrf as string,
+    });
+    await web.register(view, {
+      engine: { eta: new Eta({ cache: true, autoEscape: true }) },
+      templates: `${WEB_DIR}templates`,
+      production: true,
+    });
+    web.decorateReply('page', async function page(this: FastifyReply, status, template, data = {}) {
+      const html = await this.viewAsync(`${template}.eta`, {
+        signedInAs: await signedInAs(deps, this.request),
+        csrf: this.generateCsrf(),
+        errors: [],
+        ...data,
+      });
+      return this.status(status)
+        .header('Content-Security-Policy', PAGE_CSP)
+        .type('text/html; charset=utf-8')
+        .send(html);
+    });
+    // Every form post proves it came from our page (before its body is validated).
+    web.addHook('preValidation', (request, reply, done) => {
+      if (request.method !== 'POST') return done();
+      web.csrfProtection(request, reply, done);
+    });
+    web.setErrorHandler((error: FastifyError, request, reply) => pageError(error, request, reply));
+
+    web.get(
+      '/assets/muster.css',
+      { config: { public: 'none' }, schema: { hide: true } },
+      async (_request, reply) => reply.type('text/css; charset=utf-8').send(STYLESHEET),
+    );
+    // No icon: an empty answer instead of a 404 on every page load.
+    web.get('/favicon.ico', { config: { public: 'none' }, schema: { hide: true } }, async (_r, reply) =>
+      reply.status(204).send(),
+    );
+    web.get(
+      '/',
+      { config: { public: 'none' }, schema: { hide: true, response: pageResponses } },
+      async (request, reply) =>
+        reply.page(200, 'home', { registrations: await homeRegistrations(deps, request) }),
+    );
+    signinPages(web, deps);
+    acceptPages(web, deps);
+    registerPages(web, deps);
+    consentPages(web, deps);
+    guardianPages(web, deps);
+  });
+}
+
+/** The signed-in person's registrations for the home page (none when signed out). */
+async function homeRegistrations(deps: Deps, request: FastifyRequest) {
+  let ctx: Awaited<ReturnType<typeof pageCtx>>;
+  try {
+    ctx = await pageCtx(deps, request, 'registrations.self');
+  } catch {
+    return [];
+  }
+  const { tickets } = await listTickets(ctx);
+  return tickets.map((t) => ({ id: t.id, event: t.event.name, status: t.display_status }));
+}
+
+/** Status, title and message of an error page; sign-in required → redirect to /signin. */
+async function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof SignInRequired) {
+    return reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 302);
+  }
+  const code = error.code ?? '';
+  let status = error.validation
+    ? 422
+    : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+      ? 413
+      : code.startsWith('FST_ERR_CTP')
+        ? 400
+        : (error.statusCode ?? 500);
+  if (status < 400 || status > 599) status = 500;
+  let message: string;
+  if (code.startsWith('FST_CSRF')) {
+    status = 403;
+    message = 'This form has expired or did not come from this site. Go back, reload the page and try again.';
+  } else if (error instanceof ApiError) message = error.message;
+  else if (status === 422) message = 'Some of the information sent is not valid. Go back and check the form.';
+  else if (status >= 500) {
+    request.log.error({ err: error }, 'web page error');
+    message = 'Something went wrong on our side. Please try again.';
+  } else message = 'This request could not be handled.';
+  const title =
+    status === 404 ? 'Page not found' : status >= 500 ? 'Something went wrong' : 'There is a problem';
+  if (reply.sent) return reply;
+  return reply
+    .page(status, 'message', { title, message, alert: true })
+    .catch(() =>
+      reply
+        .status(status)
+        .header('Content-Security-Policy', PAGE_CSP)
+        .type('text/plain; charset=utf-8')
+        .send(message),
+    );
+}

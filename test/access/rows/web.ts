@@ -1,0 +1,210 @@
+/**
+ * Authorization-matrix rows for the web pages (issue 4 item 5; contract §8 "a participant signs in
+ * like any user"), transcribed from the design, not from src/access.
+ *
+ * The pages are for browsers: a bearer credential plays no part (like the sign-in pages), so every
+ * principal of the matrix gets the same answer; what decides is the session cookie, which these rows
+ * never carry. So: public pages answer (200 / 204), the sign-in start redirects to Muster's sign-in
+ * page, pages that need a signed-in person redirect to /signin?next=…, and every form post without
+ * the CSRF cookie and field is refused (403 page) before anything else. test/web/rows.test.ts runs
+ * them and proves the refused ones change nothing; the session-bearing cases are in test/web/*.
+ *
+ * Each row: { method, route (Fastify route key), url, payload?, principal, target, expected:
+ * { status, location? (prefix), contentType } }.
+ */
+import { PRINCIPALS, type PrincipalName } from '../../support/world.js';
+
+export interface WebMatrixRow {
+  method: 'GET' | 'POST';
+  route: string;
+  url: string;
+  payload?: string;
+  principal: PrincipalName;
+  target: string;
+  expected: { status: number; location?: string; contentType: 'html' | 'css' | 'none' };
+}
+
+interface RouteDef {
+  method: WebMatrixRow['method'];
+  route: string;
+  url: string;
+  target: string;
+  payload?: string;
+  expected: WebMatrixRow['expected'];
+}
+
+const NO_CSRF = { status: 403, contentType: 'html' } as const;
+function toSignIn(url: string): WebMatrixRow['expected'] {
+  return { status: 302, location: `/signin?next=${encodeURIComponent(url)}`, contentType: 'none' };
+}
+
+const ROUTES: RouteDef[] = [
+  { method: 'GET', route: 'GET /', url: '/', target: 'home', expected: { status: 200, contentType: 'html' } },
+  {
+    method: 'GET',
+    route: 'GET /assets/muster.css',
+    url: '/assets/muster.css',
+    target: 'stylesheet',
+    expected: { status: 200, contentType: 'css' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /favicon.ico',
+    url: '/favicon.ico',
+    target: 'icon',
+    expected: { status: 204, contentType: 'none' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /signin',
+    url: '/signin?next=%2F',
+    target: 'start',
+    expected: { status: 302, location: '/api/v1/oauth/authorize?', contentType: 'none' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /signin/callback',
+    url: '/signin/callback?code=abc&state=def',
+    target: 'no round trip',
+    expected: { status: 400, contentType: 'html' },
+  },
+  {
+    method: 'POST',
+    route: 'POST /signout',
+    url: '/signout',
+    payload: '_csrf=forged',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'GET',
+    route: 'GET /register/accept',
+    url: '/register/accept?token=not-a-real-invitation-token',
+    target: 'unknown token',
+    expected: { status: 404, contentType: 'html' },
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/accept/continue',
+    url: '/register/accept/continue',
+    payload: 'token=not-a-real-invitation-token',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'GET',
+    route: 'GET /register/:pe',
+    url: '/register/1',
+    target: 'no session',
+    expected: toSignIn('/register/1'),
+  },
+  {
+    method: 'GET',
+    route: 'GET /register/:pe/:section',
+    url: '/register/1/personal',
+    target: 'no session',
+    expected: toSignIn('/register/1/personal'),
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/:pe/:section',
+    url: '/register/1/personal',
+    payload: 'personal.legal_first_name=Mallory',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'GET',
+    route: 'GET /guardian/accept',
+    url: '/guardian/accept?token=not-a-real-guardian-token',
+    target: 'email link',
+    expected: { status: 302, location: '/guardian/not-a-real-guardian-token', contentType: 'none' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /guardian/:token',
+    url: '/guardian/not-a-real-guardian-token',
+    target: 'unknown token',
+    expected: { status: 404, contentType: 'html' },
+  },
+  {
+    method: 'POST',
+    route: 'POST /guardian/:token',
+    url: '/guardian/not-a-real-guardian-token',
+    payload: 'name=Mallory',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'POST',
+    route: 'POST /guardian/:token/complete',
+    url: '/guardian/not-a-real-guardian-token/complete',
+    payload: '',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/accept',
+    url: '/register/accept',
+    payload: 'token=not-a-real-invitation-token',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/:pe/submit',
+    url: '/register/1/submit',
+    payload: '',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'GET',
+    route: 'GET /register/:pe/consents/:id',
+    url: '/register/1/consents/1',
+    target: 'no session',
+    expected: toSignIn('/register/1/consents/1'),
+  },
+  {
+    method: 'POST',
+    route: 'POST /register/:pe/consents/:id',
+    url: '/register/1/consents/1',
+    payload: 'signature_name=Mallory&agree=true',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'GET',
+    route: 'GET /guardian/:token/consents/:id',
+    url: '/guardian/not-a-real-guardian-token/consents/1',
+    target: 'unknown token',
+    expected: { status: 404, contentType: 'html' },
+  },
+  {
+    method: 'POST',
+    route: 'POST /guardian/:token/consents/:id',
+    url: '/guardian/not-a-real-guardian-token/consents/1',
+    payload: 'signature_name=Mallory&agree=true',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+];
+
+export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
+
+export const webRows: WebMatrixRow[] = PRINCIPALS.flatMap((principal) =>
+  ROUTES.map((r) => ({
+    method: r.method,
+    route: r.route,
+    url: r.url,
+    ...(r.payload === undefined ? {} : { payload: r.payload }),
+    principal,
+    target: r.target,
+    expected: r.expected,
+  })),
+);
+
+/** Rows that must change nothing in the database. */
+export const isRefused = (row: WebMatrixRow): boolean =>
+  row.expected.status >= 400 || (row.expected.location?.startsWith('/signin?') ?? false);

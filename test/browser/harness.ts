@@ -1,0 +1,84 @@
+/**
+ * Headless Chromium for the web-page tests: Debian's `chromium` (installed by .ci/run) driven by
+ * playwright-core. When the binary is absent the browser suites are skipped with a message saying
+ * so (and nothing else skips them). Screenshots go to test-artifacts/screenshots/ (gitignored).
+ * Also an accessibility probe run on every page the tests visit.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM_PATH = process.env.MUSTER_CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
+export const SKIP_MESSAGE = `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set MUSTER_CHROMIUM_PATH)`;
+if (!HAS_CHROMIUM) console.warn(SKIP_MESSAGE);
+
+export const SCREENSHOT_DIR = 'test-artifacts/screenshots';
+
+export async function launchBrowser(): Promise<Browser> {
+  // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
+}
+
+/** A fresh browser profile (cookies) with a phone-sized or desktop viewport. */
+export async function newContext(
+  browser: Browser,
+  size: 'phone' | 'desktop' = 'desktop',
+): Promise<BrowserContext> {
+  return browser.newContext(
+    size === 'phone'
+      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1100, height: 900 } },
+  );
+}
+
+/** Saves a full-page screenshot as a test artifact. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+}
+
+// Runs in the page (a string: the tests are type-checked without the DOM library).
+const A11Y_PROBE = `(() => {
+  const problems = [];
+  const doc = document;
+  if (!doc.documentElement.lang) problems.push('html has no lang');
+  if (!doc.querySelector('meta[name=viewport][content*="width=device-width"]')) problems.push('no viewport meta');
+  if (!doc.title.trim()) problems.push('no title');
+  if (doc.querySelectorAll('h1').length !== 1) problems.push('not exactly one h1');
+  for (const input of doc.querySelectorAll('input, select, textarea')) {
+    if (input.type === 'hidden') continue;
+    const labelled =
+      (input.id && doc.querySelector('label[for="' + CSS.escape(input.id) + '"]')) ||
+      input.closest('label') || input.getAttribute('aria-label') || input.getAttribute('aria-labelledby');
+    if (!labelled) problems.push('unlabelled control ' + (input.name || input.id));
+  }
+  for (const fs of doc.querySelectorAll('fieldset')) {
+    if (!fs.querySelector(':scope > legend')) problems.push('fieldset without legend');
+  }
+  for (const a of doc.querySelectorAll('.error-summary a[href^="#"]')) {
+    if (!doc.getElementById(a.hash.slice(1))) problems.push('error link to missing field ' + a.hash);
+  }
+  if (doc.documentElement.scrollWidth > window.innerWidth + 1) problems.push('horizontal scrolling');
+  return problems;
+})()`;
+
+/**
+ * Page-level accessibility checks: `lang`, viewport meta, a title and one h1, every visible form
+ * control labelled, every fieldset with a legend, error-summary links pointing at existing fields,
+ * no horizontal scrolling (mobile-friendly), and no CSP violation or script error logged.
+ */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const report = await page.evaluate<string[]>(A11Y_PROBE);
+  expect(report, `accessibility problems on ${label}`).toEqual([]);
+}
+
+/** Collects console errors (CSP violations, script errors) of a page. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
