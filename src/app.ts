@@ -29,6 +29,7 @@ import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations.routes.js';
+import { inviteeRoutes } from './modules/registration/invitee.routes.js';
 import { recordRoutes } from './modules/registration/record.routes.js';
 import { registrationRoutes } from './modules/registration/registrations.routes.js';
 import { staffRoutes } from './modules/registration/staff.routes.js';
@@ -93,6 +94,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       guardianPortalRoutes(api, deps);
       // Registration (issue 4).
       invitationRoutes(api, deps);
+      inviteeRoutes(api, deps); // POST /invitations/claim (account for an invitee)
       registrationRoutes(api, deps);
       staffRoutes(api, deps);
     },

@@ -39,6 +39,7 @@ import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys } from './rows/email-log.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
+import { claimRouteKeys } from './rows/invitation-claim.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
@@ -592,6 +593,7 @@ const TABLE_ROUTES = new Set(
  * coverage here.
  */
 const ROW_FILE_ROUTES = new Set([
+  ...claimRouteKeys, // POST /invitations/claim (test/registration/claim.test.ts)
   ...banRouteKeys,
   ...checkinRouteKeys,
   ...sessionRouteKeys,

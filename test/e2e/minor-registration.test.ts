@@ -4,15 +4,12 @@
  * in (one-time code by email, OAuth code + PKCE, POST /session) → POST /registrations → PATCH the
  * record (minor's date of birth, emergency contact, guardian) → submit → awaiting_guardian →
  * guardian email → guardian portal (view, permissions, complete, typed consent signatures) → complete.
- *
- * The one step not over HTTP: the participant's user account is created as `muster users create`
- * does (createUser), because sign-in never creates accounts (contract §3) and no HTTP endpoint
- * creates one for an invitee.
+ * Sign-in never creates accounts (contract §3): the invitee first claims the invitation
+ * (`POST /invitations/claim`), which makes sure the invited address has an account.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/modules/accounts/users.service.js';
 import { call, P, type RegHarness, startRegHarness } from '../registration/harness.js';
 import { formFields } from '../signin/harness.js';
 
@@ -105,8 +102,15 @@ describe('a minor registers end to end over HTTP', () => {
     expect(invitation.from).toBe(eventA.supportEmail);
     const invitationToken = /token=([A-Za-z0-9_-]+)/.exec(invitation.text)![1]!;
 
-    // 2. The participant signs in by emailed code (the account exists, as `muster users create` makes it).
-    await h.t.deps.db.transaction((tx) => createUser(tx, { email: EMAIL, name: 'Mia Minor' }));
+    // 2. The invitee claims the invitation (an account for the invited address), then signs in by
+    //    emailed code.
+    const claimed = await h.app.inject({
+      method: 'POST',
+      url: `${P}/invitations/claim`,
+      payload: { invitation_token: invitationToken },
+    });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json()).toEqual({ email: EMAIL, event: expect.any(String) });
     const mobile = await signIn(EMAIL);
 
     // 3. Start the registration from the invitation.

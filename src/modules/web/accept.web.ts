@@ -15,8 +15,12 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
 import { EMAIL_BANNED } from '../registration/invitations.service.js';
+import {
+  ensureInviteeAccount,
+  type InvitationView,
+  invitationByToken,
+} from '../registration/invitee.service.js';
 import { startRegistration } from '../registration/registrations.service.js';
-import { ensureInviteeAccount, type InvitationView, invitationByToken } from './invitee.service.js';
 import { pageCtx, signedInAs } from './session.js';
 import { PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 
