@@ -18,6 +18,12 @@ export const REDACT_PATHS = [
   '*.webhookSecrets',
   '*.apiKey',
   '*.*.apiKey',
+  // The rest of the configuration's secrets, should a config object ({config: …}) ever be logged.
+  '*.*.botToken',
+  '*.smtpUrl',
+  '*.secretKey',
+  '*.clientSecret',
+  '*.*.clientSecret',
 ];
 
 /**

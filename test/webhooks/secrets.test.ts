@@ -23,6 +23,13 @@ let deps: Awaited<ReturnType<typeof createDeps>>;
 let app: FastifyInstance;
 const logs: string[] = [];
 
+/** The configuration's other secrets: they must not show in a logged config object either. */
+const OTHER_SECRETS = {
+  SMTP_URL: 'smtp://mailer:SMTPPASSWORD0secret@127.0.0.1:9',
+  MUSTER_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+  MUSTER_CHAT_BOT_TOKEN: 'xoxb-chat-bot-token-0secret',
+};
+
 beforeAll(async () => {
   database = await createTestDatabase();
   const logger = pino(
@@ -34,6 +41,7 @@ beforeAll(async () => {
     ...SECRETS,
     MUSTER_ESIGN_URL: 'http://127.0.0.1:9/api',
     MUSTER_ESIGN_API_KEY: API_KEY,
+    ...OTHER_SECRETS,
     LOG_LEVEL: 'debug',
   });
   deps = await createDeps(config, { logger });
@@ -80,7 +88,12 @@ describe('provider secrets', () => {
     );
     const haystack = `${logs.join('\n')}\n${dump.rows[0]!.d}`;
     expect(logs.some((l) => l.includes('configuration (debug)'))).toBe(true);
-    for (const secret of [...Object.values(SECRETS), API_KEY]) {
+    for (const secret of [
+      ...Object.values(SECRETS),
+      API_KEY,
+      'SMTPPASSWORD0secret',
+      ...Object.values(OTHER_SECRETS).slice(1),
+    ]) {
       expect(haystack).not.toContain(secret);
       expect(haystack).not.toContain(Buffer.from(secret).toString('base64'));
     }

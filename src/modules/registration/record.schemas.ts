@@ -6,6 +6,7 @@
  * accepted: they are unknown fields here (422). The response is the ParticipantDetail.
  */
 import { type Static, type TSchema, Type } from 'typebox';
+import { TRAVEL_FIELDS } from '../participants/import.schema.js';
 
 const strict = { additionalProperties: false } as const;
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -95,28 +96,7 @@ export const LegPatch = Type.Object(
 export const TravelPatch = Type.Object(
   {
     mode: oneOf(TRAVEL_MODES),
-    visa_required: Opt(Type.Boolean()),
-    visa_status: OptStr(100),
-    visa_type: OptStr(100),
-    visa_number: OptStr(100),
-    passport_nationality: OptStr(100),
-    is_unaccompanied_minor: OptBool(),
-    carrier: OptStr(200),
-    flight_number: OptStr(50),
-    train_departure_station: OptStr(200),
-    train_arrival_station: OptStr(200),
-    departure_station: OptStr(200),
-    arrival_station: OptStr(200),
-    departure_city: OptStr(200),
-    arrival_city: OptStr(200),
-    departure_time: OptDateTime(),
-    arrival_time: OptDateTime(),
-    expected_arrival_time: OptDateTime(),
-    bus_departure_location: OptStr(500),
-    bus_arrival_location: OptStr(500),
-    origin_address: OptStr(),
-    other_details: OptStr(),
-    notes: OptStr(),
+    ...TRAVEL_FIELDS,
     legs: Type.Optional(
       Type.Array(LegPatch, { maxItems: 10, description: 'Replaces the legs, in order (position 1, 2, …)' }),
     ),
