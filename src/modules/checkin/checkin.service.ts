@@ -24,7 +24,7 @@ import type {
   UpdateContextInput,
 } from './checkin.schemas.js';
 import { executeNamed } from './prepared.js';
-import { appendFeed, feedEntry } from './scan-feed.repo.js';
+import { appendFeed } from './scan-feed.repo.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
@@ -258,11 +258,12 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Records one scan (or answers a repeated client_scan_id from the stored row). */
 async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome> {
-  // The row lock makes scans of one registration serial; a unique violation can still happen if
-  // the registration row vanished and reappeared or under exotic isolation: retry, which re-reads.
+  // muster_scan() holds a row lock on the registration, so scans of one registration are serial;
+  // a unique violation can still happen (two identical requests racing, a badge token collision):
+  // the failed statement wrote nothing, and the retry answers from the stored row.
   for (let attempt = 0; ; attempt++) {
     try {
-      return await ctx.db.transaction((tx) => scanInTx(ctx, tx, prepared));
+      return await scanOnce(ctx, prepared);
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error)) continue;
       throw error;
@@ -270,113 +271,79 @@ async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome
   }
 }
 
+/** What muster_scan() returns (drizzle/0005_scan_function.sql), or null: registration not in the event. */
+type ScanResult = { deduplicated: boolean; picked: number; first_at: string; scan: ScanRow } | null;
+
 /**
- * One scan in its transaction, in few round trips (bench/scenarios/checkin.ts): lock; read the
- * state under the lock; insert (+ travel pickup, + badge token) in one statement; feed entry and
- * response JSON in one statement.
+ * One scan in ONE round trip: `SELECT muster_scan(...)` locks the registration, reads the state
+ * under the lock, inserts the scan (+ travel pickup, + NFC badge token) and the live-feed entry,
+ * as one autocommit statement (bench/README.md "Check-in"). A travel-pickup context runs it in a
+ * transaction, to enqueue the staff push in the same transaction when a traveller was collected.
+ * The participant JSON of the response is read after the commit (it shows the scan).
  */
-async function scanInTx(ctx: Ctx, tx: Tx, prepared: PreparedScan): Promise<ScanOutcome> {
+async function scanOnce(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome> {
   const event = eventOf(ctx);
   const { registrationId, context } = prepared;
-  // The row lock makes scans of one registration serial. It is its own statement: the next one
-  // takes a fresh snapshot (READ COMMITTED), so it sees every scan committed before the lock.
-  const locked = await tx.execute<{ id: number }>(
-    sql`SELECT id FROM registrations WHERE id = ${registrationId} AND event_id = ${event.id} FOR UPDATE`,
-  );
-  if (locked.rows.length === 0) throw notFound(PARTICIPANT_NOT_FOUND);
-
-  const stateRes = await tx.execute<{
-    dup_id: number | null;
-    seen: boolean;
-    nfc: boolean | null;
-    has_token: boolean;
-  }>(
-    sql`SELECT (SELECT s.id::int FROM scans s WHERE s.registration_id = r.id AND s.client_scan_id = ${prepared.clientScanId}::text) AS dup_id,
-               EXISTS (SELECT 1 FROM scans s WHERE s.registration_id = r.id AND s.scan_context_id = ${context.id}) AS seen,
-               (e.modules->>'nfc_badges_enabled')::boolean AS nfc, r.nfc_badge_token IS NOT NULL AS has_token
-          FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
-  );
-  const state = stateRes.rows[0]!;
-  if (state.dup_id !== null) {
-    const existing = await tx.execute<ScanRow>(
-      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${state.dup_id}`,
-    );
-    const row = existing.rows[0]!;
-    const [stored] = await contextRows(tx, event.id, sql` AND sc.id = ${row.scan_context_id}`);
-    return respond(ctx, tx, row, stored!, true);
-  }
-
-  const first = !state.seen;
   const scanner = scannerOf(ctx);
-  const scannedAt = prepared.scannedAt === null ? sql`now()` : sql`${prepared.scannedAt}::timestamptz`;
-  const ctes: SQL[] = [
-    sql`s AS (INSERT INTO scans (event_id, registration_id, scan_context_id, scanner_user_id, source, client_scan_id, outcome, scanned_at)
-        VALUES (${event.id}, ${registrationId}, ${context.id}, ${scanner?.id ?? null}, ${prepared.source},
-                ${prepared.clientScanId}, ${first ? 'scanned' : 'already_scanned'}, ${scannedAt})
-        RETURNING *)`,
-  ];
-  const marksPickup = first && (context.checks_in || context.is_travel_pickup);
-  if (marksPickup) {
-    // The inbound travel's final leg is marked picked up once (at the scan's time).
-    ctes.push(sql`p AS (UPDATE travel_legs l SET travel_picked_up_at = (SELECT scanned_at FROM s)
-           WHERE l.travel_picked_up_at IS NULL AND l.id = (
-             SELECT l2.id FROM travel_legs l2 JOIN travels t ON t.id = l2.travel_id
-              WHERE t.registration_id = ${registrationId} AND t.direction = 'inbound'
-              ORDER BY l2.position DESC, l2.id DESC LIMIT 1)
-          RETURNING l.id)`);
-  }
-  if (first && context.checks_in && state.nfc && !state.has_token) {
-    // With the NFC module on, a first check-in ensures a badge token. 128 random bits: a collision
-    // within an event is not a practical concern; the unique index (event_id, nfc_badge_token)
-    // would refuse one and the scan would be retried.
-    const token = randomBytes(16).toString('base64url');
-    ctes.push(sql`b AS (UPDATE registrations SET nfc_badge_token = ${token}
-           WHERE id = ${registrationId} AND event_id = ${event.id} AND nfc_badge_token IS NULL RETURNING id)`);
-  }
-  const picked = marksPickup ? sql`(SELECT count(*)::int FROM p)` : sql`0`;
-  const inserted = await tx.execute<ScanRow & { picked: number }>(
-    sql`WITH ${sql.join(ctes, sql`, `)}
-        SELECT ${SCAN_COLUMNS}, ${picked} AS picked FROM s LEFT JOIN users u ON u.id = s.scanner_user_id`,
-  );
-  const row = inserted.rows[0]!;
-  // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
-  if (row.picked > 0 && context.is_travel_pickup) {
-    await enqueueStaffPush(ctx, tx, {
-      eventId: event.id,
-      kind: 'travel_pickup',
-      title: 'Traveller collected',
-      body: `An inbound traveller was collected at ${context.name}.`,
-      data: { participant_event_id: registrationId, scan_context_id: context.id, scan_id: Number(row.id) },
-      excludeUserIds: scanner ? [scanner.id] : [],
-    });
-  }
-  return respond(ctx, tx, row, context, false, feedEntry(event.id, 'scan', [scanJson(row)]));
+  // 128 random bits, stored only if this is a first check-in that needs a badge token (NFC on).
+  const token = randomBytes(16).toString('base64url');
+  const call = sql`SELECT muster_scan(${event.id}::int, ${registrationId}::int, ${context.id}::int,
+      ${context.checks_in}::boolean, ${context.is_travel_pickup}::boolean, ${scanner?.id ?? null}::int,
+      ${prepared.source}::text, ${prepared.clientScanId}::text, ${prepared.scannedAt}::timestamptz,
+      ${token}::text)::text AS r`;
+  const run = async (db: Tx): Promise<ScanResult> =>
+    JSON.parse((await db.execute<{ r: string | null }>(call)).rows[0]!.r ?? 'null') as ScanResult;
+  const result = !context.is_travel_pickup
+    ? await run(ctx.db)
+    : await ctx.db.transaction(async (tx) => {
+        const r = await run(tx);
+        // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
+        if (r !== null && r.picked > 0) {
+          await enqueueStaffPush(ctx, tx, {
+            eventId: event.id,
+            kind: 'travel_pickup',
+            title: 'Traveller collected',
+            body: `An inbound traveller was collected at ${context.name}.`,
+            data: {
+              participant_event_id: registrationId,
+              scan_context_id: context.id,
+              scan_id: Number(r.scan.id),
+            },
+            excludeUserIds: scanner ? [scanner.id] : [],
+          });
+        }
+        return r;
+      });
+  if (result === null) throw notFound(PARTICIPANT_NOT_FOUND);
+  const row = result.scan;
+  // A repeated client_scan_id answers with the stored scan, whose context may be another one.
+  const stored =
+    row.scan_context_id === context.id
+      ? context
+      : (await contextRows(ctx.db, event.id, sql` AND sc.id = ${row.scan_context_id}`))[0]!;
+  return respond(ctx, row, stored, result.deduplicated, result.first_at);
 }
 
 async function respond(
   ctx: Ctx,
-  tx: Tx,
   row: ScanRow,
   context: ContextRow,
   deduplicated: boolean,
-  withFeed?: SQL,
+  firstAt: string,
 ): Promise<ScanOutcome> {
   const v: Visibility = ctx.access.visibility;
-  const name = `checkin_respond_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${withFeed ? '_feed' : ''}`;
-  const res = await executeNamed<{ first_at: string; j: string }>(
+  const name = `checkin_participant_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`;
+  const res = await executeNamed<{ j: string }>(
     ctx,
-    tx,
+    ctx.db,
     name,
-    sql`${withFeed ? sql`WITH f AS (${withFeed}) ` : sql``}SELECT (SELECT min(scanned_at)::text FROM scans WHERE registration_id = r.id AND scan_context_id = ${context.id}) AS first_at,
-               ${sql.raw(participantSelect(v))}
-          FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
+    sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
   );
-  const { first_at, j } = res.rows[0]!;
   const head = {
     success: true,
     outcome: row.outcome,
     first_scan_in_context: row.outcome === 'scanned',
-    first_scanned_at: isoTimestamp(first_at),
+    first_scanned_at: isoTimestamp(firstAt),
     deduplicated,
     scan: scanJson(row),
     scan_context: contextJson(context),
@@ -384,7 +351,7 @@ async function respond(
   return {
     outcome: row.outcome,
     deduplicated,
-    json: `${JSON.stringify(head).slice(0, -1)},"participant":${j}}`,
+    json: `${JSON.stringify(head).slice(0, -1)},"participant":${res.rows[0]!.j}}`,
   };
 }
 
