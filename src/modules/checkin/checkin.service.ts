@@ -207,17 +207,16 @@ export interface ScanOutcome {
   json: string;
 }
 
-interface PreparedScan {
-  registrationId: number;
-  context: ContextRow;
+interface ScanRequest {
+  input: ScanInput;
+  contextId: number | undefined;
   source: 'qr' | 'nfc' | 'manual';
   clientScanId: string | null;
   scannedAt: string | null;
 }
 
-/** Validation (422) then participant resolution (404); no writes. */
-async function prepareScan(ctx: Ctx, input: ScanInput): Promise<PreparedScan> {
-  const event = eventOf(ctx);
+/** Validation that needs no database (422). */
+function validateScan(input: ScanInput): ScanRequest {
   if (input.participant_id === undefined && input.badge_token === undefined) {
     throw unprocessable('participant_id or badge_token is required');
   }
@@ -226,21 +225,9 @@ async function prepareScan(ctx: Ctx, input: ScanInput): Promise<PreparedScan> {
   }
   const id = input.scan_context_id;
   if (id !== undefined && (id < 1 || id > MAX_INT)) throw unprocessable(CONTEXT_NOT_IN_EVENT);
-  // One statement: the event's candidate contexts (or the named one) and the registration.
-  const res = await ctx.db.execute<ContextRow & { reg_id: number | null }>(
-    sql`SELECT ${registrationRef(event.id, input)} AS reg_id, c.* FROM (SELECT 1) one LEFT JOIN LATERAL (
-          SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
-           WHERE sc.event_id = ${event.id}${id === undefined ? sql`` : sql` AND sc.id = ${id}`}) c ON true`,
-  );
-  const contexts = res.rows.filter((r) => r.id !== null);
-  if (id !== undefined && contexts.length === 0) throw unprocessable(CONTEXT_NOT_IN_EVENT);
-  if (contexts.length !== 1) throw unprocessable(CONTEXT_REQUIRED);
-  const context = contexts[0]!;
-  const registrationId = res.rows[0]!.reg_id;
-  if (registrationId === null) throw notFound(PARTICIPANT_NOT_FOUND);
   return {
-    registrationId,
-    context,
+    input,
+    contextId: id,
     source: input.source ?? 'qr',
     clientScanId: input.client_scan_id ?? null,
     scannedAt: input.scanned_at ?? null,
@@ -257,13 +244,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Records one scan (or answers a repeated client_scan_id from the stored row). */
-async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome> {
+async function recordScan(ctx: Ctx, request: ScanRequest): Promise<ScanOutcome> {
   // muster_scan() holds a row lock on the registration, so scans of one registration are serial;
   // a unique violation can still happen (two identical requests racing, a badge token collision):
   // the failed statement wrote nothing, and the retry answers from the stored row.
   for (let attempt = 0; ; attempt++) {
     try {
-      return await scanOnce(ctx, prepared);
+      return await scanOnce(ctx, request);
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error)) continue;
       throw error;
@@ -274,31 +261,58 @@ async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome
 /** What muster_scan() returns (drizzle/0005_scan_function.sql), or null: registration not in the event. */
 type ScanResult = { deduplicated: boolean; picked: number; first_at: string; scan: ScanRow } | null;
 
-/**
- * One scan in ONE round trip: `SELECT muster_scan(...)` locks the registration, reads the state
- * under the lock, inserts the scan (+ travel pickup, + NFC badge token) and the live-feed entry,
- * as one autocommit statement (bench/README.md "Check-in"). A travel-pickup context runs it in a
- * transaction, to enqueue the staff push in the same transaction when a traveller was collected.
- * The participant JSON of the response is read after the commit (it shows the scan).
- */
-async function scanOnce(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome> {
-  const event = eventOf(ctx);
-  const { registrationId, context } = prepared;
+/** The muster_scan() call for a resolved registration and context (SQL values or columns). */
+function scanCall(ctx: Ctx, request: ScanRequest, reg: SQL, context: SQL, checksIn: SQL, pickup: SQL): SQL {
   const scanner = scannerOf(ctx);
   // 128 random bits, stored only if this is a first check-in that needs a badge token (NFC on).
   const token = randomBytes(16).toString('base64url');
-  const call = sql`SELECT muster_scan(${event.id}::int, ${registrationId}::int, ${context.id}::int,
-      ${context.checks_in}::boolean, ${context.is_travel_pickup}::boolean, ${scanner?.id ?? null}::int,
-      ${prepared.source}::text, ${prepared.clientScanId}::text, ${prepared.scannedAt}::timestamptz,
-      ${token}::text)::text AS r`;
-  const run = async (db: Tx): Promise<ScanResult> =>
-    JSON.parse((await db.execute<{ r: string | null }>(call)).rows[0]!.r ?? 'null') as ScanResult;
+  return sql`muster_scan(${eventOf(ctx).id}::int, ${reg}, ${context}, ${checksIn}, ${pickup},
+      ${scanner?.id ?? null}::int, ${request.source}::text, ${request.clientScanId}::text,
+      ${request.scannedAt}::timestamptz, ${token}::text)::text`;
+}
+
+/**
+ * One scan in ONE round trip (bench/README.md "Check-in"): a single autocommit statement resolves
+ * the context (422s) and the registration (404), and when both are found calls muster_scan(), which
+ * locks the registration, reads the state under the lock and inserts the scan (+ travel pickup,
+ * + NFC badge token) and its live-feed entry. A travel-pickup context instead runs muster_scan() in
+ * a transaction, to enqueue the staff push in it when a traveller was collected. The participant
+ * JSON of the response is read after the commit (it shows the scan).
+ */
+async function scanOnce(ctx: Ctx, request: ScanRequest): Promise<ScanOutcome> {
+  const event = eventOf(ctx);
+  const id = request.contextId;
+  const res = await ctx.db.execute<ContextRow & { reg_id: number | null; n: number; r: string | null }>(
+    sql`WITH c AS (SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
+                    WHERE sc.event_id = ${event.id}${id === undefined ? sql`` : sql` AND sc.id = ${id}`}),
+             p AS (SELECT ${registrationRef(event.id, request.input)} AS reg_id, (SELECT count(*)::int FROM c) AS n)
+        SELECT p.reg_id, p.n, c.*,
+               CASE WHEN p.n = 1 AND p.reg_id IS NOT NULL AND NOT c.is_travel_pickup
+                    THEN ${scanCall(ctx, request, sql`p.reg_id`, sql`c.id`, sql`c.checks_in`, sql`c.is_travel_pickup`)} END AS r
+          FROM p LEFT JOIN c ON true`,
+  );
+  const first = res.rows[0]!;
+  if (id !== undefined && first.n === 0) throw unprocessable(CONTEXT_NOT_IN_EVENT);
+  if (first.n !== 1) throw unprocessable(CONTEXT_REQUIRED);
+  const context = first;
+  const registrationId = first.reg_id;
+  if (registrationId === null) throw notFound(PARTICIPANT_NOT_FOUND);
   const result = !context.is_travel_pickup
-    ? await run(ctx.db)
+    ? (JSON.parse(first.r ?? 'null') as ScanResult)
     : await ctx.db.transaction(async (tx) => {
-        const r = await run(tx);
+        const call = scanCall(
+          ctx,
+          request,
+          sql`${registrationId}::int`,
+          sql`${context.id}::int`,
+          sql`${context.checks_in}::boolean`,
+          sql`true`,
+        );
+        const out = await tx.execute<{ r: string | null }>(sql`SELECT ${call} AS r`);
+        const r = JSON.parse(out.rows[0]!.r ?? 'null') as ScanResult;
         // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
         if (r !== null && r.picked > 0) {
+          const scanner = scannerOf(ctx);
           await enqueueStaffPush(ctx, tx, {
             eventId: event.id,
             kind: 'travel_pickup',
@@ -357,8 +371,7 @@ async function respond(
 
 /** POST /events/{e}/scans: the response body as JSON text. */
 export async function createScan(ctx: Ctx, input: ScanInput): Promise<string> {
-  const prepared = await prepareScan(ctx, input);
-  return (await recordScan(ctx, prepared)).json;
+  return (await recordScan(ctx, validateScan(input))).json;
 }
 
 export interface BulkItemResult {
@@ -377,7 +390,7 @@ export async function createScansBulk(
   const results: BulkItemResult[] = [];
   for (const item of input.scans) {
     try {
-      const outcome = await recordScan(ctx, await prepareScan(ctx, item));
+      const outcome = await recordScan(ctx, validateScan(item));
       results.push({
         client_scan_id: item.client_scan_id,
         status: 'ok',
