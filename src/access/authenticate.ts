@@ -8,14 +8,17 @@ import { and, eq, getTableColumns, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import {
   eventApiKeys,
+  eventRoles,
   events,
   globalApiTokens,
   mobileTokens,
   seriesApiKeys,
+  seriesRoles,
   users,
 } from '../db/schema/index.js';
 import { unauthorized } from '../lib/errors.js';
 import { classifySecret } from '../lib/secrets.js';
+import type { EventRole, Roles, SeriesRole } from './policy.js';
 import type { Principal, PrincipalUser } from './principal.js';
 import type { EventRow } from './resolve.js';
 
@@ -45,18 +48,19 @@ export async function authenticate(db: Tx, token: string | undefined, now = new 
 }
 
 /**
- * authenticate() with the path's event fetched in the same statement (one round trip instead of
- * two on hot paths such as POST /events/{e}/scans), for mobile tokens; undefined for any other
- * kind of secret (the caller then runs the separate lookups). Throws the same 401s as
- * authenticate(); `event` is null when no event matches `eventWhere`, and the caller keeps the
- * check order (401, then 403 kind/scope, then 404).
+ * authenticate() with the path's event and the user's roles on it (event roles, series roles on
+ * its series) fetched in the same statement (one round trip instead of two to four on hot paths
+ * such as POST /events/{e}/scans), for mobile tokens; undefined for any other kind of secret (the
+ * caller then runs the separate lookups). Throws the same 401s as authenticate(); `event` is null
+ * when no event matches `eventWhere`, and the caller keeps the check order (401, then 403
+ * kind/scope, then 404, then 403 reach).
  */
 export async function authenticateWithEvent(
   db: Tx,
   token: string | undefined,
   eventWhere: SQL,
   now = new Date(),
-): Promise<{ principal: Principal; event: EventRow | null } | undefined> {
+): Promise<{ principal: Principal; event: EventRow | null; roles: Roles } | undefined> {
   if (!token) throw unauthorized();
   const secret = classifySecret(token);
   if (!secret) throw unauthorized();
@@ -64,7 +68,11 @@ export async function authenticateWithEvent(
   const [row] = await mobileQuery(db, secret.digest, eventWhere);
   const principal = mobilePrincipal(row, now);
   if (!principal) throw unauthorized();
-  return { principal, event: row!.event };
+  const roles: Roles = {
+    event: new Set(JSON.parse(row!.eventRoles ?? '[]') as EventRole[]),
+    series: new Set(JSON.parse(row!.seriesRoles ?? '[]') as SeriesRole[]),
+  };
+  return { principal, event: row!.event, roles };
 }
 
 function mobileQuery(db: Tx, digest: string, eventWhere: SQL) {
@@ -75,6 +83,11 @@ function mobileQuery(db: Tx, digest: string, eventWhere: SQL) {
       deviceName: mobileTokens.deviceName,
       user: userColumns,
       event: getTableColumns(events),
+      // The same rows as loadRoles() (resolve.ts) reads, as JSON text arrays; NULL when there are none.
+      eventRoles: sql<string | null>`(SELECT json_agg(er.role)::text FROM ${eventRoles} er
+        WHERE er.user_id = ${users.id} AND er.event_id = ${events.id})`,
+      seriesRoles: sql<string | null>`(SELECT json_agg(sr.role)::text FROM ${seriesRoles} sr
+        WHERE sr.user_id = ${users.id} AND sr.series_id = ${events.seriesId})`,
     })
     .from(mobileTokens)
     .innerJoin(users, eq(users.id, mobileTokens.userId))

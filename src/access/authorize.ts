@@ -79,7 +79,9 @@ export async function authorize(
   } else if (isUserPrincipal(principal) && rule.users) {
     const seriesId = event?.seriesId ?? series?.id;
     if (seriesId !== undefined && !principal.user.globalAdmin) {
-      roles = await loadRoles(db, principal.user.id, { eventId: event?.id, seriesId });
+      roles = combined
+        ? combined.roles
+        : await loadRoles(db, principal.user.id, { eventId: event?.id, seriesId });
     }
     if (!userMeets(rule.users, principal.user, roles)) {
       throw forbidden(
