@@ -353,6 +353,9 @@ async function respond(
     name,
     sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
   );
+  // Read after the scan committed: a registration deleted in between answers 404 (not a 500).
+  const participant = res.rows[0];
+  if (!participant) throw notFound(PARTICIPANT_NOT_FOUND);
   const head = {
     success: true,
     outcome: row.outcome,
@@ -365,7 +368,7 @@ async function respond(
   return {
     outcome: row.outcome,
     deduplicated,
-    json: `${JSON.stringify(head).slice(0, -1)},"participant":${res.rows[0]!.j}}`,
+    json: `${JSON.stringify(head).slice(0, -1)},"participant":${participant.j}}`,
   };
 }
 
