@@ -4,9 +4,9 @@
  * Pinned by test/access/matrix.test.ts.
  */
 import type { Tx } from '../db/client.js';
-import { forbidden } from '../lib/errors.js';
+import { forbidden, notFound } from '../lib/errors.js';
 import { type Action, type ActionRule, actions } from './actions.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, authenticateWithEvent } from './authenticate.js';
 import {
   checkCredentialKind,
   NO_ROLES,
@@ -17,7 +17,9 @@ import {
 } from './policy.js';
 import { isUserPrincipal, type Principal } from './principal.js';
 import {
+  EVENT_NOT_FOUND,
   type EventRow,
+  eventWhere,
   loadRoles,
   resolveEvent,
   resolveEventInSeries,
@@ -43,14 +45,22 @@ export async function authorize(
   params: Record<string, string | undefined>,
   onAuthenticated?: (principal: Principal) => void,
 ): Promise<AccessContext> {
-  const principal = await authenticate(db, token);
-  onAuthenticated?.(principal);
   const rule: ActionRule = actions[action];
+  // An event path target is fetched with a mobile token's lookup, in one statement; the checks
+  // below still run in the order 401 → 403 kind/scope → 404.
+  const eventTarget = rule.target === 'event:id' || rule.target === 'event:slug';
+  const where = eventTarget ? eventWhere(params.event_id ?? '', rule.target === 'event:slug') : null;
+  const combined = where ? await authenticateWithEvent(db, token, where) : undefined;
+  const principal = combined?.principal ?? (await authenticate(db, token));
+  onAuthenticated?.(principal);
   checkCredentialKind(rule, principal);
 
   let event: EventRow | undefined;
   let series: SeriesRow | undefined;
-  if (rule.target === 'event:id' || rule.target === 'event:slug') {
+  if (combined) {
+    if (!combined.event) throw notFound(EVENT_NOT_FOUND);
+    event = combined.event;
+  } else if (eventTarget) {
     event = await resolveEvent(db, params.event_id ?? '', rule.target === 'event:slug');
   } else if (rule.target === 'series') {
     series = await resolveSeries(db, params.series_id ?? '', principal);
@@ -69,7 +79,9 @@ export async function authorize(
   } else if (isUserPrincipal(principal) && rule.users) {
     const seriesId = event?.seriesId ?? series?.id;
     if (seriesId !== undefined && !principal.user.globalAdmin) {
-      roles = await loadRoles(db, principal.user.id, { eventId: event?.id, seriesId });
+      roles = combined
+        ? combined.roles
+        : await loadRoles(db, principal.user.id, { eventId: event?.id, seriesId });
     }
     if (!userMeets(rule.users, principal.user, roles)) {
       throw forbidden(

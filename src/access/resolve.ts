@@ -21,13 +21,18 @@ export const SERIES_NOT_FOUND = 'Series not found';
 /** PostgreSQL text cannot hold NUL: such a path segment names nothing (404, not a database error). */
 const hasNul = (ref: string) => ref.includes('\u0000');
 
+/** The condition selecting the event `ref` names (id, UUID, or slug if allowed); null: it names none. */
+export function eventWhere(ref: string, allowSlug: boolean): SQL | null {
+  if (hasNul(ref)) return null;
+  if (INT.test(ref)) return eq(events.id, Number(ref));
+  if (UUID.test(ref)) return eq(events.uuid, ref.toLowerCase());
+  if (allowSlug) return eq(events.slug, ref);
+  return null;
+}
+
 export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Promise<EventRow> {
-  if (hasNul(ref)) throw notFound(EVENT_NOT_FOUND);
-  let where: SQL;
-  if (INT.test(ref)) where = eq(events.id, Number(ref));
-  else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
-  else if (allowSlug) where = eq(events.slug, ref);
-  else throw notFound(EVENT_NOT_FOUND);
+  const where = eventWhere(ref, allowSlug);
+  if (!where) throw notFound(EVENT_NOT_FOUND);
   const [row] = await db.select().from(events).where(where);
   if (!row) throw notFound(EVENT_NOT_FOUND);
   return row;

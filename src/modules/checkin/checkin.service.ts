@@ -24,7 +24,7 @@ import type {
   UpdateContextInput,
 } from './checkin.schemas.js';
 import { executeNamed } from './prepared.js';
-import { appendFeed, feedEntry } from './scan-feed.repo.js';
+import { appendFeed } from './scan-feed.repo.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
@@ -207,17 +207,16 @@ export interface ScanOutcome {
   json: string;
 }
 
-interface PreparedScan {
-  registrationId: number;
-  context: ContextRow;
+interface ScanRequest {
+  input: ScanInput;
+  contextId: number | undefined;
   source: 'qr' | 'nfc' | 'manual';
   clientScanId: string | null;
   scannedAt: string | null;
 }
 
-/** Validation (422) then participant resolution (404); no writes. */
-async function prepareScan(ctx: Ctx, input: ScanInput): Promise<PreparedScan> {
-  const event = eventOf(ctx);
+/** Validation that needs no database (422). */
+function validateScan(input: ScanInput): ScanRequest {
   if (input.participant_id === undefined && input.badge_token === undefined) {
     throw unprocessable('participant_id or badge_token is required');
   }
@@ -226,21 +225,9 @@ async function prepareScan(ctx: Ctx, input: ScanInput): Promise<PreparedScan> {
   }
   const id = input.scan_context_id;
   if (id !== undefined && (id < 1 || id > MAX_INT)) throw unprocessable(CONTEXT_NOT_IN_EVENT);
-  // One statement: the event's candidate contexts (or the named one) and the registration.
-  const res = await ctx.db.execute<ContextRow & { reg_id: number | null }>(
-    sql`SELECT ${registrationRef(event.id, input)} AS reg_id, c.* FROM (SELECT 1) one LEFT JOIN LATERAL (
-          SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
-           WHERE sc.event_id = ${event.id}${id === undefined ? sql`` : sql` AND sc.id = ${id}`}) c ON true`,
-  );
-  const contexts = res.rows.filter((r) => r.id !== null);
-  if (id !== undefined && contexts.length === 0) throw unprocessable(CONTEXT_NOT_IN_EVENT);
-  if (contexts.length !== 1) throw unprocessable(CONTEXT_REQUIRED);
-  const context = contexts[0]!;
-  const registrationId = res.rows[0]!.reg_id;
-  if (registrationId === null) throw notFound(PARTICIPANT_NOT_FOUND);
   return {
-    registrationId,
-    context,
+    input,
+    contextId: id,
     source: input.source ?? 'qr',
     clientScanId: input.client_scan_id ?? null,
     scannedAt: input.scanned_at ?? null,
@@ -257,12 +244,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Records one scan (or answers a repeated client_scan_id from the stored row). */
-async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome> {
-  // The row lock makes scans of one registration serial; a unique violation can still happen if
-  // the registration row vanished and reappeared or under exotic isolation: retry, which re-reads.
+async function recordScan(ctx: Ctx, request: ScanRequest): Promise<ScanOutcome> {
+  // muster_scan() holds a row lock on the registration, so scans of one registration are serial;
+  // a unique violation can still happen (two identical requests racing, a badge token collision):
+  // the failed statement wrote nothing, and the retry answers from the stored row.
   for (let attempt = 0; ; attempt++) {
     try {
-      return await ctx.db.transaction((tx) => scanInTx(ctx, tx, prepared));
+      return await scanOnce(ctx, request);
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error)) continue;
       throw error;
@@ -270,113 +258,109 @@ async function recordScan(ctx: Ctx, prepared: PreparedScan): Promise<ScanOutcome
   }
 }
 
-/**
- * One scan in its transaction, in few round trips (bench/scenarios/checkin.ts): lock; read the
- * state under the lock; insert (+ travel pickup, + badge token) in one statement; feed entry and
- * response JSON in one statement.
- */
-async function scanInTx(ctx: Ctx, tx: Tx, prepared: PreparedScan): Promise<ScanOutcome> {
-  const event = eventOf(ctx);
-  const { registrationId, context } = prepared;
-  // The row lock makes scans of one registration serial. It is its own statement: the next one
-  // takes a fresh snapshot (READ COMMITTED), so it sees every scan committed before the lock.
-  const locked = await tx.execute<{ id: number }>(
-    sql`SELECT id FROM registrations WHERE id = ${registrationId} AND event_id = ${event.id} FOR UPDATE`,
-  );
-  if (locked.rows.length === 0) throw notFound(PARTICIPANT_NOT_FOUND);
+/** What muster_scan() returns (drizzle/0005_scan_function.sql), or null: registration not in the event. */
+type ScanResult = { deduplicated: boolean; picked: number; first_at: string; scan: ScanRow } | null;
 
-  const stateRes = await tx.execute<{
-    dup_id: number | null;
-    seen: boolean;
-    nfc: boolean | null;
-    has_token: boolean;
-  }>(
-    sql`SELECT (SELECT s.id::int FROM scans s WHERE s.registration_id = r.id AND s.client_scan_id = ${prepared.clientScanId}::text) AS dup_id,
-               EXISTS (SELECT 1 FROM scans s WHERE s.registration_id = r.id AND s.scan_context_id = ${context.id}) AS seen,
-               (e.modules->>'nfc_badges_enabled')::boolean AS nfc, r.nfc_badge_token IS NOT NULL AS has_token
-          FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
-  );
-  const state = stateRes.rows[0]!;
-  if (state.dup_id !== null) {
-    const existing = await tx.execute<ScanRow>(
-      sql`SELECT ${SCAN_COLUMNS} FROM ${SCAN_FROM} WHERE s.id = ${state.dup_id}`,
-    );
-    const row = existing.rows[0]!;
-    const [stored] = await contextRows(tx, event.id, sql` AND sc.id = ${row.scan_context_id}`);
-    return respond(ctx, tx, row, stored!, true);
-  }
-
-  const first = !state.seen;
+/** The muster_scan() call for a resolved registration and context (SQL values or columns). */
+function scanCall(ctx: Ctx, request: ScanRequest, reg: SQL, context: SQL, checksIn: SQL, pickup: SQL): SQL {
   const scanner = scannerOf(ctx);
-  const scannedAt = prepared.scannedAt === null ? sql`now()` : sql`${prepared.scannedAt}::timestamptz`;
-  const ctes: SQL[] = [
-    sql`s AS (INSERT INTO scans (event_id, registration_id, scan_context_id, scanner_user_id, source, client_scan_id, outcome, scanned_at)
-        VALUES (${event.id}, ${registrationId}, ${context.id}, ${scanner?.id ?? null}, ${prepared.source},
-                ${prepared.clientScanId}, ${first ? 'scanned' : 'already_scanned'}, ${scannedAt})
-        RETURNING *)`,
-  ];
-  const marksPickup = first && (context.checks_in || context.is_travel_pickup);
-  if (marksPickup) {
-    // The inbound travel's final leg is marked picked up once (at the scan's time).
-    ctes.push(sql`p AS (UPDATE travel_legs l SET travel_picked_up_at = (SELECT scanned_at FROM s)
-           WHERE l.travel_picked_up_at IS NULL AND l.id = (
-             SELECT l2.id FROM travel_legs l2 JOIN travels t ON t.id = l2.travel_id
-              WHERE t.registration_id = ${registrationId} AND t.direction = 'inbound'
-              ORDER BY l2.position DESC, l2.id DESC LIMIT 1)
-          RETURNING l.id)`);
-  }
-  if (first && context.checks_in && state.nfc && !state.has_token) {
-    // With the NFC module on, a first check-in ensures a badge token. 128 random bits: a collision
-    // within an event is not a practical concern; the unique index (event_id, nfc_badge_token)
-    // would refuse one and the scan would be retried.
-    const token = randomBytes(16).toString('base64url');
-    ctes.push(sql`b AS (UPDATE registrations SET nfc_badge_token = ${token}
-           WHERE id = ${registrationId} AND event_id = ${event.id} AND nfc_badge_token IS NULL RETURNING id)`);
-  }
-  const picked = marksPickup ? sql`(SELECT count(*)::int FROM p)` : sql`0`;
-  const inserted = await tx.execute<ScanRow & { picked: number }>(
-    sql`WITH ${sql.join(ctes, sql`, `)}
-        SELECT ${SCAN_COLUMNS}, ${picked} AS picked FROM s LEFT JOIN users u ON u.id = s.scanner_user_id`,
+  // 128 random bits, stored only if this is a first check-in that needs a badge token (NFC on).
+  const token = randomBytes(16).toString('base64url');
+  return sql`muster_scan(${eventOf(ctx).id}::int, ${reg}, ${context}, ${checksIn}, ${pickup},
+      ${scanner?.id ?? null}::int, ${request.source}::text, ${request.clientScanId}::text,
+      ${request.scannedAt}::timestamptz, ${token}::text)::text`;
+}
+
+/**
+ * One scan in ONE round trip (bench/README.md "Check-in"): a single autocommit statement resolves
+ * the context (422s) and the registration (404), and when both are found calls muster_scan(), which
+ * locks the registration, reads the state under the lock and inserts the scan (+ travel pickup,
+ * + NFC badge token) and its live-feed entry. A travel-pickup context instead runs muster_scan() in
+ * a transaction, to enqueue the staff push in it when a traveller was collected. The participant
+ * JSON of the response is read after the commit (it shows the scan).
+ */
+async function scanOnce(ctx: Ctx, request: ScanRequest): Promise<ScanOutcome> {
+  const event = eventOf(ctx);
+  const id = request.contextId;
+  const res = await ctx.db.execute<ContextRow & { reg_id: number | null; n: number; r: string | null }>(
+    sql`WITH c AS (SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
+                    WHERE sc.event_id = ${event.id}${id === undefined ? sql`` : sql` AND sc.id = ${id}`}),
+             p AS (SELECT ${registrationRef(event.id, request.input)} AS reg_id, (SELECT count(*)::int FROM c) AS n)
+        SELECT p.reg_id, p.n, c.*,
+               CASE WHEN p.n = 1 AND p.reg_id IS NOT NULL AND NOT c.is_travel_pickup
+                    THEN ${scanCall(ctx, request, sql`p.reg_id`, sql`c.id`, sql`c.checks_in`, sql`c.is_travel_pickup`)} END AS r
+          FROM p LEFT JOIN c ON true`,
   );
-  const row = inserted.rows[0]!;
-  // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
-  if (row.picked > 0 && context.is_travel_pickup) {
-    await enqueueStaffPush(ctx, tx, {
-      eventId: event.id,
-      kind: 'travel_pickup',
-      title: 'Traveller collected',
-      body: `An inbound traveller was collected at ${context.name}.`,
-      data: { participant_event_id: registrationId, scan_context_id: context.id, scan_id: Number(row.id) },
-      excludeUserIds: scanner ? [scanner.id] : [],
-    });
-  }
-  return respond(ctx, tx, row, context, false, feedEntry(event.id, 'scan', [scanJson(row)]));
+  const first = res.rows[0]!;
+  if (id !== undefined && first.n === 0) throw unprocessable(CONTEXT_NOT_IN_EVENT);
+  if (first.n !== 1) throw unprocessable(CONTEXT_REQUIRED);
+  const context = first;
+  const registrationId = first.reg_id;
+  if (registrationId === null) throw notFound(PARTICIPANT_NOT_FOUND);
+  const result = !context.is_travel_pickup
+    ? (JSON.parse(first.r ?? 'null') as ScanResult)
+    : await ctx.db.transaction(async (tx) => {
+        const call = scanCall(
+          ctx,
+          request,
+          sql`${registrationId}::int`,
+          sql`${context.id}::int`,
+          sql`${context.checks_in}::boolean`,
+          sql`true`,
+        );
+        const out = await tx.execute<{ r: string | null }>(sql`SELECT ${call} AS r`);
+        const r = JSON.parse(out.rows[0]!.r ?? 'null') as ScanResult;
+        // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
+        if (r !== null && r.picked > 0) {
+          const scanner = scannerOf(ctx);
+          await enqueueStaffPush(ctx, tx, {
+            eventId: event.id,
+            kind: 'travel_pickup',
+            title: 'Traveller collected',
+            body: `An inbound traveller was collected at ${context.name}.`,
+            data: {
+              participant_event_id: registrationId,
+              scan_context_id: context.id,
+              scan_id: Number(r.scan.id),
+            },
+            excludeUserIds: scanner ? [scanner.id] : [],
+          });
+        }
+        return r;
+      });
+  if (result === null) throw notFound(PARTICIPANT_NOT_FOUND);
+  const row = result.scan;
+  // A repeated client_scan_id answers with the stored scan, whose context may be another one.
+  const stored =
+    row.scan_context_id === context.id
+      ? context
+      : (await contextRows(ctx.db, event.id, sql` AND sc.id = ${row.scan_context_id}`))[0]!;
+  return respond(ctx, row, stored, result.deduplicated, result.first_at);
 }
 
 async function respond(
   ctx: Ctx,
-  tx: Tx,
   row: ScanRow,
   context: ContextRow,
   deduplicated: boolean,
-  withFeed?: SQL,
+  firstAt: string,
 ): Promise<ScanOutcome> {
   const v: Visibility = ctx.access.visibility;
-  const name = `checkin_respond_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${withFeed ? '_feed' : ''}`;
-  const res = await executeNamed<{ first_at: string; j: string }>(
+  const name = `checkin_participant_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`;
+  const res = await executeNamed<{ j: string }>(
     ctx,
-    tx,
+    ctx.db,
     name,
-    sql`${withFeed ? sql`WITH f AS (${withFeed}) ` : sql``}SELECT (SELECT min(scanned_at)::text FROM scans WHERE registration_id = r.id AND scan_context_id = ${context.id}) AS first_at,
-               ${sql.raw(participantSelect(v))}
-          FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
+    sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${row.registration_id}`,
   );
-  const { first_at, j } = res.rows[0]!;
+  // Read after the scan committed: a registration deleted in between answers 404 (not a 500).
+  const participant = res.rows[0];
+  if (!participant) throw notFound(PARTICIPANT_NOT_FOUND);
   const head = {
     success: true,
     outcome: row.outcome,
     first_scan_in_context: row.outcome === 'scanned',
-    first_scanned_at: isoTimestamp(first_at),
+    first_scanned_at: isoTimestamp(firstAt),
     deduplicated,
     scan: scanJson(row),
     scan_context: contextJson(context),
@@ -384,14 +368,13 @@ async function respond(
   return {
     outcome: row.outcome,
     deduplicated,
-    json: `${JSON.stringify(head).slice(0, -1)},"participant":${j}}`,
+    json: `${JSON.stringify(head).slice(0, -1)},"participant":${participant.j}}`,
   };
 }
 
 /** POST /events/{e}/scans: the response body as JSON text. */
 export async function createScan(ctx: Ctx, input: ScanInput): Promise<string> {
-  const prepared = await prepareScan(ctx, input);
-  return (await recordScan(ctx, prepared)).json;
+  return (await recordScan(ctx, validateScan(input))).json;
 }
 
 export interface BulkItemResult {
@@ -410,7 +393,7 @@ export async function createScansBulk(
   const results: BulkItemResult[] = [];
   for (const item of input.scans) {
     try {
-      const outcome = await recordScan(ctx, await prepareScan(ctx, item));
+      const outcome = await recordScan(ctx, validateScan(item));
       results.push({
         client_scan_id: item.client_scan_id,
         status: 'ok',
