@@ -46,7 +46,7 @@ export async function inviteImported(
       result.alreadyInvited.push(row.email);
       continue;
     }
-    await createInvitation(deps, tx, {
+    const created = await createInvitation(deps, tx, {
       eventId,
       email: row.email,
       firstName: row.first,
@@ -54,15 +54,7 @@ export async function inviteImported(
       actor: { actorUserId: null },
     });
     result.invited.push(row.email);
-  }
-  if (result.invited.length > 0) {
-    const logs = await tx.execute<{ id: number }>(sql`
-      SELECT id FROM email_log WHERE event_id = ${eventId} AND template = 'invitation' AND status = 'queued'
-         AND to_email IN (${sql.join(
-           result.invited.map((e) => sql`${e}`),
-           sql`, `,
-         )})`);
-    result.emailLogIds = logs.rows.map((r) => Number(r.id));
+    result.emailLogIds.push(created.emailLogId);
   }
   return result;
 }

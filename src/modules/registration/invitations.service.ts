@@ -47,6 +47,8 @@ export interface CreatedInvitation {
   /** The one-time token (only in the email; never stored). */
   token: string;
   expiresAt: string;
+  /** email_log id of the queued invitation email. */
+  emailLogId: number;
 }
 
 /** A fresh URL-safe invitation/guardian token (32 random bytes) and its digest. */
@@ -101,7 +103,7 @@ export async function createInvitation(
   const row = inserted.rows[0];
   if (!row) throw conflict(ALREADY_INVITED);
   const base = deps.config.baseUrl.replace(/\/$/, '');
-  await queueEmail(deps, tx, {
+  const emailLogId = await queueEmail(deps, tx, {
     to: email,
     from: event.support_email ?? undefined,
     eventId: input.eventId,
@@ -124,7 +126,7 @@ export async function createInvitation(
     targetType: 'invitation',
     targetId: row.id,
   });
-  return { invitationId: row.id, email, eventName: event.name, token, expiresAt: row.expires_at };
+  return { invitationId: row.id, email, eventName: event.name, token, expiresAt: row.expires_at, emailLogId };
 }
 
 function clean(value: string | null | undefined): string | null {
