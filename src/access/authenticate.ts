@@ -75,13 +75,21 @@ export async function authenticateWithEvent(
   return { principal, event: row!.event, roles };
 }
 
+/** What a mobile token's principal is built from. */
+const mobileColumns = {
+  id: mobileTokens.id,
+  expiresAt: mobileTokens.expiresAt,
+  deviceName: mobileTokens.deviceName,
+  user: userColumns,
+};
+const liveMobileToken = (digest: string) =>
+  and(eq(mobileTokens.tokenDigest, digest), isNull(mobileTokens.revokedAt));
+
+/** The mobile token with the path's event and the user's roles on it (authenticateWithEvent). */
 function mobileQuery(db: Tx, digest: string, eventWhere: SQL) {
   return db
     .select({
-      id: mobileTokens.id,
-      expiresAt: mobileTokens.expiresAt,
-      deviceName: mobileTokens.deviceName,
-      user: userColumns,
+      ...mobileColumns,
       event: getTableColumns(events),
       // The same rows as loadRoles() (resolve.ts) reads, as JSON text arrays; NULL when there are none.
       eventRoles: sql<string | null>`(SELECT json_agg(er.role)::text FROM ${eventRoles} er
@@ -92,13 +100,17 @@ function mobileQuery(db: Tx, digest: string, eventWhere: SQL) {
     .from(mobileTokens)
     .innerJoin(users, eq(users.id, mobileTokens.userId))
     .leftJoin(events, eventWhere)
-    .where(and(eq(mobileTokens.tokenDigest, digest), isNull(mobileTokens.revokedAt)));
+    .where(liveMobileToken(digest));
 }
 
-function mobilePrincipal(
-  row: Awaited<ReturnType<typeof mobileQuery>>[number] | undefined,
-  now: Date,
-): Principal | null {
+interface MobileRow {
+  id: number;
+  expiresAt: string;
+  deviceName: string | null;
+  user: PrincipalUser;
+}
+
+function mobilePrincipal(row: MobileRow | undefined, now: Date): Principal | null {
   if (!row) return null;
   const expiresAt = new Date(row.expiresAt);
   if (expiresAt <= now) return null;
@@ -114,8 +126,11 @@ function mobilePrincipal(
 async function lookup(db: Tx, kind: string, digest: string, now: Date): Promise<Principal | null> {
   switch (kind) {
     case 'mobile': {
-      // No event wanted: the join condition is false, so the event columns are NULL.
-      const [row] = await mobileQuery(db, digest, sql`false`);
+      const [row] = await db
+        .select(mobileColumns)
+        .from(mobileTokens)
+        .innerJoin(users, eq(users.id, mobileTokens.userId))
+        .where(liveMobileToken(digest));
       return mobilePrincipal(row, now);
     }
     case 'global': {

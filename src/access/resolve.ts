@@ -40,11 +40,8 @@ export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Pro
 
 /** `{event_id}` under `/series/{s}/events/`: numeric id, UUID or slug of an event of `series`, else 404. */
 export async function resolveEventInSeries(db: Tx, ref: string, series: SeriesRow): Promise<EventRow> {
-  if (hasNul(ref)) throw notFound(EVENT_NOT_FOUND);
-  let where: SQL;
-  if (INT.test(ref)) where = eq(events.id, Number(ref));
-  else if (UUID.test(ref)) where = eq(events.uuid, ref.toLowerCase());
-  else where = eq(events.slug, ref);
+  const where = eventWhere(ref, true);
+  if (!where) throw notFound(EVENT_NOT_FOUND);
   const [row] = await db
     .select()
     .from(events)

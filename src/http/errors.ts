@@ -4,7 +4,7 @@
  * unexpected → 500 with a generic message (details only in the log).
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError } from '../lib/errors.js';
+import { ApiError, pgErrorCode } from '../lib/errors.js';
 
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0];
@@ -22,18 +22,10 @@ function validationMessage(error: FastifyError): string {
 /**
  * PostgreSQL refuses some text the JSON schema allows: NUL characters (`\u0000`, SQLSTATE 22021 in
  * text, 22P05 in jsonb) and invalid byte sequences. Those are the caller's bad input (422), not a 500.
- * Drizzle wraps the driver's error, so the SQLSTATE is looked for along the `cause` chain.
  */
 const BAD_TEXT_SQLSTATES = new Set(['22021', '22P05']);
 
-function isBadTextError(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && BAD_TEXT_SQLSTATES.has(code)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
+const isBadTextError = (error: unknown) => BAD_TEXT_SQLSTATES.has(pgErrorCode(error) ?? '');
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {

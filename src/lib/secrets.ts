@@ -9,7 +9,7 @@
  * - legacy per-event key: 32 to 64 lowercase hex chars.
  * Only the SHA-256 hex digest of a secret is ever stored or compared.
  */
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 export type SecretKind = 'mobile' | 'global' | 'series_key' | 'event_key' | 'legacy_event_key';
@@ -80,4 +80,11 @@ export function classifySecret(secret: string): { kind: SecretKind; digest: stri
   }
   if (LEGACY.test(secret)) return { kind: 'legacy_event_key', digest: digestSecret(secret) };
   return null;
+}
+
+/** Constant-time string comparison (signatures, OAuth `state`): no early exit on the first difference. */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }

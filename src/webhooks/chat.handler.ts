@@ -38,8 +38,10 @@ export async function applyChatEvent(
   if (!email) return 'unmatched';
   const res = await tx.execute(sql`UPDATE people SET chat_user_id = ${chatUserId}, updated_at = now()
     WHERE lower(email) = ${email} AND chat_user_id IS DISTINCT FROM ${chatUserId} RETURNING id`);
+  if (res.rows.length > 0) return 'linked';
+  // Nothing to update: linked already, or nobody has this address.
   const linked = await tx.execute<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM people WHERE lower(email) = ${email}`,
   );
-  return res.rows.length > 0 || Number(linked.rows[0]?.n) > 0 ? 'linked' : 'unmatched';
+  return Number(linked.rows[0]?.n) > 0 ? 'linked' : 'unmatched';
 }

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import type { Deps } from '../deps.js';
+import { findUserByEmail } from '../modules/accounts/users.service.js';
 import { emailOf, idText, obj, str } from './payload.js';
 
 /** The customer's address: `primaryCustomer.email`, `customer.email`, or the first of `emails[]`. */
@@ -17,12 +18,6 @@ function customerOf(body: Record<string, unknown>): { id?: string; email?: strin
   return { id: idText(customer.id), email: emailOf(customer.email) ?? emailOf(first) };
 }
 
-async function userIdFor(tx: Tx, email: string | undefined): Promise<number | null> {
-  if (!email) return null;
-  const res = await tx.execute<{ id: number }>(sql`SELECT id FROM users WHERE lower(email) = ${email}`);
-  return res.rows[0] ? Number(res.rows[0].id) : null;
-}
-
 export async function applyHelpdeskEvent(
   _deps: Deps,
   tx: Tx,
@@ -30,7 +25,7 @@ export async function applyHelpdeskEvent(
 ): Promise<string> {
   const { eventType: type, payload } = event;
   const customer = customerOf(payload);
-  const userId = await userIdFor(tx, customer.email);
+  const userId = customer.email ? ((await findUserByEmail(tx, customer.email))?.id ?? null) : null;
   if (userId !== null && customer.id) {
     await tx.execute(sql`UPDATE users SET helpdesk_customer_id = ${customer.id}, updated_at = now()
       WHERE id = ${userId} AND helpdesk_customer_id IS DISTINCT FROM ${customer.id}`);

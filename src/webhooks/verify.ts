@@ -10,7 +10,8 @@
  * - chat (Slack v0): `X-Slack-Signature: v0=<hex HMAC-SHA256(secret, "v0:<ts>:<raw body>")>`,
  *   `X-Slack-Request-Timestamp`, 5-minute window.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../lib/secrets.js';
 
 /** Allowed clock skew between the provider's timestamp and ours, either way (seconds). */
 export const TIMESTAMP_WINDOW_SECONDS = 5 * 60;
@@ -20,12 +21,6 @@ type Headers = Record<string, string | string[] | undefined>;
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** A unix-seconds timestamp within the window of `nowMs`. */

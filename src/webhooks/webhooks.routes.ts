@@ -27,8 +27,7 @@ const NAMES: Record<WebhookProvider, string> = {
 const VERIFY = {
   email: verifyMuster,
   esign: verifyMuster,
-  helpdesk: (secret: string, headers: FastifyRequest['headers'], body: Buffer) =>
-    verifyHelpScout(secret, headers, body),
+  helpdesk: verifyHelpScout,
   chat: verifySlack,
 };
 

@@ -7,7 +7,7 @@
 import { isUserPrincipal, type UserPrincipal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../deps.js';
-import { type ApiError, conflict, notFound, unprocessable } from '../../lib/errors.js';
+import { type ApiError, conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './bans.repo.js';
@@ -22,7 +22,6 @@ import { serializeBan } from './bans.serialize.js';
 /** Same shape check as user accounts: something@something.tld, no whitespace. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const UNIQUE_VIOLATION = '23505';
 
 export interface NormalizedBanEmails {
   /** Well-formed addresses: trimmed, lowercased, unique, in order of first appearance. */
@@ -123,16 +122,6 @@ async function alreadyBanned(tx: Tx, banIds: string[], emails: readonly string[]
   const addresses = emails.filter((e) => taken.has(e));
   const which = addresses.length > 0 ? addresses.join(', ') : emails.join(', ');
   return conflict(`Already banned: ${which}`, { bans: records.map(serializeBan) });
-}
-
-/** Walks the error and its causes (Drizzle wraps driver errors) for PostgreSQL's unique_violation. */
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (typeof current === 'object' && (current as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** GET /bans: newest first, optional `active` and exact `email` filters, limit/offset paging. */

@@ -10,7 +10,7 @@ import type { Visibility } from '../../access/policy.js';
 import type { EventRow } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../deps.js';
-import { ApiError, conflict, notFound, unprocessable } from '../../lib/errors.js';
+import { ApiError, conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
@@ -101,20 +101,11 @@ export async function listScanContexts(ctx: Ctx): Promise<{ scan_contexts: ScanC
   return { scan_contexts: rows.map(contextJson) };
 }
 
-/** The context a scan or filter names (422 unless it belongs to the event), or the only one. */
-async function pickContext(db: Tx, eventId: number, id: number | undefined): Promise<ContextRow> {
-  if (id !== undefined) {
-    const [row] = id > MAX_INT || id < 1 ? [] : await contextRows(db, eventId, sql` AND sc.id = ${id}`);
-    if (!row) throw unprocessable(CONTEXT_NOT_IN_EVENT);
-    return row;
-  }
-  const rows = await contextRows(db, eventId);
-  if (rows.length !== 1) throw unprocessable(CONTEXT_REQUIRED);
-  return rows[0]!;
-}
-
+/** A `scan_context_id` filter must name a context of the event (422), when given. */
 export async function checkContextFilter(db: Tx, eventId: number, id: number | undefined): Promise<void> {
-  if (id !== undefined) await pickContext(db, eventId, id);
+  if (id === undefined) return;
+  const [row] = id > MAX_INT || id < 1 ? [] : await contextRows(db, eventId, sql` AND sc.id = ${id}`);
+  if (!row) throw unprocessable(CONTEXT_NOT_IN_EVENT);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,15 +223,6 @@ function validateScan(input: ScanInput): ScanRequest {
     clientScanId: input.client_scan_id ?? null,
     scannedAt: input.scanned_at ?? null,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let e: unknown = error;
-  for (let i = 0; i < 4 && e; i++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** Records one scan (or answers a repeated client_scan_id from the stored row). */

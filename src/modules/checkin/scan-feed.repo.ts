@@ -12,8 +12,9 @@
  * Cursor: (created_at in microseconds since the epoch, id), written as one 28-digit decimal number
  * (16 digits of microseconds, 12 of id) that increases strictly along the feed: the SSE `id`.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { SYNC_HIGH_WATER_SQL } from '../participants/participants.repo.js';
 import type { ScanJson } from './checkin.schemas.js';
 
 export type FeedKind = 'scan' | 'scan_undone';
@@ -45,26 +46,16 @@ export function parseCursor(text: string): FeedCursor | null {
   return m ? { us: String(BigInt(m[1]!)), id: Number(m[2]) } : null;
 }
 
-/** The INSERT of feed entries for scans (as GET /scans shows them); usable as a CTE. */
-export function feedEntry(eventId: number, kind: FeedKind, scans: ScanJson[]): SQL {
-  return sql`INSERT INTO scan_feed (event_id, kind, scan_id, scan_context_id, payload)
-        SELECT ${eventId}, ${kind}, (x->>'id')::bigint, (x->>'scan_context_id')::int, x
-          FROM json_array_elements(${JSON.stringify(scans)}::json) AS x`;
-}
-
 /** Appends scans (as GET /scans shows them) to the feed, in the writer's transaction. */
 export async function appendFeed(tx: Tx, eventId: number, kind: FeedKind, scans: ScanJson[]): Promise<void> {
-  if (scans.length > 0) await tx.execute(feedEntry(eventId, kind, scans));
+  if (scans.length === 0) return;
+  await tx.execute(sql`INSERT INTO scan_feed (event_id, kind, scan_id, scan_context_id, payload)
+        SELECT ${eventId}, ${kind}, (x->>'id')::bigint, (x->>'scan_context_id')::int, x
+          FROM json_array_elements(${JSON.stringify(scans)}::json) AS x`);
 }
 
-/**
- * Sync high-water mark (see participants.repo.ts syncWatermark): just below the start of the oldest
- * transaction open in this database, and 1 ms behind the clock (the embedded clock has ms resolution).
- */
-const HIGH_WATER = sql.raw(`least(clock_timestamp() - interval '1 millisecond', COALESCE((
-  SELECT min(xact_start) FROM pg_stat_activity
-   WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid() AND datname = current_database()
-     AND backend_type = 'client backend') - interval '1 microsecond', 'infinity'))`);
+/** The sync high-water mark (participants.repo.ts): the feed is read up to it, as the sync is. */
+const HIGH_WATER = sql.raw(SYNC_HIGH_WATER_SQL);
 
 const US = (expr: string) => sql.raw(`(extract(epoch FROM ${expr}) * 1000000)::bigint::text`);
 

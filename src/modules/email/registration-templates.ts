@@ -3,6 +3,7 @@
  * one-time token, so these emails are only ever queued sealed (email.service.ts); subjects hold
  * no secret.
  */
+import { escapeHtml } from '../../lib/html.js';
 import type { Rendered } from './templates.js';
 
 export interface InvitationVars {
@@ -29,11 +30,7 @@ export interface GuardianInvitationVars {
 
 type Layout = (title: string, paragraphs: string[]) => string;
 
-const esc = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
+const esc = escapeHtml;
 
 export function invitationTemplate(v: InvitationVars, layout: Layout): Rendered {
   const hello = v.first_name ? `Hello ${v.first_name},` : 'Hello,';

@@ -2,6 +2,7 @@
  * Email templates: each renders a subject, a plain-text body and an HTML body from its variables.
  * Values are HTML-escaped; templates are plain functions (no template engine needed at this size).
  */
+import { escapeHtml } from '../../lib/html.js';
 import {
   type GuardianInvitationVars,
   guardianInvitationTemplate,
@@ -25,12 +26,7 @@ export interface Rendered {
   html: string;
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
+export { escapeHtml };
 
 function layout(title: string, paragraphs: string[]): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>

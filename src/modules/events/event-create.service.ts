@@ -7,7 +7,7 @@ import { eq, like, or } from 'drizzle-orm';
 import type { Principal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import { events, users } from '../../db/schema/index.js';
-import { ApiError, conflict, unprocessable } from '../../lib/errors.js';
+import { ApiError, conflict, isUniqueViolation, unprocessable } from '../../lib/errors.js';
 import { slugify, slugProblem } from '../../lib/slug.js';
 import { grantEventRole } from '../accounts/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -24,8 +24,6 @@ import { createEventRecord, type EventRow, type SeriesRow } from './records.serv
 export interface PreparedEvent extends EventChanges {
   columns: EventChanges['columns'] & { name: string; supportEmail: string; timezone: string };
 }
-
-const UNIQUE_VIOLATION = '23505';
 
 /** Required fields, then every field's rule; timezone defaults to UTC. Throws 422. */
 export function prepareEvent(fields: EventFields, operatorDomains: readonly string[]): PreparedEvent {
@@ -69,8 +67,7 @@ async function slugFromName(tx: Tx, name: string): Promise<string> {
  */
 export function slugConflict(error: unknown, slug: string | undefined): ApiError | null {
   if (error instanceof ApiError) return error.statusCode === 409 ? error : null;
-  const e = error as { code?: unknown; cause?: { code?: unknown } };
-  if (e.code !== UNIQUE_VIOLATION && e.cause?.code !== UNIQUE_VIOLATION) return null;
+  if (!isUniqueViolation(error)) return null;
   return conflict(slug ? `Event slug "${slug}" is already taken` : 'Event slug is already taken');
 }
 

@@ -122,15 +122,3 @@ export async function loadCompletionFacts(tx: Tx, registrationId: number): Promi
     emergencyContactCount: row.contacts,
   };
 }
-
-/** The required sections still missing for one registration (empty when it does not exist). */
-export async function missingSectionsOf(tx: Tx, registrationId: number): Promise<string[]> {
-  const facts = await loadCompletionFacts(tx, registrationId);
-  return facts ? missingSections(facts) : [];
-}
-
-/** Whether the registration's participant is a minor on the event's start date. */
-export async function isMinorRegistration(tx: Tx, registrationId: number): Promise<boolean> {
-  const facts = await loadCompletionFacts(tx, registrationId);
-  return facts ? isMinor(facts) : false;
-}

@@ -131,7 +131,6 @@ export async function patchPortal(deps: Db, token: string, body: unknown) {
  * the view and changes nothing.
  */
 export async function completePortal(deps: Db, token: string) {
-  await guardianByToken(deps.db, token);
   return deps.db.transaction(async (tx) => {
     const link = await guardianByToken(tx, token, true);
     assertActive(link);

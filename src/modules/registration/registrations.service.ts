@@ -9,7 +9,7 @@ import type { UserPrincipal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
-import { isMinorRegistration, missingSectionsOf } from './completion.js';
+import { isMinor, loadCompletionFacts, missingSections } from './completion.js';
 import { CONSENT_NOT_FOUND, recordTypedSignature, requestConsents } from './consents.service.js';
 import { sendGuardianInvitations } from './guardian-invitations.js';
 import { recheckCompletion, transition } from './lifecycle.js';
@@ -52,10 +52,12 @@ export async function submitRegistration(
     const own = await repo.ownRegistration(tx, user.id, rawId, true);
     if (own.status !== 'in_progress')
       throw unprocessable(`Only a registration in progress can be submitted (it is ${own.status})`);
-    const missing = await missingSectionsOf(tx, own.id);
+    // One read of the record serves both the required-sections check and the minor test.
+    const facts = await loadCompletionFacts(tx, own.id);
+    const missing = facts ? missingSections(facts) : [];
     if (missing.length > 0) throw unprocessable(`Registration is incomplete: ${missing.join(', ')}`);
     await tx.execute(sql`UPDATE registrations SET submitted_at = now() WHERE id = ${own.id}`);
-    const minor = await isMinorRegistration(tx, own.id);
+    const minor = facts ? isMinor(facts) : false;
     await requestConsents(ctx, tx, own.id, minor ? 'guardian' : 'participant');
     if (minor) await sendGuardianInvitations(ctx, tx, own.id);
     await recheckCompletion(tx, own.id, { role: 'participant', principal: ctx.access.principal });

@@ -10,10 +10,11 @@
  *   cookie → 302 to `next` (a local path only). Anything wrong → an error page with a new link.
  * - POST /signout: revokes the session's token (the service behind DELETE /session).
  */
-import { timingSafeEqual } from 'node:crypto';
+
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
+import { safeEqual } from '../../lib/secrets.js';
 import { signOut } from '../credentials/session.service.js';
 import { exchangeCode } from '../signin/signin.service.js';
 import {
@@ -37,12 +38,6 @@ import {
 } from './web-client.js';
 
 const TEN_MINUTES_S = 600;
-
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export function signinPages(app: FastifyInstance, deps: Deps): void {
   const signinCookie = { ...cookieBase(deps), path: '/signin' };
@@ -87,7 +82,7 @@ export function signinPages(app: FastifyInstance, deps: Deps): void {
         reply.page(400, 'message', { title: 'Sign-in not completed', message, alert: true, link: again });
       if (pending?.v !== 1 || pending.exp < Date.now())
         return fail('This sign-in took too long or was started in another browser. Please sign in again.');
-      if (!query.state || !sameString(query.state, pending.state))
+      if (!query.state || !safeEqual(query.state, pending.state))
         return fail('This sign-in link does not belong to this browser. Please sign in again.');
       if (query.error || !query.code) return fail('Sign-in was cancelled or refused.');
       let session: { token: string; expires_at: string };
