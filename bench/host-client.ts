@@ -14,7 +14,12 @@ export class HostClient {
 
   constructor() {
     this.child = fork(fileURLToPath(new URL('./host.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
+      // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of the server process there (bench/README.md).
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child.on('message', (raw) => {

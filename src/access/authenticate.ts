@@ -4,8 +4,9 @@
  * A secret that fails the format/checksum test is refused before any database query; otherwise it
  * is looked up by its SHA-256 digest only.
  */
-import { and, eq, getTableColumns, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, type Placeholder, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import {
   eventApiKeys,
   eventRoles,
@@ -20,7 +21,7 @@ import { unauthorized } from '../lib/errors.js';
 import { classifySecret } from '../lib/secrets.js';
 import type { EventRole, Roles, SeriesRole } from './policy.js';
 import type { Principal, PrincipalUser } from './principal.js';
-import type { EventRow } from './resolve.js';
+import type { EventRef, EventRow } from './resolve.js';
 
 const userColumns = {
   id: users.id,
@@ -52,20 +53,20 @@ export async function authenticate(db: Tx, token: string | undefined, now = new 
  * its series) fetched in the same statement (one round trip instead of two to four on hot paths
  * such as POST /events/{e}/scans), for mobile tokens; undefined for any other kind of secret (the
  * caller then runs the separate lookups). Throws the same 401s as authenticate(); `event` is null
- * when no event matches `eventWhere`, and the caller keeps the check order (401, then 403
+ * when no event matches `event`, and the caller keeps the check order (401, then 403
  * kind/scope, then 404, then 403 reach).
  */
 export async function authenticateWithEvent(
   db: Tx,
   token: string | undefined,
-  eventWhere: SQL,
+  event: EventRef,
   now = new Date(),
 ): Promise<{ principal: Principal; event: EventRow | null; roles: Roles } | undefined> {
   if (!token) throw unauthorized();
   const secret = classifySecret(token);
   if (!secret) throw unauthorized();
   if (secret.kind !== 'mobile') return undefined;
-  const [row] = await mobileQuery(db, secret.digest, eventWhere);
+  const [row] = await mobileWithEvent[event.by](db).execute({ digest: secret.digest, event: event.value });
   const principal = mobilePrincipal(row, now);
   if (!principal) throw unauthorized();
   const roles: Roles = {
@@ -82,26 +83,33 @@ const mobileColumns = {
   deviceName: mobileTokens.deviceName,
   user: userColumns,
 };
-const liveMobileToken = (digest: string) =>
+const liveMobileToken = (digest: string | Placeholder) =>
   and(eq(mobileTokens.tokenDigest, digest), isNull(mobileTokens.revokedAt));
 
-/** The mobile token with the path's event and the user's roles on it (authenticateWithEvent). */
-function mobileQuery(db: Tx, digest: string, eventWhere: SQL) {
-  return db
-    .select({
-      ...mobileColumns,
-      event: getTableColumns(events),
-      // The same rows as loadRoles() (resolve.ts) reads, as JSON text arrays; NULL when there are none.
-      eventRoles: sql<string | null>`(SELECT json_agg(er.role)::text FROM ${eventRoles} er
-        WHERE er.user_id = ${users.id} AND er.event_id = ${events.id})`,
-      seriesRoles: sql<string | null>`(SELECT json_agg(sr.role)::text FROM ${seriesRoles} sr
-        WHERE sr.user_id = ${users.id} AND sr.series_id = ${events.seriesId})`,
-    })
-    .from(mobileTokens)
-    .innerJoin(users, eq(users.id, mobileTokens.userId))
-    .leftJoin(events, eventWhere)
-    .where(liveMobileToken(digest));
+/**
+ * The mobile token with the path's event and the user's roles on it (authenticateWithEvent), one
+ * prepared statement per way of naming the event (db/prepared.ts); values: `digest`, `event`.
+ */
+function mobileQuery(by: EventRef['by']) {
+  return prepared(`auth_mobile_event_${by}`, (db, name) =>
+    db
+      .select({
+        ...mobileColumns,
+        event: getTableColumns(events),
+        // The same rows as loadRoles() (resolve.ts) reads, as JSON text arrays; NULL when there are none.
+        eventRoles: sql<string | null>`(SELECT json_agg(er.role)::text FROM ${eventRoles} er
+          WHERE er.user_id = ${users.id} AND er.event_id = ${events.id})`,
+        seriesRoles: sql<string | null>`(SELECT json_agg(sr.role)::text FROM ${seriesRoles} sr
+          WHERE sr.user_id = ${users.id} AND sr.series_id = ${events.seriesId})`,
+      })
+      .from(mobileTokens)
+      .innerJoin(users, eq(users.id, mobileTokens.userId))
+      .leftJoin(events, eq(events[by], sql.placeholder('event')))
+      .where(liveMobileToken(sql.placeholder('digest')))
+      .prepare(name as string),
+  );
 }
+const mobileWithEvent = { id: mobileQuery('id'), uuid: mobileQuery('uuid'), slug: mobileQuery('slug') };
 
 interface MobileRow {
   id: number;

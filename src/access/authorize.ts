@@ -19,7 +19,7 @@ import { isUserPrincipal, type Principal } from './principal.js';
 import {
   EVENT_NOT_FOUND,
   type EventRow,
-  eventWhere,
+  eventRef,
   loadRoles,
   resolveEvent,
   resolveEventInSeries,
@@ -49,8 +49,8 @@ export async function authorize(
   // An event path target is fetched with a mobile token's lookup, in one statement; the checks
   // below still run in the order 401 → 403 kind/scope → 404.
   const eventTarget = rule.target === 'event:id' || rule.target === 'event:slug';
-  const where = eventTarget ? eventWhere(params.event_id ?? '', rule.target === 'event:slug') : null;
-  const combined = where ? await authenticateWithEvent(db, token, where) : undefined;
+  const ref = eventTarget ? eventRef(params.event_id ?? '', rule.target === 'event:slug') : null;
+  const combined = ref ? await authenticateWithEvent(db, token, ref) : undefined;
   const principal = combined?.principal ?? (await authenticate(db, token));
   onAuthenticated?.(principal);
   checkCredentialKind(rule, principal);

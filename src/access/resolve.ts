@@ -21,13 +21,22 @@ export const SERIES_NOT_FOUND = 'Series not found';
 /** PostgreSQL text cannot hold NUL: such a path segment names nothing (404, not a database error). */
 const hasNul = (ref: string) => ref.includes('\u0000');
 
+/** How an `{event_id}` path segment names its event: the column and the value to match. */
+export type EventRef = { by: 'id'; value: number } | { by: 'uuid' | 'slug'; value: string };
+
+/** The column and value `ref` names an event by (id, UUID, or slug if allowed); null: it names none. */
+export function eventRef(ref: string, allowSlug: boolean): EventRef | null {
+  if (hasNul(ref)) return null;
+  if (INT.test(ref)) return { by: 'id', value: Number(ref) };
+  if (UUID.test(ref)) return { by: 'uuid', value: ref.toLowerCase() };
+  if (allowSlug) return { by: 'slug', value: ref };
+  return null;
+}
+
 /** The condition selecting the event `ref` names (id, UUID, or slug if allowed); null: it names none. */
 export function eventWhere(ref: string, allowSlug: boolean): SQL | null {
-  if (hasNul(ref)) return null;
-  if (INT.test(ref)) return eq(events.id, Number(ref));
-  if (UUID.test(ref)) return eq(events.uuid, ref.toLowerCase());
-  if (allowSlug) return eq(events.slug, ref);
-  return null;
+  const named = eventRef(ref, allowSlug);
+  return named ? eq(events[named.by], named.value) : null;
 }
 
 export async function resolveEvent(db: Tx, ref: string, allowSlug: boolean): Promise<EventRow> {

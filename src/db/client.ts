@@ -7,6 +7,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { startEmbedded } from './embedded/embedded.js';
+import { useNamedStatements } from './prepared.js';
 import * as schema from './schema/index.js';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -53,6 +54,7 @@ export async function openDatabase(
 function wrap(pool: pg.Pool, kind: Database['kind'], stop: () => Promise<void>): Database {
   pool.on('error', () => {}); // idle-client errors surface on the next query instead of crashing
   const db = drizzle(pool, { schema });
+  if (kind === 'postgres') useNamedStatements(db);
   let closed = false;
   return {
     db,

@@ -25,8 +25,11 @@ import {
   type UpdateContextInput,
   UpdateContextRequest,
 } from './checkin.schemas.js';
-import * as service from './checkin.service.js';
+import { listScanContexts } from './contexts.js';
+import { createScanContext, deleteScanContext, updateScanContext } from './contexts.manage.js';
+import { createScan, createScansBulk } from './scan.service.js';
 import { listScans } from './scan-list.js';
+import { undoScans } from './undo.service.js';
 
 const EventParams = Type.Object({ event_id: EventIdParam });
 const tags = ['check-in'];
@@ -62,7 +65,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ScanContextList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.listScanContexts(ctxOf(deps, request)),
+    async (request) => listScanContexts(ctxOf(deps, request)),
   );
 
   app.post(
@@ -79,7 +82,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createScan(ctxOf(deps, request), request.body as ScanInput);
+      const body = await createScan(ctxOf(deps, request), request.body as ScanInput);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );
@@ -97,7 +100,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => service.createScansBulk(ctxOf(deps, request), request.body as BulkScanInput),
+    async (request) => createScansBulk(ctxOf(deps, request), request.body as BulkScanInput),
   );
 
   app.get(
@@ -139,7 +142,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
     async (request) => {
       const { id } = request.params as { id: number };
       const { scan_context_id } = request.query as { scan_context_id?: number };
-      return service.undoScans(ctxOf(deps, request), { id, scan_context_id });
+      return undoScans(ctxOf(deps, request), { id, scan_context_id });
     },
   );
 
@@ -157,7 +160,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createScanContext(ctxOf(deps, request), request.body as CreateContextInput);
+      const body = await createScanContext(ctxOf(deps, request), request.body as CreateContextInput);
       return reply.status(201).send(body);
     },
   );
@@ -176,7 +179,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) =>
-      service.updateScanContext(
+      updateScanContext(
         ctxOf(deps, request),
         (request.params as { id: number }).id,
         request.body as UpdateContextInput,
@@ -195,6 +198,6 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: DeleteContextResult, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.deleteScanContext(ctxOf(deps, request), (request.params as { id: number }).id),
+    async (request) => deleteScanContext(ctxOf(deps, request), (request.params as { id: number }).id),
   );
 }

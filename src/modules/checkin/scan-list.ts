@@ -17,7 +17,8 @@ import { unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import { syncWatermark } from '../participants/participants.repo.js';
 import { LIST_NEWEST_LIMIT, LIST_SINCE_LIMIT, type ScanJson, type ScanListInput } from './checkin.schemas.js';
-import { checkContextFilter, SCAN_COLUMNS, SCAN_FROM, type ScanRow, scanJson } from './checkin.service.js';
+import { checkContextFilter } from './contexts.js';
+import { SCAN_COLUMNS, SCAN_FROM, type ScanRow, scanJson } from './scan-row.js';
 
 export const SINCE_INVALID = 'since must be an ISO 8601 date-time, e.g. a previous synced_at';
 

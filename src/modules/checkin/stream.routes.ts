@@ -12,7 +12,7 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { unprocessable } from '../../lib/errors.js';
-import { checkContextFilter } from './checkin.service.js';
+import { checkContextFilter } from './contexts.js';
 import { type FeedEntry, headCursor, parseCursor } from './scan-feed.repo.js';
 import { ScanStreamHub } from './scan-stream.js';
 
