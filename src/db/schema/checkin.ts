@@ -70,15 +70,19 @@ export const scanFeed = pgTable(
   (t) => [index('scan_feed_event_created').on(t.eventId, t.createdAt, t.id)],
 );
 
-/** Expo, APNs or FCM device tokens; a token belongs to at most one user. */
-export const pushTokens = pgTable('push_tokens', {
-  id: serial('id').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  token: text('token').notNull().unique(),
-  platform: text('platform', { enum: ['expo', 'apns', 'fcm'] }).notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-  lastUsedAt: ts('last_used_at'),
-});
+/** Expo, APNs or FCM device tokens; a token belongs to at most one user (looked up by user for pushes). */
+export const pushTokens = pgTable(
+  'push_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token: text('token').notNull().unique(),
+    platform: text('platform', { enum: ['expo', 'apns', 'fcm'] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index().on(t.userId)],
+);

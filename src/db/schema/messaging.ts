@@ -63,6 +63,7 @@ export const chatBlastRecipients = pgTable(
     uniqueIndex('chat_blast_recipients_unique').on(t.blastId, t.registrationId),
     index().on(t.blastId, t.status),
     index('chat_blast_recipients_pending').on(t.blastId, t.availableAt).where(sql`status = 'pending'`),
+    index().on(t.registrationId),
   ],
 );
 

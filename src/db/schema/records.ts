@@ -80,7 +80,7 @@ export const emergencyContacts = pgTable(
     priority: integer('priority').notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.registrationId)],
+  (t) => [index().on(t.registrationId), index().on(t.guardianId)],
 );
 
 /** direction: inbound | outbound; mode: plane | train | car | bus | other. */
@@ -167,6 +167,7 @@ export const invitations = pgTable(
   },
   (t) => [
     uniqueIndex('invitations_event_email_pending').on(t.eventId, t.email).where(sql`status = 'pending'`),
+    index().on(t.registrationId),
   ],
 );
 
