@@ -70,3 +70,23 @@ export function preparedSql<T>(name: string, build: () => SQL): (db: Tx) => Prep
     return t.session.prepareQuery(query, undefined, statementName, false) as PreparedQuery<{ rows: T[] }>;
   });
 }
+
+/**
+ * A family of `preparedSql()` statements, one per variant of a request (e.g. by visibility): the
+ * variant's `nameOf(variant)` must be unique in the family and name one text only.
+ */
+export function preparedSqlFamily<V, T>(
+  nameOf: (variant: V) => string,
+  build: (variant: V) => SQL,
+): (variant: V) => (db: Tx) => PreparedQuery<{ rows: T[] }> {
+  const family = new Map<string, (db: Tx) => PreparedQuery<{ rows: T[] }>>();
+  return (variant) => {
+    const name = nameOf(variant);
+    let statement = family.get(name);
+    if (!statement) {
+      statement = preparedSql<T>(name, () => build(variant));
+      family.set(name, statement);
+    }
+    return statement;
+  };
+}

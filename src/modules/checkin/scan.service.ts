@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
-import { preparedSql } from '../../db/prepared.js';
+import { preparedSql, preparedSqlFamily } from '../../db/prepared.js';
 import type { Ctx } from '../../deps.js';
 import { ApiError, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
@@ -127,17 +127,11 @@ function buildScanSql(withContext: boolean, kind: ParticipantRef['kind']): SQL {
           FROM q LEFT JOIN c ON true`;
 }
 
-const scanStatements = new Map<string, ReturnType<typeof preparedSql<ScanStatementRow>>>();
-
-function scanStatement(withContext: boolean, kind: ParticipantRef['kind']) {
-  const name = `scan_${withContext ? 'context' : 'default'}_${kind}`;
-  let statement = scanStatements.get(name);
-  if (!statement) {
-    statement = preparedSql<ScanStatementRow>(name, () => buildScanSql(withContext, kind));
-    scanStatements.set(name, statement);
-  }
-  return statement;
-}
+type ScanVariant = { withContext: boolean; kind: ParticipantRef['kind'] };
+const scanStatement = preparedSqlFamily<ScanVariant, ScanStatementRow>(
+  (v) => `scan_${v.withContext ? 'context' : 'default'}_${v.kind}`,
+  (v) => buildScanSql(v.withContext, v.kind),
+);
 
 /** muster_scan() for a travel-pickup context, run inside the caller's transaction. */
 const pickupScan = preparedSql<{ r: string | null }>(
@@ -154,10 +148,8 @@ const pickupScan = preparedSql<{ r: string | null }>(
 async function scanOnce(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
   const event = eventOf(ctx);
   const values = scanValues(ctx, request);
-  const res = await scanStatement(
-    request.contextId !== undefined,
-    request.ref.kind,
-  )(ctx.db).execute({
+  const variant = { withContext: request.contextId !== undefined, kind: request.ref.kind };
+  const res = await scanStatement(variant)(ctx.db).execute({
     ...values,
     context: request.contextId,
     ref: request.ref.value,
@@ -205,20 +197,11 @@ async function scanOnce(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
 }
 
 /** The participant JSON of a scan response, one prepared statement per visibility; value `registration`. */
-function participantStatement(v: Visibility) {
-  const name = `checkin_participant_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`;
-  let statement = participantStatements.get(name);
-  if (!statement) {
-    statement = preparedSql<{ j: string }>(
-      name,
-      () =>
-        sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${p('registration')}`,
-    );
-    participantStatements.set(name, statement);
-  }
-  return statement;
-}
-const participantStatements = new Map<string, ReturnType<typeof preparedSql<{ j: string }>>>();
+const participantStatement = preparedSqlFamily<Visibility, { j: string }>(
+  (v) => `checkin_participant_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`,
+  (v) =>
+    sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${p('registration')}`,
+);
 
 /** The POST /scans body (JSON text); the participant JSON is read after the scan committed. */
 async function respond(ctx: Ctx, { row, context, deduplicated, firstAt }: Recorded): Promise<string> {
