@@ -86,18 +86,8 @@ export const actions = {
     target: 'series',
     denyMessage: 'Creating an event requires a series API key',
   },
-  'series.events.read': {
-    keys: SERIES_KEY,
-    users: 'event_access',
-    target: 'series:event',
-    denyMessage: 'Event API keys cannot access series endpoints',
-  },
-  'series.events.update': {
-    keys: SERIES_KEY,
-    users: 'event_manage',
-    target: 'series:event',
-    denyMessage: 'Event API keys cannot access series endpoints',
-  },
+  'series.events.read': { keys: SERIES_KEY, users: 'event_access', target: 'series:event' },
+  'series.events.update': { keys: SERIES_KEY, users: 'event_manage', target: 'series:event' },
   // contract §2: keys reach `setup/complete` for their event(s); users need event management.
   'events.setup_complete': { keys: KEYS_BOTH, users: 'event_manage', target: 'event:id' },
   // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
