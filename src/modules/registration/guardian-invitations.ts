@@ -1,6 +1,6 @@
 /**
  * Guardian invitations (contract §8): when a minor submits, every guardian not yet `completed`
- * gets a fresh 7-day portal token (stored as its SHA-256 digest in guardians.invite_token_digest;
+ * (and, later, each guardian added while the registration waits for them) gets a fresh 7-day portal token (stored as its SHA-256 digest in guardians.invite_token_digest;
  * a new token replaces the old one) and an email from the event's support address, in the
  * caller's transaction. The portal (`/guardian/{token}`) is the guardian's credential.
  */
@@ -34,12 +34,17 @@ type GuardianRow = {
  * Issues tokens and queues emails for the registration's guardians that have an email and are not
  * `completed` (or `declined`). Status `pending` becomes `invited`; `accepted` stays. Sets
  * `invite_token_sent_at`, `invite_expires_at` (+7 days) and `invited_via_email`. Returns what was sent.
+ * `onlyUninvited`: only guardians never invited at their current address (see inviteNewGuardians).
  */
 export async function sendGuardianInvitations(
   deps: Deps,
   tx: Tx,
   registrationId: number,
+  opts: { onlyUninvited?: boolean } = {},
 ): Promise<GuardianInvitationSent[]> {
+  const uninvited = opts.onlyUninvited
+    ? sql` AND (g.invite_token_sent_at IS NULL OR g.invited_via_email IS DISTINCT FROM lower(btrim(g.email)))`
+    : sql``;
   const res = await tx.execute<GuardianRow>(sql`
     SELECT g.id, g.name, g.email,
            COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name) AS participant_name,
@@ -49,7 +54,7 @@ export async function sendGuardianInvitations(
       JOIN people p ON p.id = r.person_id
       JOIN events e ON e.id = r.event_id
      WHERE g.registration_id = ${registrationId} AND g.email IS NOT NULL AND btrim(g.email) <> ''
-       AND g.status NOT IN ('completed', 'declined')
+       AND g.status NOT IN ('completed', 'declined')${uninvited}
      ORDER BY g.is_primary DESC, g.id`);
   const base = deps.config.baseUrl.replace(/\/$/, '');
   const sent: GuardianInvitationSent[] = [];
@@ -83,4 +88,22 @@ export async function sendGuardianInvitations(
     sent.push({ guardianId: g.id, email, token, expiresAt });
   }
   return sent;
+}
+
+/**
+ * After an edit of a submitted record (PATCH /registrations/{pe}): while the registration waits for
+ * its guardians (`awaiting_guardian`), a guardian added since the submission, or given a new email
+ * address, gets the portal invitation now rather than at a later resubmission; guardians already
+ * invited at their address are not emailed again. In the caller's transaction.
+ */
+export async function inviteNewGuardians(
+  deps: Deps,
+  tx: Tx,
+  registrationId: number,
+): Promise<GuardianInvitationSent[]> {
+  const res = await tx.execute<{ status: string }>(
+    sql`SELECT status FROM registrations WHERE id = ${registrationId}`,
+  );
+  if (res.rows[0]?.status !== 'awaiting_guardian') return [];
+  return sendGuardianInvitations(deps, tx, registrationId, { onlyUninvited: true });
 }

@@ -12,7 +12,8 @@
  * Writes go through the import's section writers (one code path for both); the registration's
  * `updated_at` is bumped and the change audited (`registrations.record.update`, section names only).
  * A submitted registration then re-runs the completion check (contract §4), so an edit can move it
- * (e.g. a date of birth that makes a minor → `awaiting_guardian`).
+ * (e.g. a date of birth that makes a minor → `awaiting_guardian`); while it is `awaiting_guardian`,
+ * guardians added (or given a new address) by the edit are emailed their portal link at once.
  */
 import { sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
@@ -26,6 +27,7 @@ import type { ImportItem } from '../participants/import.schema.js';
 import { pick, writeSections } from '../participants/import.sections.js';
 import { REGISTRATION_PERSONAL_KEYS, upsertPerson } from '../participants/import.service.js';
 import { participantDetailJson } from '../participants/participants.repo.js';
+import { inviteNewGuardians } from './guardian-invitations.js';
 import { recheckCompletion } from './lifecycle.js';
 import { PATCH_KEYS, type RecordPatchInput } from './record.schemas.js';
 import { validateRecordPatch } from './record.validate.js';
@@ -117,6 +119,8 @@ export async function patchOwnRecord(ctx: Ctx, raw: string, body: unknown): Prom
     await writeSections(tx, reg.id, item);
     // A submitted record whose facts changed may move (e.g. a new date of birth makes a minor).
     await recheckCompletion(tx, reg.id, { role: 'participant', principal: ctx.access.principal });
+    // Guardians added after the submission (or a record that now needs them) are invited now.
+    await inviteNewGuardians(ctx, tx, reg.id);
     await recordAudit(tx, {
       action: 'registrations.record.update',
       principal: ctx.access.principal,
