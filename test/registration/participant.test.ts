@@ -265,23 +265,31 @@ describe('starting a registration', () => {
     expect(count.rows[0]!.n).toBe(1);
   }, 60_000);
 
-  it('another user’s ticket, registration or consent is 404', async () => {
+  it('another user’s ticket, registration or consent is 403 (an unknown id 404: contract §1 order)', async () => {
     const mine = h.world.regs.adultA.id;
     const stranger = h.world.secrets.ops;
-    expect((await call(h.app, 'GET', `${P}/tickets/${mine}`, stranger)).json()).toEqual({
-      error: 'Registration not found',
-    });
-    expect((await call(h.app, 'POST', `${P}/registrations/${mine}/withdraw`, stranger)).statusCode).toBe(404);
-    expect((await call(h.app, 'POST', `${P}/registrations/${mine}/submit`, stranger)).statusCode).toBe(404);
+    const notYours = { error: 'This is not your registration' };
+    const ticket = await call(h.app, 'GET', `${P}/tickets/${mine}`, stranger);
+    expect([ticket.statusCode, ticket.json()]).toEqual([403, notYours]);
+    for (const action of ['withdraw', 'submit']) {
+      const res = await call(h.app, 'POST', `${P}/registrations/${mine}/${action}`, stranger);
+      expect([res.statusCode, res.json()]).toEqual([403, notYours]);
+    }
     const consent = await h.t.deps.db.execute<{ id: number }>(
       sql`SELECT id FROM consents WHERE registration_id = ${mine} LIMIT 1`,
     );
     const res = await call(h.app, 'POST', `${P}/consents/${consent.rows[0]!.id}/sign`, stranger, {
       signature_name: 'X',
     });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Consent not found' });
+    expect([res.statusCode, res.json()]).toEqual([403, notYours]);
     expect((await call(h.app, 'GET', `${P}/tickets/abc`, stranger)).statusCode).toBe(404);
+    expect((await call(h.app, 'GET', `${P}/tickets/99999999`, stranger)).json()).toEqual({
+      error: 'Registration not found',
+    });
+    const missingConsent = await call(h.app, 'POST', `${P}/consents/99999999/sign`, stranger, {
+      signature_name: 'X',
+    });
+    expect([missingConsent.statusCode, missingConsent.json()]).toEqual([404, { error: 'Consent not found' }]);
   });
 });
 

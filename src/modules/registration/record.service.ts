@@ -19,33 +19,22 @@ import { sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
 import { registrations } from '../../db/schema/index.js';
-import type { RegistrationStatus } from '../../db/schema/participants.js';
 import type { Ctx } from '../../deps.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { ImportItem } from '../participants/import.schema.js';
 import { pick, writeSections } from '../participants/import.sections.js';
 import { REGISTRATION_PERSONAL_KEYS, upsertPerson } from '../participants/import.service.js';
 import { participantDetailJson } from '../participants/participants.repo.js';
 import { inviteNewGuardians } from './guardian-invitations.js';
-import { recheckCompletion } from './lifecycle.js';
+import { REGISTRATION_NOT_FOUND, recheckCompletion } from './lifecycle.js';
 import { PATCH_KEYS, type RecordPatchInput } from './record.schemas.js';
 import { validateRecordPatch } from './record.validate.js';
+import type { OwnRegistration } from './registration.repo.js';
+import * as repo from './registration.repo.js';
 
-export const REGISTRATION_NOT_FOUND = 'Registration not found';
-export const NOT_YOURS = 'This is not your registration';
 /** The participant sees every section of their own record, sensitive ones included. */
 export const OWN_VISIBILITY: Visibility = { pii: true, sensitive: true };
-const INT = /^[0-9]{1,9}$/;
-
-export type OwnRegistration = {
-  id: number;
-  eventId: number;
-  seriesId: string;
-  personId: number;
-  email: string;
-  status: RegistrationStatus;
-};
 
 function userIdOf(ctx: Ctx): number {
   const p = ctx.access.principal;
@@ -54,19 +43,8 @@ function userIdOf(ctx: Ctx): number {
 }
 
 /** The caller's registration named by the raw path segment: 404 unknown, 403 someone else's. */
-export async function ownRegistration(ctx: Ctx, raw: string, db: Tx = ctx.db, lock = false) {
-  if (!INT.test(raw)) throw notFound(REGISTRATION_NOT_FOUND);
-  const res = await db.execute<OwnRegistration & { user_id: number | null }>(
-    sql`SELECT r.id, r.event_id AS "eventId", e.series_id AS "seriesId", r.person_id AS "personId",
-               p.email, r.status, p.user_id
-          FROM registrations r JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id
-         WHERE r.id = ${Number(raw)}${lock ? sql` FOR UPDATE OF r` : sql``}`,
-  );
-  const row = res.rows[0];
-  if (!row) throw notFound(REGISTRATION_NOT_FOUND);
-  if (row.user_id === null || Number(row.user_id) !== userIdOf(ctx)) throw forbidden(NOT_YOURS);
-  const { user_id: _, ...reg } = row;
-  return { ...reg, id: Number(reg.id), eventId: Number(reg.eventId), personId: Number(reg.personId) };
+export function ownRegistration(ctx: Ctx, raw: string, db: Tx = ctx.db, lock = false) {
+  return repo.ownRegistration(db, userIdOf(ctx), raw, lock);
 }
 
 async function detailJson(db: Tx, reg: OwnRegistration): Promise<string> {

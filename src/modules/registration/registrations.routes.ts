@@ -22,7 +22,7 @@ import * as service from './registrations.service.js';
 
 const tags = ['registration'];
 const WHO =
-  'Signed-in users with a mobile token, on their own registrations (another user’s → 404 `Registration not found`); API keys and global API tokens 403.';
+  'Signed-in users with a mobile token, on their own registrations (unknown or malformed id → 404 `Registration not found`; another user’s → 403 `This is not your registration`, contract §1 check order); API keys and global API tokens 403.';
 const PeParams = Type.Object({
   participant_event_id: Type.String({ maxLength: 20, description: 'participant_event_id' }),
 });

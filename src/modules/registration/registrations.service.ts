@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { UserPrincipal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../deps.js';
-import { notFound, unprocessable } from '../../lib/errors.js';
+import { forbidden, notFound, unprocessable } from '../../lib/errors.js';
 import { isMinor, loadCompletionFacts, missingSections } from './completion.js';
 import { CONSENT_NOT_FOUND, recordTypedSignature, requestConsents } from './consents.service.js';
 import { sendGuardianInvitations } from './guardian-invitations.js';
@@ -29,7 +29,7 @@ export async function listTickets(ctx: Ctx): Promise<{ tickets: TicketJson[] }> 
   return { tickets: await repo.ticketsOf(ctx.db, userOf(ctx).id) };
 }
 
-/** GET /tickets/{pe} → `{ticket}`; 404 `Registration not found` unless it is the caller's. */
+/** GET /tickets/{pe} → `{ticket}`; 404 `Registration not found`, 403 `This is not your registration` (someone else's). */
 export async function getTicket(ctx: Ctx, rawId: string): Promise<{ ticket: TicketJson }> {
   const own = await repo.ownRegistration(ctx.db, userOf(ctx).id, rawId);
   return { ticket: await repo.ticketById(ctx.db, own.id) };
@@ -96,15 +96,17 @@ async function ownConsentRegistration(
 ): Promise<{ id: number; registrationId: number }> {
   if (!/^[0-9]{1,9}$/.test(rawId)) throw notFound(CONSENT_NOT_FOUND);
   const id = Number(rawId);
-  const res = await tx.execute<{ registration_id: number }>(
-    sql`SELECT c.registration_id FROM consents c JOIN registrations r ON r.id = c.registration_id
-          JOIN people p ON p.id = r.person_id WHERE c.id = ${id} AND p.user_id = ${userOf(ctx).id}`,
+  const res = await tx.execute<{ registration_id: number; user_id: number | null }>(
+    sql`SELECT c.registration_id, p.user_id FROM consents c JOIN registrations r ON r.id = c.registration_id
+          JOIN people p ON p.id = r.person_id WHERE c.id = ${id}`,
   );
-  if (!res.rows[0]) throw notFound(CONSENT_NOT_FOUND);
-  return { id, registrationId: res.rows[0].registration_id };
+  const row = res.rows[0];
+  if (!row) throw notFound(CONSENT_NOT_FOUND);
+  if (row.user_id === null || Number(row.user_id) !== userOf(ctx).id) throw forbidden(repo.NOT_YOURS);
+  return { id, registrationId: row.registration_id };
 }
 
-/** 404 `Consent not found` unless the consent belongs to one of the caller's registrations. */
+/** 404 `Consent not found`; 403 `This is not your registration` when it is on someone else's (contract §1 order). */
 export async function assertOwnConsent(ctx: Ctx, rawId: string): Promise<void> {
   await ownConsentRegistration(ctx, ctx.db, rawId);
 }

@@ -10,7 +10,7 @@
  * - Invite: `{event_id}` id, UUID or slug. `A:bad` = an invalid email (422 for those allowed on A).
  *   Every failure except 401 carries `success:false` (spec failure body).
  * - Participant side (§8 "A participant signs in like any user"): any signed-in user with a mobile
- *   token, on their OWN registrations (someone else's → 404, no existence oracle); global API
+ *   token, on their OWN registrations (someone else's → 403 `This is not your registration`, after the 404 for an unknown id: contract §1); global API
  *   tokens 403 (a participant credential is a mobile token — decision, documented), keys 403.
  *   The world's `participant` owns adultA (complete). Cells that would change state use an
  *   invalid body or a refused move, so every refused cell is replayable.
@@ -101,14 +101,14 @@ const SELF: Table = {
   revokedGlobal:    '401     401        401            401       401        401          401',
   demotedGlobal:    '401     401        401            401       401        401          401',
   participant:      '200     200        404            422       422        422          422',
-  readOnly:         '200     404        404            422       404        404          404',
-  limited:          '200     404        404            422       404        404          404',
-  ops:              '200     404        404            422       404        404          404',
-  eventAdmin:       '200     404        404            422       404        404          404',
-  safeguarding:     '200     404        404            422       404        404          404',
-  seriesOwner:      '200     404        404            422       404        404          404',
-  seriesOrganizer:  '200     404        404            422       404        404          404',
-  admin:            '200     404        404            422       404        404          404',
+  readOnly:         '200     403        404            422       403        403          403',
+  limited:          '200     403        404            422       403        403          403',
+  ops:              '200     403        404            422       403        403          403',
+  eventAdmin:       '200     403        404            422       403        403          403',
+  safeguarding:     '200     403        404            422       403        403          403',
+  seriesOwner:      '200     403        404            422       403        403          403',
+  seriesOrganizer:  '200     403        404            422       403        403          403',
+  admin:            '200     403        404            422       403        403          403',
   globalToken:      '403     403        403            403       403        403          403',
   scopedToken:      '403     403        403            403       403        403          403',
   seriesKeyS1:      '403     403        403            403       403        403          403',
@@ -228,6 +228,7 @@ function expand(
 }
 
 const MOBILE_ONLY = 'This endpoint requires a mobile token';
+const NOT_YOURS = 'This is not your registration';
 const KEY_DENIED = 'API keys cannot access this endpoint; it requires a user credential';
 
 function denial(principal: PrincipalName, status: number): Record<string, unknown> | undefined {
@@ -253,7 +254,8 @@ function selfRows(): RegistrationRow[] {
       const kind = column.split(':')[0]!;
       const route = SELF_ROUTES[kind]!;
       let body = denial(principal, status);
-      if (status === 403 && !body) body = { error: MOBILE_ONLY };
+      // A mobile token on someone else's registration: outside reach (contract §1: 404, then 403).
+      if (status === 403 && !body) body = { error: principal === 'globalToken' ? MOBILE_ONLY : NOT_YOURS };
       if (status === 404) body = { error: kind === 'sign' ? 'Consent not found' : 'Registration not found' };
       if (status === 422) body = { error: SELF_422[kind]! };
       return {
