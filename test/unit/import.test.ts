@@ -166,8 +166,8 @@ describe('importParticipants', { timeout: 120_000 }, () => {
       const eventId = await setup(db);
       const q = async (text: string) => (await db.execute(sql.raw(text))).rows;
 
-      const first = await db.transaction((tx) => importParticipants(tx, eventId, [full()], { invite: true }));
-      expect(first).toEqual({ created: 1, updated: 0, registrationIds: [expect.any(Number)], toInvite: [] });
+      const first = await db.transaction((tx) => importParticipants(tx, eventId, [full()]));
+      expect(first).toEqual({ created: 1, updated: 0, registrationIds: [expect.any(Number)] });
       const guardianIds = await q('SELECT id, email FROM guardians ORDER BY email');
 
       // Same file again: nothing duplicated, guardians keep their ids.
@@ -222,18 +222,15 @@ describe('importParticipants', { timeout: 120_000 }, () => {
       );
       expect(await q('SELECT count(*)::int AS n FROM people')).toEqual([{ n: 1 }]);
 
-      // New registrations start invited; --invite lists them.
+      // A new registration starts `invited` (import --invite then sends it: test/cli).
       const invited = await db.transaction((tx) =>
-        importParticipants(
-          tx,
-          eventId,
-          [{ email: 'new@example.org', personal: { legal_first_name: 'New', legal_last_name: 'Person' } }],
-          {
-            invite: true,
-          },
-        ),
+        importParticipants(tx, eventId, [
+          { email: 'new@example.org', personal: { legal_first_name: 'New', legal_last_name: 'Person' } },
+        ]),
       );
-      expect(invited.toInvite).toEqual(['new@example.org']);
+      expect(await q(`SELECT status FROM registrations WHERE id = ${invited.registrationIds[0]}`)).toEqual([
+        { status: 'invited' },
+      ]);
       await expect(db.transaction((tx) => importParticipants(tx, 999_999, [full()]))).rejects.toThrow(
         'Event not found',
       );

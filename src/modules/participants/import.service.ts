@@ -37,11 +37,6 @@ export { parseImportFile } from './import.parse.js';
 export { type ImportItem, ImportItemSchema } from './import.schema.js';
 export { validateImportItems } from './import.validate.js';
 
-export interface ImportOptions {
-  /** Also return the emails that should get an invitation (registrations left `invited`). */
-  invite?: boolean;
-}
-
 export interface ImportResult {
   /** Registrations created by this import. */
   created: number;
@@ -49,8 +44,6 @@ export interface ImportResult {
   updated: number;
   /** participant_event_id of every item, in item order. */
   registrationIds: number[];
-  /** With `invite`: emails whose registration is `invited` after the import (no email is sent here). */
-  toInvite?: string[];
 }
 
 /** Insert/update values where any column may also be an SQL expression. */
@@ -84,7 +77,6 @@ export async function importParticipants(
   tx: Tx,
   eventId: number,
   input: ImportItem[],
-  opts: ImportOptions = {},
 ): Promise<ImportResult> {
   const items = validateImportItems(input);
   const [event] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId));
@@ -144,7 +136,6 @@ export async function importParticipants(
   }
 
   const result: ImportResult = { created: 0, updated: 0, registrationIds: [] };
-  const toInvite: string[] = [];
   for (const item of items) {
     const personId = await upsertPerson(tx, item, existingPeople.get(item.email));
     const existing = existingRegs.get(personId);
@@ -153,9 +144,7 @@ export async function importParticipants(
     else result.created++;
     result.registrationIds.push(rid);
     await writeSections(tx, rid, item);
-    if ((item.status ?? existing?.status ?? 'invited') === 'invited') toInvite.push(item.email);
   }
-  if (opts.invite) result.toInvite = toInvite;
   return result;
 }
 
