@@ -1,17 +1,19 @@
 /**
- * SQL of chat blasts. Counts are derived from recipient rows (contract §6): `recipient_count` =
- * rows, `sent_count` / `failed_count` = rows in that state.
+ * SQL of chat blasts (contract §6): `recipient_count` = recipients snapshotted with the blast (stored
+ * in the creating transaction; recipient rows are never deleted), `sent_count` / `failed_count` =
+ * recipient rows in that state, counted in one pass over the blast's rows.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { isoSqlText } from '../../lib/time.js';
 import type { ChatBlastJson } from './chat-blasts.schemas.js';
 
-const BLAST_COLUMNS = sql.raw(`b.id, b.message, b.status,
-  (SELECT count(*) FROM chat_blast_recipients r WHERE r.blast_id = b.id)::int AS recipient_count,
-  (SELECT count(*) FROM chat_blast_recipients r WHERE r.blast_id = b.id AND r.status = 'sent')::int AS sent_count,
-  (SELECT count(*) FROM chat_blast_recipients r WHERE r.blast_id = b.id AND r.status = 'failed')::int AS failed_count,
+const BLAST_COLUMNS = sql.raw(`b.id, b.message, b.status, b.recipient_count, c.sent_count, c.failed_count,
   ${isoSqlText('b.created_at')} AS created_at, b.sent_by`);
+const BLAST_FROM = sql.raw(`chat_blasts b LEFT JOIN LATERAL (
+  SELECT count(*) FILTER (WHERE r.status = 'sent')::int AS sent_count,
+         count(*) FILTER (WHERE r.status = 'failed')::int AS failed_count
+    FROM chat_blast_recipients r WHERE r.blast_id = b.id) c ON true`);
 
 /** Blasts of `eventId` matching `where`, newest first. */
 export async function selectBlasts(
@@ -21,7 +23,7 @@ export async function selectBlasts(
   page: { limit: number; offset: number } = { limit: 1, offset: 0 },
 ): Promise<ChatBlastJson[]> {
   const res = await db.execute<ChatBlastJson>(
-    sql`SELECT ${BLAST_COLUMNS} FROM chat_blasts b WHERE b.event_id = ${eventId}${where}
+    sql`SELECT ${BLAST_COLUMNS} FROM ${BLAST_FROM} WHERE b.event_id = ${eventId}${where}
          ORDER BY b.created_at DESC, b.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
   );
   return res.rows;
