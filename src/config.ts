@@ -31,6 +31,8 @@ const EnvSchema = Type.Object({
   // Check-in live scan stream (GET /events/{e}/scans/stream)
   MUSTER_SCAN_STREAM_POLL_MS: Type.Integer({ minimum: 20, maximum: 60000, default: 300 }),
   MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
+  // Retention (jobs/runner.ts, modules/retention): processed webhook dedupe rows and scan-feed entries.
+  MUSTER_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   // Chat blasts (issue 6): Slack-compatible Web API.
   MUSTER_CHAT_BASE_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://slack.com/api/' }),
   MUSTER_CHAT_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
@@ -91,6 +93,8 @@ export interface Config {
   readonly expoAccessToken: string | undefined;
   /** Check-in live stream: feed poll interval and SSE heartbeat comment interval (ms). */
   readonly scanStreamPollMs: number;
+  /** Days a processed webhook_events row and a scan_feed entry are kept (daily prune job). */
+  readonly retentionDays: number;
   readonly scanStreamHeartbeatMs: number;
   /** Chat blasts (issue 6): the Slack-compatible provider and the delivery worker's tuning. */
   readonly chat: ChatConfig;
@@ -185,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
     scanStreamPollMs: e.MUSTER_SCAN_STREAM_POLL_MS,
+    retentionDays: e.MUSTER_RETENTION_DAYS,
     scanStreamHeartbeatMs: e.MUSTER_SCAN_STREAM_HEARTBEAT_MS,
     chat: Object.freeze({
       baseUrl: `${e.MUSTER_CHAT_BASE_URL.replace(/\/+$/, '')}/`,

@@ -28,6 +28,8 @@ export interface JobPayloads {
   'webhook-process': { webhook_event_id: number };
   /** Create the e-signature provider's signing request for one consent (modules/registration). */
   'esign-request': { consent_id: number };
+  /** Daily: delete rows past MUSTER_RETENTION_DAYS (modules/retention); scheduled by the worker. */
+  'retention-prune': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
@@ -87,6 +89,14 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Idempotent batched deletes; a missed day is caught up by the next run.
+  'retention-prune': {
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
     deadLetter: DEAD_LETTER_QUEUE,
   },
 };

@@ -27,6 +27,8 @@ export interface Jobs {
     handler: (data: JobPayloads[N], job: JobInfo) => Promise<void>,
     opts?: { batchSize?: number; pollingIntervalSeconds?: number },
   ): Promise<void>;
+  /** Runs `name` on a cron schedule (UTC), once across all workers (pg-boss schedules; workers only). */
+  schedule(name: JobName, cron: string): Promise<void>;
   stop(): Promise<void>;
   /** True once stop() was called: long-running handlers (chat blasts) return at a safe point. */
   readonly stopping: boolean;
@@ -55,7 +57,8 @@ export async function startJobs(
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values) },
     supervise: opts.supervise,
-    schedule: false,
+    // Cron schedules (the retention job) are kept by the processes that run the worker.
+    schedule: opts.supervise,
     migrate: true,
   } as ConstructorParameters<typeof PgBoss>[0]);
   boss.on('error', (error: Error) => log.error({ err: error }, 'job queue error'));
@@ -100,6 +103,9 @@ export async function startJobs(
           if (failure !== undefined) throw failure;
         },
       );
+    },
+    async schedule(name, cron) {
+      await boss.schedule(name, cron, {}, { tz: 'UTC' } as PgBoss.ScheduleOptions);
     },
     async stop() {
       stopping = true;

@@ -5,6 +5,7 @@ import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
 import { requestEsignSignature } from '../modules/registration/consents.service.js';
+import { pruneRetention } from '../modules/retention/retention.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
 
 export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
@@ -36,4 +37,16 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
   await deps.jobs.work('esign-request', (data) => requestEsignSignature(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
+  // Retention: once a day (pg-boss keeps one schedule across all workers).
+  await deps.jobs.work(
+    'retention-prune',
+    async () => {
+      await pruneRetention(deps);
+    },
+    { pollingIntervalSeconds: 30 },
+  );
+  await deps.jobs.schedule('retention-prune', RETENTION_CRON);
 }
+
+/** Daily at 03:17 UTC (quiet hours; off the hour so it does not meet other cron work). */
+export const RETENTION_CRON = '17 3 * * *';
