@@ -100,6 +100,13 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can read the email log',
   },
+  // The suppression list (read and lift an entry): global admins only, like the email log.
+  'email_suppressions.manage': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can manage email suppressions',
+  },
   // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.

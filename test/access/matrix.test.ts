@@ -37,7 +37,7 @@ import {
 import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
-import { emailLogRouteKeys } from './rows/email-log.js';
+import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { registrationRouteKeys } from './rows/registration.js';
@@ -607,6 +607,7 @@ const ROW_FILE_ROUTES = new Set([
   // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
   ...webhookRouteKeys,
   ...emailLogRouteKeys,
+  ...suppressionRouteKeys,
   ...registrationRouteKeys,
 ]);
 

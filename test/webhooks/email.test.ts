@@ -231,3 +231,41 @@ describe('email provider events', () => {
     expect((await get('?limit=0')).statusCode).toBe(422);
   });
 });
+
+describe('lifting a suppression', () => {
+  it('lists the suppressed address, lifts it (audited), and the address receives email again', async () => {
+    const address = world.users.participant.email.toLowerCase();
+    const admin = bearer(world.secrets.admin);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/email_suppressions?email=${encodeURIComponent(address.toUpperCase())}`,
+      headers: admin,
+    });
+    expect(list.statusCode, list.body).toBe(200);
+    const [entry] = list.json().email_suppressions as Record<string, unknown>[];
+    expect(entry).toMatchObject({ email: address, reason: 'HardBounce' });
+
+    const lifted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/email_suppressions/${encodeURIComponent(address.toUpperCase())}`,
+      headers: admin,
+    });
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect(lifted.json()).toEqual({ success: true, email: address });
+    const audit = await t.deps.db.execute<{ target_id: string; metadata: Record<string, unknown> }>(
+      sql`SELECT target_id, metadata FROM audit_log WHERE action = 'email_suppressions.delete'`,
+    );
+    expect(audit.rows).toEqual([{ target_id: String(entry!.id), metadata: { reason: entry!.reason } }]);
+
+    // Sent again (not `suppressed`), and delivered by the worker to the SMTP server.
+    const id = await sendMail(address);
+    expect((await logRow(id)).status).toBe('sent');
+
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/email_suppressions/${encodeURIComponent(address)}`,
+      headers: admin,
+    });
+    expect([again.statusCode, again.json()]).toEqual([404, { error: 'Suppression not found' }]);
+  }, 60_000);
+});

@@ -3,8 +3,9 @@
  * credential is sent along and changes nothing; refused cells, replayed, leave the database and the
  * job queue unchanged.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailLogRows } from '../access/rows/email-log.js';
+import { emailLogRows, type SuppressionMatrixRow, suppressionRows } from '../access/rows/email-log.js';
 import { type WebhookMatrixRow, webhookRows } from '../access/rows/webhooks.js';
 import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, PRINCIPALS, type World } from '../support/world.js';
@@ -107,5 +108,37 @@ describe('email log rows', () => {
       expect(res.statusCode).toBe(row.expected.status);
     }
     expect(await snapshotDb(t.deps, { ignoreColumns: ['last_used_at'] })).toEqual(before);
+  }, 120_000);
+});
+
+describe('email suppression rows', () => {
+  const send = (row: SuppressionMatrixRow) =>
+    t.app.inject({ method: row.method, url: row.url, headers: bearer(world.secrets[row.principal]) });
+
+  it('cover every principal on both routes', () => {
+    expect(suppressionRows).toHaveLength(PRINCIPALS.length * 3);
+  });
+
+  it.each(
+    suppressionRows.map((r) => [`${r.route} ${r.principal} ${r.target} → ${r.expected.status}`, r] as const),
+  )('%s', async (_name, row) => {
+    const res = await send(row);
+    expect(res.statusCode, res.body).toBe(row.expected.status);
+    const body = res.json() as Record<string, unknown>;
+    if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
+    else if (row.expected.status >= 400) expect(Object.keys(body)).toEqual(['error']);
+    else expect(Object.keys(body).sort()).toEqual(['email_suppressions', 'has_more']);
+  });
+
+  it('refused cells leave the database unchanged', async () => {
+    await t.deps.db.execute(
+      sql`INSERT INTO email_suppressions (email, reason) VALUES ('nobody@example.org', 'matrix') ON CONFLICT DO NOTHING`,
+    );
+    const before = await snapshotDb(t.deps, { ignoreColumns: ['last_used_at'] });
+    for (const row of suppressionRows.filter((r) => r.expected.status >= 400 && r.expected.status !== 404)) {
+      expect((await send(row)).statusCode).toBe(row.expected.status);
+    }
+    expect(await snapshotDb(t.deps, { ignoreColumns: ['last_used_at'] })).toEqual(before);
+    await t.deps.db.execute(sql`DELETE FROM email_suppressions WHERE email = 'nobody@example.org'`);
   }, 120_000);
 });
