@@ -58,6 +58,7 @@ export async function applyEsignEvent(
     await recheckCompletion(tx, Number(consent.registration_id), {
       role: 'consent',
       actorUserId: null,
+      via: 'webhook',
       metadata: { consent_id: Number(consent.id), source: 'esign_webhook', esign_event: type },
     });
   }

@@ -324,6 +324,16 @@ describe('POST /guardian/{token}/complete', () => {
     expect(moves.map((m) => [m.metadata.from, m.metadata.to, m.metadata.by, m.metadata.guardian_id])).toEqual(
       [['awaiting_guardian', 'complete', 'guardian', gusId]],
     );
+    // Every portal action is audited as done through a guardian link (not as a CLI action), and the
+    // rows name no token.
+    const viaLink = await q<{ action: string; credential_kind: string | null; row: string }>(
+      `SELECT action, credential_kind, to_jsonb(a)::text AS row FROM audit_log a
+        WHERE action IN ('guardians.portal.update', 'guardians.portal.complete', 'consents.sign', 'registrations.transition')
+          AND (metadata->>'via' = 'guardian_link' OR metadata ? 'guardian_id')`,
+    );
+    expect(viaLink.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(viaLink.map((r) => r.credential_kind))).toEqual(new Set(['guardian_link']));
+    for (const r of viaLink) for (const token of [gina, gus]) expect(r.row).not.toContain(token);
     // Idempotent: completing again changes nothing.
     const before = await snapshotDb(t.deps);
     const again = await send({ method: 'POST', url: `${P}/guardian/${gus}/complete` });

@@ -108,7 +108,7 @@ export async function recordTypedSignature(
   await recordAudit(tx, {
     action: 'consents.sign',
     principal: input.actor.principal,
-    ...(input.actor.principal ? {} : { actorUserId: input.actor.actorUserId ?? null }),
+    ...(input.actor.principal ? {} : { actorUserId: input.actor.actorUserId ?? null, via: input.actor.via }),
     eventId: row.event_id,
     seriesId: row.series_id,
     targetType: 'consent',

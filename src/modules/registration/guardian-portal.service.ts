@@ -99,6 +99,7 @@ async function audit(tx: Tx, link: GuardianLink, action: string, metadata: Recor
     seriesId: link.seriesId,
     targetType: 'guardian',
     targetId: link.id,
+    via: 'guardian_link',
     metadata: { registration_id: link.registrationId, via: 'guardian_link', ...metadata },
   });
 }
@@ -145,6 +146,7 @@ export async function completePortal(deps: Db, token: string) {
     await recheckCompletion(tx, link.registrationId, {
       role: 'guardian',
       actorUserId: link.guardianUserId,
+      via: 'guardian_link',
       metadata: { guardian_id: link.id },
     });
     return view(tx, link.id);
@@ -184,6 +186,7 @@ export async function signPortalConsent(
       actor: {
         role: 'guardian',
         actorUserId: locked.guardianUserId,
+        via: 'guardian_link',
         metadata: { guardian_id: locked.id, via: 'guardian_link' },
       },
     });

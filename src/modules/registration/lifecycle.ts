@@ -10,7 +10,7 @@ import type { Principal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import type { RegistrationStatus } from '../../db/schema/index.js';
 import { notFound } from '../../lib/errors.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { type AuditVia, recordAudit } from '../audit/audit.service.js';
 import { completionStatus, loadCompletionFacts, lostCompletion } from './completion.js';
 import { type ActorRole, assertTransition, CHECKED_STATUSES } from './lifecycle.rules.js';
 
@@ -23,8 +23,10 @@ export interface TransitionActor {
   role: ActorRole;
   /** The credential that acted (HTTP). */
   principal?: Principal;
-  /** For actors without a credential (guardian portal token, CLI): the user, or null. */
+  /** For actors without a credential (guardian portal token, CLI, webhook): the user, or null. */
   actorUserId?: number | null;
+  /** For actors without a credential: how they were identified (audit `credential_kind`; default `cli`). */
+  via?: AuditVia;
   /** Extra audit metadata (e.g. `guardian_id`, `consent_id`); never secrets. */
   metadata?: Record<string, unknown>;
 }
@@ -62,7 +64,7 @@ export async function transition(
   await recordAudit(tx, {
     action: 'registrations.transition',
     principal: input.actor.principal,
-    ...(input.actor.principal ? {} : { actorUserId: input.actor.actorUserId ?? null }),
+    ...(input.actor.principal ? {} : { actorUserId: input.actor.actorUserId ?? null, via: input.actor.via }),
     eventId: row.event_id,
     seriesId: row.series_id,
     targetType: 'registration',

@@ -535,6 +535,7 @@ async function revokeReplayed(tx: Tx, digest: string): Promise<void> {
     await recordAudit(tx, {
       action: 'session.code_replayed',
       actorUserId: null,
+      via: 'sign_in',
       targetType: 'mobile_token',
       targetId: used.tokenId,
       metadata: { user_id: used.userId, revoked_token_ids: revoked.rows.map((r) => r.id) },
