@@ -25,9 +25,19 @@ export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
 }
 
+/**
+ * The SMTP URL with nodemailer's connection pool on (`pool=true`: up to 5 reused connections, so the
+ * worker's parallel sends do not each open a connection), unless the URL already says `pool=`.
+ */
+export function pooled(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  return url.toString();
+}
+
 export function createMailer(opts: { smtpUrl?: string; outboxDir: string; log: Logger }): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    const transport = nodemailer.createTransport(pooled(opts.smtpUrl));
     return {
       kind: 'smtp',
       async send(message) {

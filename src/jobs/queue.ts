@@ -25,7 +25,7 @@ export interface Jobs {
   work<N extends JobName>(
     name: N,
     handler: (data: JobPayloads[N], job: JobInfo) => Promise<void>,
-    opts?: { batchSize?: number; pollingIntervalSeconds?: number },
+    opts?: { batchSize?: number; pollingIntervalSeconds?: number; concurrency?: number },
   ): Promise<void>;
   /** Runs `name` on a cron schedule (UTC), once across all workers (pg-boss schedules; workers only). */
   schedule(name: JobName, cron: string): Promise<void>;
@@ -88,18 +88,24 @@ export async function startJobs(
         async (jobs: PgBoss.JobWithMetadata<object>[]) => {
           // With batchSize > 1 a failure fails (and retries) the whole batch, so every job still
           // runs before the first error is rethrown: one poison job never starves its batch-mates.
+          // `concurrency` jobs of the batch run at a time (default 1: in order).
           let failure: unknown;
-          for (const job of jobs) {
-            try {
-              await handler(job.data as never, {
-                id: job.id,
-                retryCount: job.retryCount,
-                retryLimit: job.retryLimit,
-              });
-            } catch (error) {
-              failure ??= error;
+          let next = 0;
+          const lane = async () => {
+            while (next < jobs.length) {
+              const job = jobs[next++]!;
+              try {
+                await handler(job.data as never, {
+                  id: job.id,
+                  retryCount: job.retryCount,
+                  retryLimit: job.retryLimit,
+                });
+              } catch (error) {
+                failure ??= error;
+              }
             }
-          }
+          };
+          await Promise.all(Array.from({ length: Math.max(1, workOpts.concurrency ?? 1) }, lane));
           if (failure !== undefined) throw failure;
         },
       );

@@ -96,4 +96,21 @@ describe('email delivery', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(smtp.received.filter((m) => m.to.includes('retry@example.org'))).toHaveLength(1);
   }, 60_000);
+
+  it('sends a burst in batches over a bounded number of SMTP connections, each email once', async () => {
+    const vars = { key_name: 'k', key_kind: 'event API key', revoked_at: '2026-11-22T10:00:00Z', scope: 'x' };
+    const to = Array.from({ length: 40 }, (_, i) => `burst${i}@example.org`);
+    await t.deps.db.transaction(async (tx) => {
+      for (const address of to) await queueEmail(t.deps, tx, { to: address, template: 'key_revoked', vars });
+    });
+    for (const address of to) await smtp.waitFor((m) => m.to.includes(address), 40_000);
+    expect(smtp.received.filter((m) => m.to.some((a) => a.startsWith('burst'))).length).toBe(40);
+    // Pooled connections shared by the worker's parallel sends: more than one, never more than five.
+    expect(smtp.maxConnections).toBeGreaterThan(1);
+    expect(smtp.maxConnections).toBeLessThanOrEqual(5);
+    const sent = await t.deps.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM email_log WHERE to_email LIKE 'burst%' AND status = 'sent'`,
+    );
+    expect(sent.rows[0]!.n).toBe(40);
+  }, 60_000);
 });

@@ -16,6 +16,8 @@ export interface TestSmtp {
   received: ReceivedEmail[];
   /** Refuse the next `n` messages with a transient 451. */
   failNext(n: number): void;
+  /** The most SMTP connections that were open at the same time. */
+  readonly maxConnections: number;
   waitFor(predicate: (e: ReceivedEmail) => boolean, timeoutMs?: number): Promise<ReceivedEmail>;
   close(): Promise<void>;
 }
@@ -23,7 +25,17 @@ export interface TestSmtp {
 export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedEmail[] = [];
   let failures = 0;
+  let open = 0;
+  let maxConnections = 0;
   const server = new SMTPServer({
+    onConnect(_session, callback) {
+      open += 1;
+      maxConnections = Math.max(maxConnections, open);
+      callback();
+    },
+    onClose() {
+      open -= 1;
+    },
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
@@ -58,6 +70,9 @@ export async function startSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    get maxConnections() {
+      return maxConnections;
+    },
     failNext(n) {
       failures = n;
     },
