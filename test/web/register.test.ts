@@ -165,3 +165,53 @@ describe('section forms', () => {
     expect((await readRecord()).diet_type).toBe(before.diet_type);
   });
 });
+
+describe('one session lookup per request', () => {
+  /** Counts the session-token lookups (queries reading mobile_tokens) made while `run` runs. */
+  async function tokenLookups(run: () => Promise<unknown>): Promise<number> {
+    const pool = t.deps.database.pool;
+    const original = pool.query;
+    let n = 0;
+    pool.query = ((...args: unknown[]) => {
+      const first = args[0] as string | { text?: string };
+      const text = typeof first === 'string' ? first : (first?.text ?? '');
+      if (/from "mobile_tokens"/i.test(text)) n++;
+      return (original as (...a: unknown[]) => unknown).apply(pool, args);
+    }) as typeof pool.query;
+    try {
+      await run();
+    } finally {
+      pool.query = original;
+    }
+    return n;
+  }
+
+  it('a page view and a form post each look the session up once (page, header, re-render)', async () => {
+    let page = { statusCode: 0, body: '' };
+    expect(
+      await tokenLookups(async () => {
+        page = await getPage(app, alice, `/register/${pe}/personal`);
+      }),
+    ).toBe(1);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Signed in as participant@muster.test');
+    let res = { statusCode: 0, body: '' };
+    expect(
+      await tokenLookups(async () => {
+        res = await postForm(
+          app,
+          alice,
+          `/register/${pe}/personal`,
+          {
+            'personal.legal_first_name': 'Alice',
+            'personal.legal_last_name': 'Anderson',
+            'personal.date_of_birth': '2999-01-01',
+          },
+          csrfOf(page.body),
+        );
+      }),
+    ).toBe(1);
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('Signed in as participant@muster.test');
+  });
+});

@@ -70,16 +70,40 @@ export class SignInRequired extends ApiError {
   }
 }
 
+/** Per request: the gate's answer for each action (and params) already asked, so a page and its header share one lookup. */
+const asked = new WeakMap<FastifyRequest, Map<string, Promise<AccessContext>>>();
+
 /**
  * Runs the API's gate for `action` with the session's token: the same principal, target and
  * visibility the API route would get. No or dead session → SignInRequired; other denials (403, 404)
- * are thrown as the API would throw them.
+ * are thrown as the API would throw them. Asked once per request and action: a handler that needs
+ * the context twice, and the page header (signedInAs), reuse the first answer.
  */
-export async function pageAccess(
+export function pageAccess(
   deps: Deps,
   request: FastifyRequest,
   action: Action,
   params: Record<string, string | undefined> = {},
+): Promise<AccessContext> {
+  let answers = asked.get(request);
+  if (!answers) {
+    answers = new Map();
+    asked.set(request, answers);
+  }
+  const key = `${action} ${JSON.stringify(params)}`;
+  let answer = answers.get(key);
+  if (!answer) {
+    answer = gate(deps, request, action, params);
+    answers.set(key, answer);
+  }
+  return answer;
+}
+
+async function gate(
+  deps: Deps,
+  request: FastifyRequest,
+  action: Action,
+  params: Record<string, string | undefined>,
 ): Promise<AccessContext> {
   const token = sessionToken(deps, request);
   if (!token) throw new SignInRequired();
@@ -89,6 +113,15 @@ export async function pageAccess(
     if (error instanceof ApiError && error.statusCode === 401) throw new SignInRequired();
     throw error;
   }
+}
+
+/** A user context this request already has (any action), without asking the gate again. */
+async function knownUser(request: FastifyRequest): Promise<string | null> {
+  for (const answer of asked.get(request)?.values() ?? []) {
+    const access = await answer.catch(() => null);
+    if (access && 'user' in access.principal) return access.principal.user.email;
+  }
+  return null;
 }
 
 /** The service context of a page request: dependencies plus the session's access context. */
@@ -104,6 +137,8 @@ export async function pageCtx(
 
 /** The signed-in user's email for the page header, or null (never throws). */
 export async function signedInAs(deps: Deps, request: FastifyRequest): Promise<string | null> {
+  const known = await knownUser(request);
+  if (known) return known;
   try {
     const access = await pageAccess(deps, request, 'account.me');
     return 'user' in access.principal ? access.principal.user.email : null;
