@@ -28,6 +28,7 @@ const EnvSchema = Type.Object({
   MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_EXPO_PUSH_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://exp.host' }),
   MUSTER_EXPO_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_EXPO_RECEIPT_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 900 }),
   // Check-in live scan stream (GET /events/{e}/scans/stream)
   MUSTER_SCAN_STREAM_POLL_MS: Type.Integer({ minimum: 20, maximum: 60000, default: 300 }),
   MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
@@ -91,6 +92,8 @@ export interface Config {
   readonly expoPushUrl: string;
   /** Expo access token (enhanced push security); sent as a bearer token when set. */
   readonly expoAccessToken: string | undefined;
+  /** Seconds between sending a push and checking its Expo receipt (push-receipts job). */
+  readonly expoReceiptDelaySeconds: number;
   /** Check-in live stream: feed poll interval and SSE heartbeat comment interval (ms). */
   readonly scanStreamPollMs: number;
   /** Days a processed webhook_events row and a scan_feed entry are kept (daily prune job). */
@@ -188,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
     expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
+    expoReceiptDelaySeconds: e.MUSTER_EXPO_RECEIPT_DELAY_SECONDS,
     scanStreamPollMs: e.MUSTER_SCAN_STREAM_POLL_MS,
     retentionDays: e.MUSTER_RETENTION_DAYS,
     scanStreamHeartbeatMs: e.MUSTER_SCAN_STREAM_HEARTBEAT_MS,

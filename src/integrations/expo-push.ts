@@ -71,3 +71,55 @@ export async function sendExpoChunk(config: ExpoPushConfig, messages: ExpoMessag
   }
   return tickets as ExpoTicket[];
 }
+
+/** Receipt ids per getReceipts request (Expo's SDKs send at most 300). */
+export const EXPO_RECEIPT_CHUNK_LIMIT = 300;
+
+export type ExpoReceipt =
+  | { status: 'ok' }
+  | { status: 'error'; message?: string; details?: { error?: string } };
+
+/**
+ * Fetches the receipts of earlier tickets (`POST {base}/--/api/v2/push/getReceipts {ids}` →
+ * `{data: {<id>: receipt}}`). A receipt exists once Expo has handed the message to Apple or Google
+ * (usually quickly, up to 30 minutes under load) and for about a day after; ids without one yet
+ * are absent from the answer. Same transient/permanent errors as sendExpoChunk().
+ */
+export async function getExpoReceipts(
+  config: ExpoPushConfig,
+  ids: string[],
+): Promise<Record<string, ExpoReceipt>> {
+  if (ids.length === 0) return {};
+  if (ids.length > EXPO_RECEIPT_CHUNK_LIMIT)
+    throw new Error(`At most ${EXPO_RECEIPT_CHUNK_LIMIT} ids per request`);
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+  if (config.accessToken) headers.authorization = `Bearer ${config.accessToken}`;
+  let response: Response;
+  try {
+    response = await fetch(`${config.baseUrl}/--/api/v2/push/getReceipts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ids }),
+      signal: AbortSignal.timeout(config.timeoutMs ?? 15_000),
+    });
+  } catch (error) {
+    throw new ExpoTransientError(`Expo receipts request failed: ${(error as Error).message}`);
+  }
+  const text = await response.text();
+  if (response.status === 429 || response.status >= 500) {
+    throw new ExpoTransientError(`Expo push service answered ${response.status}`);
+  }
+  if (!response.ok)
+    throw new ExpoPermanentError(`Expo push service refused the receipts request (${response.status})`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ExpoTransientError('Expo push service answered with malformed JSON');
+  }
+  const data = (parsed as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ExpoPermanentError('Expo push service answered receipts without a data object');
+  }
+  return data as Record<string, ExpoReceipt>;
+}

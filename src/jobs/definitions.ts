@@ -24,6 +24,14 @@ export interface JobPayloads {
   };
   /** Deliver a chat blast's pending recipients (modules/chat-blasts/delivery.service.ts); idempotent. */
   'chat-blast-deliver': { blast_id: number };
+  /**
+   * Check the Expo receipts of sent push messages (modules/push/push-receipts.ts), some minutes
+   * after sending; `attempt` counts checks (receipts not ready yet are checked again, twice at most).
+   */
+  'push-receipts': {
+    receipts: { ticket_id: string; push_token_id: number; token: string }[];
+    attempt: number;
+  };
   /** Inbound receivers (contract §6): apply one stored provider event (webhook_events row). */
   'webhook-process': { webhook_event_id: number };
   /** Create the e-signature provider's signing request for one consent (modules/registration). */
@@ -64,6 +72,13 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 2,
     retryBackoff: true,
     expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  'push-receipts': {
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
     deadLetter: DEAD_LETTER_QUEUE,
   },
   // A blast job runs until every recipient is sent or failed (minutes for thousands); duplicates are

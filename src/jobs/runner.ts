@@ -4,6 +4,7 @@ import { resumeChatBlasts } from '../modules/chat-blasts/delivery.finish.js';
 import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
+import { checkPushReceipts } from '../modules/push/push-receipts.js';
 import { requestEsignSignature } from '../modules/registration/consents.service.js';
 import { pruneRetention } from '../modules/retention/retention.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
@@ -21,6 +22,9 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
   await deps.jobs.work('push-deliver', (data) => deliverPushChunk(deps, data), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
+  await deps.jobs.work('push-receipts', (data) => checkPushReceipts(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
   // Chat blasts (issue 6): deliver, and resume blasts a crashed worker left unfinished.

@@ -27,6 +27,8 @@ beforeAll(async () => {
   t = await startTestApp({
     MUSTER_EXPO_PUSH_URL: `${expo.url}/`,
     MUSTER_EXPO_ACCESS_TOKEN: 'expo-test-access',
+    // Receipts are checked right after sending (Expo needs minutes; the fake answers at once).
+    MUSTER_EXPO_RECEIPT_DELAY_SECONDS: '0',
   });
   w = await buildWorld(t.deps);
   expo.unregistered.add(GONE);
@@ -205,5 +207,24 @@ describe('staff push notifications', () => {
       kind: 'blast_finished',
       event_id: w.events.A.id,
     });
+  }, 60_000);
+});
+
+describe('push receipts', () => {
+  it('a token whose receipt says DeviceNotRegistered is pruned; tokens with ok receipts stay', async () => {
+    const lateGone = STAFF[3]!; // its ticket is ok; its receipt reports the device unregistered
+    expo.receiptUnregistered.add(lateGone);
+    const asked = expo.receiptRequests.length;
+    const reg = await traveller('rita');
+    const res = await scan(w.secrets.limited!, reg, w.contexts.pickupA);
+    expect(res.statusCode).toBe(200);
+    for (let i = 0; i < 200 && (await tokensLeft()).includes(lateGone); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await tokensLeft()).not.toContain(lateGone);
+    expect(await tokensLeft()).toEqual(expect.arrayContaining([STAFF[0], STAFF[2]]));
+    // The receipt request asked for the tickets of this push (one id per sent message).
+    expect(expo.receiptRequests.length).toBeGreaterThan(asked);
+    expect(expo.receiptRequests.at(-1)!.length).toBeGreaterThanOrEqual(3);
   }, 60_000);
 });

@@ -1,7 +1,9 @@
 /**
  * A real local HTTP server speaking Expo's push protocol (POST /--/api/v2/push/send), for tests:
  * records every request, answers one ticket per message — `DeviceNotRegistered` for the tokens in
- * `unregistered`, `ok` otherwise — and can fail the next N requests with a 503.
+ * `unregistered`, `ok` otherwise — and can fail the next N requests with a 503. Receipts
+ * (POST /--/api/v2/push/getReceipts): `DeviceNotRegistered` for tickets of `receiptUnregistered`
+ * tokens, `ok` for other known tickets, none for unknown ids.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -16,6 +18,10 @@ export interface FakeExpo {
   url: string;
   requests: ExpoRequest[];
   unregistered: Set<string>;
+  /** Tokens whose tickets are `ok` but whose receipts say `DeviceNotRegistered`. */
+  receiptUnregistered: Set<string>;
+  /** The ids asked for by each getReceipts request. */
+  receiptRequests: string[][];
   failNext(n: number): void;
   /** Refused requests (the 503s of failNext). */
   refused: number;
@@ -28,12 +34,29 @@ export async function startFakeExpo(): Promise<FakeExpo> {
   const fake = {
     requests: [] as ExpoRequest[],
     unregistered: new Set<string>(),
+    receiptUnregistered: new Set<string>(),
+    receiptRequests: [] as string[][],
     refused: 0,
   };
+  const tokenOfTicket = new Map<string, string>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/--/api/v2/push/getReceipts') {
+        const { ids } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { ids: string[] };
+        fake.receiptRequests.push(ids);
+        const data: Record<string, unknown> = {};
+        for (const id of ids) {
+          const token = tokenOfTicket.get(id);
+          if (token === undefined) continue; // unknown id: no receipt
+          data[id] = fake.receiptUnregistered.has(token)
+            ? { status: 'error', message: 'not registered', details: { error: 'DeviceNotRegistered' } }
+            : { status: 'ok' };
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/--/api/v2/push/send') {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":[{"code":"NOT_FOUND"}]}');
         return;
@@ -55,6 +78,10 @@ export async function startFakeExpo(): Promise<FakeExpo> {
             }
           : { status: 'ok', id: randomUUID() },
       );
+      data.forEach((ticket, i) => {
+        const id = (ticket as { id?: string }).id;
+        if (id) tokenOfTicket.set(id, messages[i]!.to);
+      });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
     });
   });

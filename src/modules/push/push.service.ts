@@ -24,6 +24,7 @@ import {
   sendExpoChunk,
 } from '../../integrations/expo-push.js';
 import type { JobPayloads } from '../../jobs/definitions.js';
+import { scheduleReceiptCheck } from './push-receipts.js';
 
 /** What happened; the app reads it from `data.kind`. `blast_finished` is wired by the chat-blast worker. */
 export type StaffPushKind = 'travel_pickup' | 'blast_finished';
@@ -108,10 +109,13 @@ export async function deliverPushChunk(deps: Deps, job: JobPayloads['push-delive
   }
   const gone: number[] = [];
   const sent: number[] = [];
+  const receipts: { ticket_id: string; push_token_id: number; token: string }[] = [];
   tickets.forEach((ticket, i) => {
     const token = job.tokens[i]!;
-    if (ticket.status === 'ok') sent.push(token.id);
-    else if (ticket.details?.error === 'DeviceNotRegistered') gone.push(token.id);
+    if (ticket.status === 'ok') {
+      sent.push(token.id);
+      receipts.push({ ticket_id: ticket.id, push_token_id: token.id, token: token.token });
+    } else if (ticket.details?.error === 'DeviceNotRegistered') gone.push(token.id);
     else deps.log.warn({ push_token_id: token.id, error: ticket.details?.error }, 'push ticket error');
   });
   const ids = (list: number[]) =>
@@ -126,4 +130,6 @@ export async function deliverPushChunk(deps: Deps, job: JobPayloads['push-delive
   if (sent.length > 0)
     await deps.db.execute(sql`UPDATE push_tokens SET last_used_at = now() WHERE id IN (${ids(sent)})`);
   if (gone.length > 0) deps.log.info({ pruned: gone.length }, 'pruned unregistered push tokens');
+  // Whether Apple or Google accepted each message is in its receipt, minutes later.
+  await scheduleReceiptCheck(deps, receipts);
 }
