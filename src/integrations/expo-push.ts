@@ -33,21 +33,19 @@ export interface ExpoPushConfig {
   timeoutMs?: number;
 }
 
-/** Sends one chunk (≤ 100 messages) and returns its tickets, one per message, in order. */
-export async function sendExpoChunk(config: ExpoPushConfig, messages: ExpoMessage[]): Promise<ExpoTicket[]> {
-  if (messages.length === 0) return [];
-  if (messages.length > EXPO_CHUNK_LIMIT) throw new Error(`At most ${EXPO_CHUNK_LIMIT} messages per request`);
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'content-type': 'application/json',
-  };
+/**
+ * POSTs `body` as JSON to `{base}{path}` and returns the answer's `data`. Network errors, 429, 5xx
+ * and malformed JSON → ExpoTransientError (retry); other refusals → ExpoPermanentError.
+ */
+async function postExpo(config: ExpoPushConfig, path: string, body: unknown): Promise<unknown> {
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
   if (config.accessToken) headers.authorization = `Bearer ${config.accessToken}`;
   let response: Response;
   try {
-    response = await fetch(`${config.baseUrl}/--/api/v2/push/send`, {
+    response = await fetch(`${config.baseUrl}${path}`, {
       method: 'POST',
       headers,
-      body: JSON.stringify(messages),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(config.timeoutMs ?? 15_000),
     });
   } catch (error) {
@@ -59,13 +57,18 @@ export async function sendExpoChunk(config: ExpoPushConfig, messages: ExpoMessag
   }
   if (!response.ok)
     throw new ExpoPermanentError(`Expo push service refused the request (${response.status})`);
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return (JSON.parse(text) as { data?: unknown }).data;
   } catch {
     throw new ExpoTransientError('Expo push service answered with malformed JSON');
   }
-  const tickets = (parsed as { data?: unknown }).data;
+}
+
+/** Sends one chunk (≤ 100 messages) and returns its tickets, one per message, in order. */
+export async function sendExpoChunk(config: ExpoPushConfig, messages: ExpoMessage[]): Promise<ExpoTicket[]> {
+  if (messages.length === 0) return [];
+  if (messages.length > EXPO_CHUNK_LIMIT) throw new Error(`At most ${EXPO_CHUNK_LIMIT} messages per request`);
+  const tickets = await postExpo(config, '/--/api/v2/push/send', messages);
   if (!Array.isArray(tickets) || tickets.length !== messages.length) {
     throw new ExpoPermanentError('Expo push service answered without one ticket per message');
   }
@@ -92,32 +95,7 @@ export async function getExpoReceipts(
   if (ids.length === 0) return {};
   if (ids.length > EXPO_RECEIPT_CHUNK_LIMIT)
     throw new Error(`At most ${EXPO_RECEIPT_CHUNK_LIMIT} ids per request`);
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
-  if (config.accessToken) headers.authorization = `Bearer ${config.accessToken}`;
-  let response: Response;
-  try {
-    response = await fetch(`${config.baseUrl}/--/api/v2/push/getReceipts`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ ids }),
-      signal: AbortSignal.timeout(config.timeoutMs ?? 15_000),
-    });
-  } catch (error) {
-    throw new ExpoTransientError(`Expo receipts request failed: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (response.status === 429 || response.status >= 500) {
-    throw new ExpoTransientError(`Expo push service answered ${response.status}`);
-  }
-  if (!response.ok)
-    throw new ExpoPermanentError(`Expo push service refused the receipts request (${response.status})`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ExpoTransientError('Expo push service answered with malformed JSON');
-  }
-  const data = (parsed as { data?: unknown }).data;
+  const data = await postExpo(config, '/--/api/v2/push/getReceipts', { ids });
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ExpoPermanentError('Expo push service answered receipts without a data object');
   }
