@@ -17,6 +17,7 @@ import {
   seriesRoles,
   users,
 } from '../db/schema/index.js';
+import { batcher, type Submit } from '../lib/batcher.js';
 import { unauthorized } from '../lib/errors.js';
 import { classifySecret } from '../lib/secrets.js';
 import type { EventRole, Roles, SeriesRole } from './policy.js';
@@ -66,7 +67,7 @@ export async function authenticateWithEvent(
   const secret = classifySecret(token);
   if (!secret) throw unauthorized();
   if (secret.kind !== 'mobile') return undefined;
-  const [row] = await mobileWithEvent[event.by](db).execute({ digest: secret.digest, event: event.value });
+  const row = await mobileLookup(db, event.by)({ digest: secret.digest, event: event.value });
   const principal = mobilePrincipal(row, now);
   if (!principal) throw unauthorized();
   const roles: Roles = {
@@ -87,13 +88,17 @@ const liveMobileToken = (digest: string | Placeholder) =>
   and(eq(mobileTokens.tokenDigest, digest), isNull(mobileTokens.revokedAt));
 
 /**
- * The mobile token with the path's event and the user's roles on it (authenticateWithEvent), one
- * prepared statement per way of naming the event (db/prepared.ts); values: `digest`, `event`.
+ * The mobile tokens with the path's events and the users' roles on them (authenticateWithEvent),
+ * for several requests in one statement: one prepared statement per way of naming the event
+ * (db/prepared.ts); values: `digests` and `events`, two arrays of equal length. Row `i` (from 1)
+ * answers the i-th pair; a pair whose token is unknown or revoked has no row.
  */
 function mobileQuery(by: EventRef['by']) {
-  return prepared(`auth_mobile_event_${by}`, (db, name) =>
+  const eventType = sql.raw(by === 'id' ? 'integer' : by === 'uuid' ? 'uuid' : 'text');
+  return prepared(`auth_mobile_events_${by}`, (db, name) =>
     db
       .select({
+        i: sql<number>`x.i::int`,
         ...mobileColumns,
         event: getTableColumns(events),
         // The same rows as loadRoles() (resolve.ts) reads, as JSON text arrays; NULL when there are none.
@@ -103,13 +108,62 @@ function mobileQuery(by: EventRef['by']) {
           WHERE sr.user_id = ${users.id} AND sr.series_id = ${events.seriesId})`,
       })
       .from(mobileTokens)
+      .innerJoin(
+        sql`unnest(${sql.placeholder('digests')}::text[], ${sql.placeholder('events')}::${eventType}[])
+              WITH ORDINALITY AS x(digest, event, i)`,
+        sql`x.digest = ${mobileTokens.tokenDigest}`,
+      )
       .innerJoin(users, eq(users.id, mobileTokens.userId))
-      .leftJoin(events, eq(events[by], sql.placeholder('event')))
-      .where(liveMobileToken(sql.placeholder('digest')))
+      .leftJoin(events, eq(events[by], sql`x.event`))
+      .where(isNull(mobileTokens.revokedAt))
       .prepare(name as string),
   );
 }
-const mobileWithEvent = { id: mobileQuery('id'), uuid: mobileQuery('uuid'), slug: mobileQuery('slug') };
+const mobileWithEvents = { id: mobileQuery('id'), uuid: mobileQuery('uuid'), slug: mobileQuery('slug') };
+
+interface MobileEventRow extends MobileRow {
+  /** The position (from 1) of the lookup this row answers. */
+  i: number;
+  event: EventRow | null;
+  eventRoles: string | null;
+  seriesRoles: string | null;
+}
+type MobileEventLookup = { digest: string; event: EventRef['value'] };
+
+/**
+ * Concurrent lookups are coalesced (lib/batcher.ts, per database handle and way of naming the
+ * event): each request's token is still looked up after the request arrived, so a revoked or
+ * expired token is refused at once; requests that arrive together share one round trip.
+ */
+const lookups = new WeakMap<
+  object,
+  Map<EventRef['by'], Submit<MobileEventLookup, MobileEventRow | undefined>>
+>();
+
+function mobileLookup(db: Tx, by: EventRef['by']): Submit<MobileEventLookup, MobileEventRow | undefined> {
+  let byKind = lookups.get(db);
+  if (!byKind) {
+    byKind = new Map();
+    lookups.set(db, byKind);
+  }
+  let submit = byKind.get(by);
+  if (!submit) {
+    submit = batcher<MobileEventLookup, MobileEventRow | undefined>({
+      maxBatch: 100,
+      maxInFlight: 2,
+      async run(batch) {
+        const rows = (await mobileWithEvents[by](db).execute({
+          digests: batch.map((call) => call.input.digest),
+          events: batch.map((call) => call.input.event),
+        })) as MobileEventRow[];
+        const byIndex = new Map(rows.map((row) => [row.i, row]));
+        for (const [k, call] of batch.entries()) call.resolve(byIndex.get(k + 1));
+      },
+    });
+    byKind.set(by, submit);
+  }
+  return submit;
+}
 
 interface MobileRow {
   id: number;

@@ -27,7 +27,8 @@ import {
 } from './checkin.schemas.js';
 import { listScanContexts } from './contexts.js';
 import { createScanContext, deleteScanContext, updateScanContext } from './contexts.manage.js';
-import { createScan, createScansBulk } from './scan.service.js';
+import { createScansBulk } from './scan.service.js';
+import { createScan } from './scan-batch.js';
 import { listScans } from './scan-list.js';
 import { undoScans } from './undo.service.js';
 

@@ -1,12 +1,14 @@
 /**
- * Scans (contract §5, §9): POST /events/{e}/scans and offline bulk replays. A scan holds a row
- * lock on its registration (muster_scan(), drizzle/0005_scan_function.sql), so scans of one
- * registration are serial: the first scan in a context is `scanned`, later ones
- * `already_scanned`, and a repeated `client_scan_id` is answered from the stored row.
+ * Scans (contract §5, §9): recording one scan, the POST /scans response body, and offline bulk
+ * replays. A scan holds a row lock on its registration (muster_scan(),
+ * drizzle/0005_scan_function.sql), so scans of one registration are serial: the first scan in a
+ * context is `scanned`, later ones `already_scanned`, and a repeated `client_scan_id` is answered
+ * from the stored row.
  *
+ * POST /scans itself goes through scan-batch.ts, which records concurrent requests together and
+ * falls back to `recordScan()` here (one scan, one statement) for travel pickups and retries.
  * Hot path (bench/README.md "Check-in"): every statement here is built once per variant and runs
- * as a prepared statement (db/prepared.ts), so a scan costs two round trips after the
- * authorization one: the scan itself, then the participant JSON read after the commit.
+ * as a prepared statement (db/prepared.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
@@ -34,7 +36,7 @@ export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
 
 /** A recorded (or deduplicated) scan and the context it is stored in. */
-interface Recorded {
+export interface Recorded {
   row: ScanRow;
   context: ContextRow;
   deduplicated: boolean;
@@ -42,7 +44,8 @@ interface Recorded {
   firstAt: string;
 }
 
-interface ScanRequest {
+/** A validated scan request (validateScan()). */
+export interface ScanRequest {
   ref: ParticipantRef;
   contextId: number | undefined;
   source: 'qr' | 'nfc' | 'manual';
@@ -51,7 +54,7 @@ interface ScanRequest {
 }
 
 /** Validation that needs no database (422). */
-function validateScan(input: ScanInput): ScanRequest {
+export function validateScan(input: ScanInput): ScanRequest {
   if (input.participant_id === undefined && input.badge_token === undefined) {
     throw unprocessable('participant_id or badge_token is required');
   }
@@ -70,7 +73,7 @@ function validateScan(input: ScanInput): ScanRequest {
 }
 
 /** Records one scan (or answers a repeated client_scan_id from the stored row). */
-async function recordScan(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
+export async function recordScan(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
   // muster_scan() holds a row lock on the registration, so scans of one registration are serial;
   // a unique violation can still happen (two identical requests racing, a badge token collision):
   // the failed statement wrote nothing, and the retry answers from the stored row.
@@ -85,7 +88,7 @@ async function recordScan(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
 }
 
 /** What muster_scan() returns (drizzle/0005_scan_function.sql), or null: registration not in the event. */
-type ScanResult = { deduplicated: boolean; picked: number; first_at: string; scan: ScanRow } | null;
+export type ScanResult = { deduplicated: boolean; picked: number; first_at: string; scan: ScanRow } | null;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -96,7 +99,8 @@ function scanCall(reg: SQL, context: SQL, checksIn: SQL, pickup: SQL): SQL {
       ${p('scanned_at')}::timestamptz, ${p('token')}::text)::text`;
 }
 
-function scanValues(ctx: Ctx, request: ScanRequest): Record<string, unknown> {
+/** The per-scan values of muster_scan(): event, scanner, source, client_scan_id, scanned_at, token. */
+export function scanValues(ctx: Ctx, request: ScanRequest): Record<string, unknown> {
   const principal = ctx.access.principal;
   return {
     event: eventOf(ctx).id,
@@ -204,13 +208,18 @@ const participantStatement = preparedSqlFamily<Visibility, { j: string }>(
 );
 
 /** The POST /scans body (JSON text); the participant JSON is read after the scan committed. */
-async function respond(ctx: Ctx, { row, context, deduplicated, firstAt }: Recorded): Promise<string> {
+export async function respond(ctx: Ctx, recorded: Recorded): Promise<string> {
   const res = await participantStatement(ctx.access.visibility)(ctx.db).execute({
-    registration: row.registration_id,
+    registration: recorded.row.registration_id,
   });
   // Read after the scan committed: a registration deleted in between answers 404 (not a 500).
   const participant = res.rows[0];
   if (!participant) throw notFound(PARTICIPANT_NOT_FOUND);
+  return responseBody(recorded, participant.j);
+}
+
+/** The POST /scans body (JSON text) from a recorded scan and the participant's JSON text. */
+export function responseBody({ row, context, deduplicated, firstAt }: Recorded, participant: string): string {
   const head = {
     success: true,
     outcome: row.outcome,
@@ -220,12 +229,7 @@ async function respond(ctx: Ctx, { row, context, deduplicated, firstAt }: Record
     scan: scanJson(row),
     scan_context: contextJson(context),
   };
-  return `${JSON.stringify(head).slice(0, -1)},"participant":${participant.j}}`;
-}
-
-/** POST /events/{e}/scans: the response body as JSON text. */
-export async function createScan(ctx: Ctx, input: ScanInput): Promise<string> {
-  return respond(ctx, await recordScan(ctx, validateScan(input)));
+  return `${JSON.stringify(head).slice(0, -1)},"participant":${participant}}`;
 }
 
 export interface BulkItemResult {
