@@ -150,7 +150,7 @@ function mobileLookup(db: Tx, by: EventRef['by']): Submit<MobileEventLookup, Mob
   if (!submit) {
     submit = batcher<MobileEventLookup, MobileEventRow | undefined>({
       maxBatch: 100,
-      maxInFlight: 2,
+      maxInFlight: 1,
       async run(batch) {
         const rows = (await mobileWithEvents[by](db).execute({
           digests: batch.map((call) => call.input.digest),

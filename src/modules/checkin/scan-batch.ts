@@ -10,9 +10,10 @@
  * Every request still gets its own answer: 422 for its context, 404 for its participant, its own
  * scan and participant (serialized for its own caller's visibility). Scans in a travel-pickup
  * context are recorded one by one (their staff push is enqueued in the scan's transaction). When
- * the batch statement fails as a whole on a race (23505: two identical client_scan_ids from two
- * batches, or a badge-token collision; 40P01), nothing of it was written and each request is
- * recorded alone by recordScan(), which retries.
+ * the batch statement fails as a whole on a race (an integrity violation such as two identical
+ * client_scan_ids from two server processes, a badge-token collision or a context deleted
+ * meanwhile; a deadlock), nothing of it was written and each request is recorded alone by
+ * recordScan(), which retries on a unique violation.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -42,7 +43,7 @@ import {
 /** Most scans recorded by one statement. */
 export const SCAN_BATCH_MAX = 50;
 /** Most batches of one event running at once (each holds one pooled connection). */
-export const SCAN_BATCHES_IN_FLIGHT = 2;
+export const SCAN_BATCHES_IN_FLIGHT = 1;
 
 type Job = { ctx: Ctx; request: ScanRequest };
 
@@ -117,6 +118,14 @@ async function settle<O>(call: Pending<Job, O>, answer: () => Promise<O>): Promi
 const alone = (call: Pending<Job, string>) =>
   settle(call, async () => respond(call.input.ctx, await recordScan(call.input.ctx, call.input.request)));
 
+/**
+ * Errors after which the batch's requests are recorded one by one: an integrity violation (23xxx:
+ * a race on a unique index, a context deleted meanwhile) or a deadlock. The failed statement wrote
+ * nothing; alone, each request gets its own answer (a retry, a 404, a 422). Anything else (the
+ * database gone) fails the batch's requests.
+ */
+const retryAlone = (code: string | undefined) => code?.startsWith('23') === true || code === '40P01';
+
 /** Runs one batch (lib/batcher.ts `run`): settles every call. */
 async function runBatch(batch: Pending<Job, string>[]): Promise<void> {
   const { ctx } = batch[0]!.input;
@@ -125,8 +134,7 @@ async function runBatch(batch: Pending<Job, string>[]): Promise<void> {
     const items = JSON.stringify(batch.map((call, i) => batchItem(i, call.input)));
     row = (await batchStatement(ctx.db).execute({ event: eventOf(ctx).id, items })).rows[0]!;
   } catch (error) {
-    const code = pgErrorCode(error);
-    if (code !== '23505' && code !== '40P01') throw error;
+    if (!retryAlone(pgErrorCode(error))) throw error;
     await Promise.all(batch.map(alone));
     return;
   }
