@@ -53,9 +53,11 @@ describe('muster seed and serve', { timeout: 120_000 }, () => {
   });
 
   it('serve prints its URLs, answers with the demo credentials, and stops on SIGTERM', async () => {
+    // Node itself with tsx's loader (not the tsx CLI, which relays signals to a child process of
+    // its own and, on a loaded machine, sometimes ended with 143 instead of our exit code).
     const child = spawn(
-      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-      [path.join(ROOT, 'src/cli/main.ts'), 'serve', '--json'],
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'serve', '--json'],
       {
         cwd: ROOT,
         env: { ...db.env, PORT: '0', HOST: '127.0.0.1' },

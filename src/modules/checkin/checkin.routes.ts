@@ -51,6 +51,7 @@ const SCAN_RULES = [
   '`scan_context_id` must belong to the event (else 422); omitted → the event’s only context, or 422 when it has several.',
   'Under a row lock on the registration: a repeated `client_scan_id` for the registration returns the original result with `deduplicated:true` and writes nothing. Otherwise the scan is stored (`scanned_at` = client time or now, `created_at` = server time); `outcome` is `scanned` for the registration’s first scan in that context, else `already_scanned`.',
   'The first scan in a check-in or travel-pickup context sets `travel_picked_up_at` on the inbound travel’s final leg when unset; with the NFC module on, the first check-in ensures a badge token.',
+  'Scans of one event that arrive together are recorded together (group commit): one transaction, in registration-id order, so their `created_at` (the transaction’s start) is the same; two requests for one registration keep their arrival order. Each request still gets its own answer (outcome, 404, 422, its caller’s field visibility), exactly as if it had been sent alone.',
 ].join('\n\n');
 
 export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
