@@ -17,7 +17,7 @@ import {
   seriesRoles,
   users,
 } from '../db/schema/index.js';
-import { batcher, type Submit } from '../lib/batcher.js';
+import { batcherPer } from '../lib/batcher.js';
 import { unauthorized } from '../lib/errors.js';
 import { classifySecret } from '../lib/secrets.js';
 import type { EventRole, Roles, SeriesRole } from './policy.js';
@@ -135,35 +135,20 @@ type MobileEventLookup = { digest: string; event: EventRef['value'] };
  * event): each request's token is still looked up after the request arrived, so a revoked or
  * expired token is refused at once; requests that arrive together share one round trip.
  */
-const lookups = new WeakMap<
-  object,
-  Map<EventRef['by'], Submit<MobileEventLookup, MobileEventRow | undefined>>
->();
-
-function mobileLookup(db: Tx, by: EventRef['by']): Submit<MobileEventLookup, MobileEventRow | undefined> {
-  let byKind = lookups.get(db);
-  if (!byKind) {
-    byKind = new Map();
-    lookups.set(db, byKind);
-  }
-  let submit = byKind.get(by);
-  if (!submit) {
-    submit = batcher<MobileEventLookup, MobileEventRow | undefined>({
-      maxBatch: 100,
-      maxInFlight: 1,
-      async run(batch) {
-        const rows = (await mobileWithEvents[by](db).execute({
-          digests: batch.map((call) => call.input.digest),
-          events: batch.map((call) => call.input.event),
-        })) as MobileEventRow[];
-        const byIndex = new Map(rows.map((row) => [row.i, row]));
-        for (const [k, call] of batch.entries()) call.resolve(byIndex.get(k + 1));
-      },
-    });
-    byKind.set(by, submit);
-  }
-  return submit;
-}
+const mobileLookup = batcherPer<Tx, EventRef['by'], MobileEventLookup, MobileEventRow | undefined>(
+  (db, by) => ({
+    maxBatch: 100,
+    maxInFlight: 1,
+    async run(batch) {
+      const rows = (await mobileWithEvents[by](db).execute({
+        digests: batch.map((call) => call.input.digest),
+        events: batch.map((call) => call.input.event),
+      })) as MobileEventRow[];
+      const byIndex = new Map(rows.map((row) => [row.i, row]));
+      for (const [k, call] of batch.entries()) call.resolve(byIndex.get(k + 1));
+    },
+  }),
+);
 
 interface MobileRow {
   id: number;

@@ -62,3 +62,27 @@ export function batcher<I, O>(options: BatcherOptions<I, O>): Submit<I, O> {
       pump();
     });
 }
+
+/**
+ * One batcher per `(owner, key)` (e.g. per database handle and event), made by `make` on first use
+ * and dropped when it falls idle, so keys that come and go leave nothing behind.
+ */
+export function batcherPer<Owner extends object, K, I, O>(
+  make: (owner: Owner, key: K) => Omit<BatcherOptions<I, O>, 'onIdle'>,
+): (owner: Owner, key: K) => Submit<I, O> {
+  const byOwner = new WeakMap<Owner, Map<K, Submit<I, O>>>();
+  return (owner, key) => {
+    let byKey = byOwner.get(owner);
+    if (!byKey) {
+      byKey = new Map();
+      byOwner.set(owner, byKey);
+    }
+    let submit = byKey.get(key);
+    if (!submit) {
+      const keyed = byKey;
+      submit = batcher({ ...make(owner, key), onIdle: () => keyed.delete(key) });
+      byKey.set(key, submit);
+    }
+    return submit;
+  };
+}

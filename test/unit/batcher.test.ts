@@ -1,6 +1,6 @@
 /** lib/batcher.ts: group commit of concurrent calls (used by POST /scans and the token lookup). */
 import { describe, expect, it } from 'vitest';
-import { batcher, type Pending } from '../../src/lib/batcher.js';
+import { batcher, batcherPer, type Pending } from '../../src/lib/batcher.js';
 
 /** A batcher whose batches wait for `release()`; records every batch's inputs. */
 function gated(maxBatch: number, maxInFlight: number) {
@@ -93,5 +93,40 @@ describe('batcher', () => {
       status: 'rejected',
       reason: { message: 'batch finished without settling this call' },
     });
+  });
+
+  it('batcherPer: one batcher per owner and key, made again after it fell idle', async () => {
+    const made: string[] = [];
+    const running: string[] = [];
+    const gates: (() => void)[] = [];
+    const per = batcherPer<{ name: string }, string, number, string>((owner, key) => {
+      made.push(`${owner.name}/${key}`);
+      return {
+        maxBatch: 10,
+        maxInFlight: 1,
+        async run(batch) {
+          running.push(`${owner.name}/${key}:${batch.map((c) => c.input).join(',')}`);
+          await new Promise<void>((resolve) => gates.push(resolve));
+          for (const call of batch) call.resolve(`${owner.name}/${key}/${call.input}`);
+        },
+      };
+    });
+    const db1 = { name: 'db1' };
+    const db2 = { name: 'db2' };
+    const calls = [per(db1, 'a')(1), per(db1, 'b')(2), per(db2, 'a')(3), per(db1, 'a')(4)];
+    await tick();
+    // Three batchers, each with its own slot: three batches run at once; 4 waits behind 1.
+    expect(running).toEqual(['db1/a:1', 'db1/b:2', 'db2/a:3']);
+    while (gates.length) {
+      gates.shift()!();
+      await tick();
+    }
+    expect(await Promise.all(calls)).toEqual(['db1/a/1', 'db1/b/2', 'db2/a/3', 'db1/a/4']);
+    expect(made).toEqual(['db1/a', 'db1/b', 'db2/a']);
+    const again = per(db1, 'a')(5);
+    await tick();
+    gates.shift()!();
+    expect(await again).toBe('db1/a/5');
+    expect(made).toEqual(['db1/a', 'db1/b', 'db2/a', 'db1/a']);
   });
 });

@@ -15,13 +15,12 @@
  * meanwhile; a deadlock), nothing of it was written and each request is recorded alone by
  * recordScan(), which retries on a unique violation.
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Db } from '../../db/client.js';
 import { preparedSql, preparedSqlFamily } from '../../db/prepared.js';
 import type { Ctx } from '../../deps.js';
-import { batcher, type Pending, type Submit } from '../../lib/batcher.js';
+import { batcherPer, type Pending } from '../../lib/batcher.js';
 import { notFound, pgErrorCode, unprocessable } from '../../lib/errors.js';
 import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
 import type { ScanInput } from './checkin.schemas.js';
@@ -194,26 +193,11 @@ async function respondAll(db: Db, recorded: { call: Pending<Job, string>; scan: 
 }
 
 /** A batcher per database handle and event, dropped when idle. */
-const batchers = new WeakMap<Db, Map<number, Submit<Job, string>>>();
-
-function submitterFor(db: Db, eventId: number): Submit<Job, string> {
-  let byEvent = batchers.get(db);
-  if (!byEvent) {
-    byEvent = new Map();
-    batchers.set(db, byEvent);
-  }
-  let submit = byEvent.get(eventId);
-  if (!submit) {
-    submit = batcher<Job, string>({
-      maxBatch: SCAN_BATCH_MAX,
-      maxInFlight: SCAN_BATCHES_IN_FLIGHT,
-      run: runBatch,
-      onIdle: () => byEvent.delete(eventId),
-    });
-    byEvent.set(eventId, submit);
-  }
-  return submit;
-}
+const submitterFor = batcherPer<Db, number, Job, string>(() => ({
+  maxBatch: SCAN_BATCH_MAX,
+  maxInFlight: SCAN_BATCHES_IN_FLIGHT,
+  run: runBatch,
+}));
 
 /**
  * POST /events/{e}/scans: records the scan (with whatever other scans of the event arrive with
