@@ -16,21 +16,21 @@
  * recordScan(), which retries on a unique violation.
  */
 import { sql } from 'drizzle-orm';
-import type { Visibility } from '../../access/policy.js';
 import type { Db } from '../../db/client.js';
-import { preparedSql, preparedSqlFamily } from '../../db/prepared.js';
+import { preparedSql } from '../../db/prepared.js';
 import type { Ctx } from '../../deps.js';
 import { batcherPer, type Pending } from '../../lib/batcher.js';
 import { notFound, pgErrorCode, unprocessable } from '../../lib/errors.js';
-import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
 import type { ScanInput } from './checkin.schemas.js';
-import { CONTEXT_COLUMNS, CONTEXT_NOT_IN_EVENT, type ContextRow, eventOf } from './contexts.js';
+import { CONTEXT_COLUMNS, type ContextRow, eventOf } from './contexts.js';
 import { registrationIdSql } from './participant-ref.js';
 import {
   CONTEXT_REQUIRED,
   PARTICIPANT_NOT_FOUND,
   type Recorded,
+  readParticipants,
   recordScan,
+  resolutionError,
   respond,
   responseBody,
   type ScanRequest,
@@ -79,14 +79,6 @@ const batchStatement = preparedSql<{ contexts: string | null; resolved: string; 
                     'client_scan_id', q.client_scan_id, 'scanned_at', q.scanned_at, 'token', q.token))
              FROM q JOIN c ON c.id = q.context_id
             WHERE q.n = 1 AND q.reg_id IS NOT NULL AND NOT c.is_travel_pickup))::text AS results`,
-);
-
-/** Participants' JSON by registration id, one prepared statement per visibility; value `registrations`. */
-const participantsStatement = preparedSqlFamily<Visibility, { id: number; j: string }>(
-  (v) => `checkin_participants_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`,
-  (v) =>
-    sql`SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
-         WHERE r.id = ANY(${p('registrations')}::int[])`,
 );
 
 /** One item of the batch statement's `items`: the request's values as muster_scan() takes them. */
@@ -144,10 +136,10 @@ async function runBatch(batch: Pending<Job, string>[]): Promise<void> {
   for (const item of JSON.parse(row.resolved) as Resolved[]) {
     const call = batch[item.i]!;
     const context = item.context_id === null ? undefined : contexts.get(item.context_id);
-    if (call.input.request.contextId !== undefined && item.n === 0)
-      call.reject(unprocessable(CONTEXT_NOT_IN_EVENT));
-    else if (item.n !== 1 || !context) call.reject(unprocessable(CONTEXT_REQUIRED));
-    else if (item.reg_id === null) call.reject(notFound(PARTICIPANT_NOT_FOUND));
+    const refused = resolutionError(call.input.request, item.n, item.reg_id);
+    if (refused) call.reject(refused);
+    else if (!context)
+      call.reject(unprocessable(CONTEXT_REQUIRED)); // n = 1: not reached
     else if (context.is_travel_pickup) later.push(alone(call));
     else {
       const result = results.get(item.i);
@@ -183,8 +175,7 @@ async function respondAll(db: Db, recorded: { call: Pending<Job, string>; scan: 
     [...byVisibility.values()].map(async (group) => {
       const visibility = group[0]!.call.input.ctx.access.visibility;
       const ids = [...new Set(group.map((r) => r.scan.row.registration_id))];
-      const res = await participantsStatement(visibility)(db).execute({ registrations: ids });
-      const json = new Map(res.rows.map((r) => [Number(r.id), r.j]));
+      const json = await readParticipants(db, visibility, ids);
       for (const { call, scan } of group) {
         const participant = json.get(scan.row.registration_id);
         // Read after the batch committed: a registration deleted in between answers 404 (not a 500).

@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
+import type { Tx } from '../../db/client.js';
 import { preparedSql, preparedSqlFamily } from '../../db/prepared.js';
 import type { Ctx } from '../../deps.js';
 import { ApiError, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
@@ -87,6 +88,22 @@ export async function recordScan(ctx: Ctx, request: ScanRequest): Promise<Record
   }
 }
 
+/**
+ * The error for a request whose context or participant did not resolve, in the check order: 422
+ * for a `scan_context_id` not in the event, 422 when none was sent and the event has several (`n`:
+ * the contexts matching the request), 404 for an unknown participant; null when both resolved.
+ */
+export function resolutionError(
+  request: ScanRequest,
+  n: number,
+  registrationId: number | null,
+): ApiError | null {
+  if (request.contextId !== undefined && n === 0) return unprocessable(CONTEXT_NOT_IN_EVENT);
+  if (n !== 1) return unprocessable(CONTEXT_REQUIRED);
+  if (registrationId === null) return notFound(PARTICIPANT_NOT_FOUND);
+  return null;
+}
+
 /** What muster_scan() returns (drizzle/0005_scan_function.sql), or null: registration not in the event. */
 export type ScanResult = { deduplicated: boolean; picked: number; first_at: string; scan: ScanRow } | null;
 
@@ -159,10 +176,9 @@ async function scanOnce(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
     ref: request.ref.value,
   });
   const context = res.rows[0]!;
-  if (request.contextId !== undefined && context.n === 0) throw unprocessable(CONTEXT_NOT_IN_EVENT);
-  if (context.n !== 1) throw unprocessable(CONTEXT_REQUIRED);
-  const registrationId = context.reg_id;
-  if (registrationId === null) throw notFound(PARTICIPANT_NOT_FOUND);
+  const refused = resolutionError(request, context.n, context.reg_id);
+  if (refused) throw refused;
+  const registrationId = context.reg_id!;
   const result = !context.is_travel_pickup
     ? (JSON.parse(context.r ?? 'null') as ScanResult)
     : await ctx.db.transaction(async (tx) => {
@@ -200,22 +216,30 @@ async function scanOnce(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
   return { row, context: stored, deduplicated: result.deduplicated, firstAt: result.first_at };
 }
 
-/** The participant JSON of a scan response, one prepared statement per visibility; value `registration`. */
-const participantStatement = preparedSqlFamily<Visibility, { j: string }>(
-  (v) => `checkin_participant_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`,
+/** Participants' JSON by registration id, one prepared statement per visibility; value `registrations`. */
+const participantsStatement = preparedSqlFamily<Visibility, { id: number; j: string }>(
+  (v) => `checkin_participants_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`,
   (v) =>
-    sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))} WHERE r.id = ${p('registration')}`,
+    sql`SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
+         WHERE r.id = ANY(${p('registrations')}::int[])`,
 );
+
+/**
+ * The participant JSON text of scan responses (read after the scans committed), by registration
+ * id, for a caller of visibility `v`; a registration deleted meanwhile is missing from the map.
+ */
+export async function readParticipants(db: Tx, v: Visibility, ids: number[]): Promise<Map<number, string>> {
+  const res = await participantsStatement(v)(db).execute({ registrations: ids });
+  return new Map(res.rows.map((r) => [Number(r.id), r.j]));
+}
 
 /** The POST /scans body (JSON text); the participant JSON is read after the scan committed. */
 export async function respond(ctx: Ctx, recorded: Recorded): Promise<string> {
-  const res = await participantStatement(ctx.access.visibility)(ctx.db).execute({
-    registration: recorded.row.registration_id,
-  });
+  const id = recorded.row.registration_id;
+  const participant = (await readParticipants(ctx.db, ctx.access.visibility, [id])).get(id);
   // Read after the scan committed: a registration deleted in between answers 404 (not a 500).
-  const participant = res.rows[0];
-  if (!participant) throw notFound(PARTICIPANT_NOT_FOUND);
-  return responseBody(recorded, participant.j);
+  if (participant === undefined) throw notFound(PARTICIPANT_NOT_FOUND);
+  return responseBody(recorded, participant);
 }
 
 /** The POST /scans body (JSON text) from a recorded scan and the participant's JSON text. */
