@@ -1,6 +1,15 @@
 /** What services receive (architecture: services take `(ctx, input)` and never import Fastify). */
 import type { Logger } from 'pino';
-import type { AccessContext } from './access/authorize.js';
+import type { Action } from './access/actions.js';
+import type {
+  AccessContext,
+  AccessFor,
+  EventAccess,
+  MobileAccess,
+  SeriesAccess,
+  SeriesEventAccess,
+  UserAccess,
+} from './access/authorize.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { Mailer } from './integrations/mailer.js';
@@ -18,6 +27,21 @@ export interface Deps {
 }
 
 /** A request's context: dependencies plus the authorised caller (HTTP) or a CLI operator. */
-export interface Ctx extends Deps {
-  readonly access: AccessContext;
+export interface Ctx<A extends AccessContext = AccessContext> extends Deps {
+  readonly access: A;
 }
+
+/** The gate's context for `action` (access/authorize.ts AccessFor): what its route hands a service. */
+export type CtxFor<A extends Action> = Ctx<AccessFor<A>>;
+/** An event action's context: `access.event` is the resolved `{event_id}`. */
+export type EventCtx = Ctx<EventAccess>;
+/** A series action's context: `access.series` is the resolved `{series_id}`. */
+export type SeriesCtx = Ctx<SeriesAccess>;
+/** An action on an event of a series (`/series/{s}/events/{e}`): both rows resolved. */
+export type SeriesEventCtx = Ctx<SeriesEventAccess>;
+/** A user-only action's context: `access.principal` carries `user`. */
+export type UserCtx = Ctx<UserAccess>;
+/** A user-only action on an event: the event row and a user principal. */
+export type UserEventCtx = Ctx<EventAccess & UserAccess>;
+/** A mobile-token-only action's context (contract §9). */
+export type MobileCtx = Ctx<MobileAccess>;

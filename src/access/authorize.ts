@@ -5,7 +5,7 @@
  */
 import type { Tx } from '../db/client.js';
 import { forbidden, notFound } from '../lib/errors.js';
-import { type Action, type ActionRule, actions } from './actions.js';
+import { type Action, type ActionRule, actions, type UserRequirement } from './actions.js';
 import { authenticate, authenticateWithEvent } from './authenticate.js';
 import {
   checkCredentialKind,
@@ -15,7 +15,13 @@ import {
   type Visibility,
   visibilityFor,
 } from './policy.js';
-import { isUserPrincipal, type Principal } from './principal.js';
+import {
+  isUserPrincipal,
+  type KeyPrincipal,
+  type MobilePrincipal,
+  type Principal,
+  type UserPrincipal,
+} from './principal.js';
 import {
   EVENT_NOT_FOUND,
   type EventRow,
@@ -27,6 +33,7 @@ import {
   type SeriesRow,
 } from './resolve.js';
 
+/** What every authorised request carries: the action, who called, their roles and field visibility. */
 export interface AccessContext {
   action: Action;
   principal: Principal;
@@ -36,15 +43,62 @@ export interface AccessContext {
   visibility: Visibility;
 }
 
+/** An action on an event (`{event_id}`): the event row is resolved. */
+export interface EventAccess extends AccessContext {
+  event: EventRow;
+}
+/** An action on a series (`{series_id}`): the series row is resolved. */
+export interface SeriesAccess extends AccessContext {
+  series: SeriesRow;
+}
+/** An action on an event within a series (`/series/{s}/events/{e}`): both rows are resolved. */
+export interface SeriesEventAccess extends AccessContext {
+  series: SeriesRow;
+  event: EventRow;
+}
+/** An action only a user credential may call (mobile token or global API token). */
+export interface UserAccess extends AccessContext {
+  principal: UserPrincipal;
+}
+/** An action only a mobile token may call (contract §9). */
+export interface MobileAccess extends UserAccess {
+  principal: MobilePrincipal;
+}
+
+type RuleOf<A extends Action> = (typeof actions)[A];
+type TargetAccess<T> = T extends 'event:id' | 'event:slug'
+  ? { event: EventRow }
+  : T extends 'series'
+    ? { series: SeriesRow }
+    : T extends 'series:event'
+      ? { series: SeriesRow; event: EventRow }
+      : unknown;
+type PrincipalAccess<R> = R extends { mobileOnly: true }
+  ? { principal: MobilePrincipal }
+  : R extends { keys: { series: false; event: false }; users: UserRequirement }
+    ? { principal: UserPrincipal }
+    : R extends { users: null }
+      ? { principal: KeyPrincipal }
+      : unknown;
+
+/**
+ * The context `authorize(action)` hands out, typed by the action's rule: its target (event, series,
+ * both) is resolved and present; an action no API key may call carries a user principal (a mobile
+ * one when only mobile tokens may call), and one only keys may call carries a key principal.
+ */
+export type AccessFor<A extends Action> = AccessContext &
+  TargetAccess<RuleOf<A>['target']> &
+  PrincipalAccess<RuleOf<A>>;
+
 export const NO_ACCESS_MESSAGE = 'You do not have access to this event';
 
-export async function authorize(
+export async function authorize<A extends Action>(
   db: Tx,
-  action: Action,
+  action: A,
   token: string | undefined,
   params: Record<string, string | undefined>,
   onAuthenticated?: (principal: Principal) => void,
-): Promise<AccessContext> {
+): Promise<AccessFor<A>> {
   const rule: ActionRule = actions[action];
   // An event path target is fetched with a mobile token's lookup, in one statement; the checks
   // below still run in the order 401 → 403 kind/scope → 404.
@@ -91,7 +145,17 @@ export async function authorize(
       );
     }
   }
-  return { action, principal, event, series, roles, visibility: visibilityFor(principal, roles) };
+  // The rule's target was resolved above (or 404 thrown) and its credential kinds checked, so the
+  // context has what AccessFor<A> promises.
+  const access: AccessContext = {
+    action,
+    principal,
+    event,
+    series,
+    roles,
+    visibility: visibilityFor(principal, roles),
+  };
+  return access as AccessFor<A>;
 }
 
 function keyReachMessage(event: EventRow | undefined): string {

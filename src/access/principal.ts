@@ -21,6 +21,7 @@ export type Principal =
   | ({ kind: 'event_key'; eventId: number; ownerUserId: number | null; legacy: boolean } & CredentialInfo);
 
 export type UserPrincipal = Extract<Principal, { user: PrincipalUser }>;
+export type MobilePrincipal = Extract<Principal, { kind: 'mobile' }>;
 export type KeyPrincipal = Extract<Principal, { kind: 'series_key' | 'event_key' }>;
 
 export function isUserPrincipal(p: Principal): p is UserPrincipal {

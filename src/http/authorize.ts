@@ -4,9 +4,10 @@
  * `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (contract §2).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Action } from '../access/actions.js';
 import { bearerToken } from '../access/authenticate.js';
-import { type AccessContext, authorize } from '../access/authorize.js';
-import type { Ctx, Deps } from '../deps.js';
+import { type AccessContext, type AccessFor, authorize } from '../access/authorize.js';
+import type { CtxFor, Deps } from '../deps.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,8 +36,19 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   });
 }
 
-/** The service context of an authorised request. */
-export function ctxOf(deps: Deps, request: FastifyRequest): Ctx {
-  if (!request.access) throw new Error(`Route ${request.routeOptions.url} has no access context`);
-  return { ...deps, log: request.log as Deps['log'], access: request.access };
+/**
+ * The service context of a request the gate authorised for `action` (the route's `config.action`),
+ * typed by that action's target and credential kinds (access/authorize.ts AccessFor). A hook shared
+ * by routes of several actions names them all. A route that names another action fails loudly.
+ */
+export function ctxOf<A extends Action>(
+  deps: Deps,
+  request: FastifyRequest,
+  action: A | readonly A[],
+): CtxFor<A> {
+  const access = request.access;
+  const wanted: readonly Action[] = typeof action === 'string' ? [action] : action;
+  if (!access || !wanted.includes(access.action))
+    throw new Error(`Route ${request.routeOptions.url} was not authorised for ${wanted.join(' or ')}`);
+  return { ...deps, log: request.log as Deps['log'], access: access as AccessFor<A> };
 }

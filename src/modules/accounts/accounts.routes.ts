@@ -47,7 +47,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
       config: { action: 'account.me' },
       schema: { tags, summary: 'The signed-in user', response: { 200: Me, ...errorResponses(401, 403) } },
     },
-    async (request) => service.getMe(ctxOf(deps, request)),
+    async (request) => service.getMe(ctxOf(deps, request, 'account.me')),
   );
   app.get(
     '/events',
@@ -61,6 +61,6 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: Type.Object({ events: Type.Array(AccessibleEvent) }), ...errorResponses(401, 403) },
       },
     },
-    async (request) => service.listAccessibleEvents(ctxOf(deps, request)),
+    async (request) => service.listAccessibleEvents(ctxOf(deps, request, 'account.events')),
   );
 }

@@ -2,20 +2,13 @@
 import { sql } from 'drizzle-orm';
 import type { EventRole, SeriesRole } from '../../access/policy.js';
 import { userMeets, visibilityFor, widestRole } from '../../access/policy.js';
-import type { UserPrincipal } from '../../access/principal.js';
 import type { EventModules } from '../../db/schema/index.js';
-import type { Ctx } from '../../deps.js';
+import type { UserCtx } from '../../deps.js';
 import { isoTimestamp } from '../../lib/time.js';
 
-function userOf(ctx: Ctx): UserPrincipal {
-  const p = ctx.access.principal;
-  if (p.kind !== 'mobile' && p.kind !== 'global') throw new Error('account service needs a user principal');
-  return p;
-}
-
 /** `{id, email, name, global_admin, is_organizer, is_participant}`. */
-export async function getMe(ctx: Ctx) {
-  const { user } = userOf(ctx);
+export async function getMe(ctx: UserCtx) {
+  const { user } = ctx.access.principal;
   const res = await ctx.db.execute<{ organizer: boolean; participant: boolean }>(sql`
     SELECT EXISTS (SELECT 1 FROM event_roles WHERE user_id = ${user.id})
         OR EXISTS (SELECT 1 FROM series_roles WHERE user_id = ${user.id}) AS organizer,
@@ -52,8 +45,8 @@ interface AccessibleEventRow extends Record<string, unknown> {
  * otherwise events where the user holds an event role or a series role. Each entry also carries
  * `role` (widest) and the mobile app's capability flags (contract §2).
  */
-export async function listAccessibleEvents(ctx: Ctx) {
-  const { user } = userOf(ctx);
+export async function listAccessibleEvents(ctx: UserCtx) {
+  const { user } = ctx.access.principal;
   const res = await ctx.db.execute<AccessibleEventRow>(sql`
     SELECT e.id, e.name, e.slug, e.starts_at, e.ends_at, e.timezone, e.location_city, e.logo_url, e.banner_url, e.modules,
            COALESCE((SELECT array_agg(er.role ORDER BY er.role) FROM event_roles er WHERE er.event_id = e.id AND er.user_id = ${user.id}), '{}') AS event_roles,

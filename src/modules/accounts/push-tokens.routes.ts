@@ -36,7 +36,7 @@ export function pushTokenRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       const { created } = await service.registerPushToken(
-        ctxOf(deps, request),
+        ctxOf(deps, request, 'push_tokens.write'),
         request.body as RegisterPushTokenInput,
       );
       return reply.status(created ? 201 : 200).send({ success: true });
@@ -56,7 +56,10 @@ export function pushTokenRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) =>
-      service.deletePushToken(ctxOf(deps, request), (request.params as { token: string }).token),
+      service.deletePushToken(
+        ctxOf(deps, request, 'push_tokens.write'),
+        (request.params as { token: string }).token,
+      ),
   );
 
   app.delete(
@@ -72,6 +75,9 @@ export function pushTokenRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) =>
-      service.deletePushToken(ctxOf(deps, request), (request.body as { token: string }).token),
+      service.deletePushToken(
+        ctxOf(deps, request, 'push_tokens.write'),
+        (request.body as { token: string }).token,
+      ),
   );
 }

@@ -5,9 +5,8 @@
  * Pinned by test/sessions/push-tokens.test.ts.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { isUserPrincipal, type UserPrincipal } from '../../access/principal.js';
 import { pushTokens } from '../../db/schema/index.js';
-import type { Ctx } from '../../deps.js';
+import type { UserCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { PUSH_PLATFORMS, type PushPlatform, type RegisterPushTokenInput } from './push-tokens.schemas.js';
 
@@ -30,18 +29,12 @@ export function recognisePushToken(raw: string): { token: string; platform: Push
   return null;
 }
 
-function userOf(ctx: Ctx): UserPrincipal {
-  const p = ctx.access.principal;
-  if (!isUserPrincipal(p)) throw new Error('push token service reached by a credential without a user');
-  return p;
-}
-
 /** POST /push_tokens: upsert. `created` is true when the token was not registered to anyone before. */
 export async function registerPushToken(
-  ctx: Ctx,
+  ctx: UserCtx,
   input: RegisterPushTokenInput,
 ): Promise<{ created: boolean }> {
-  const { user } = userOf(ctx);
+  const { user } = ctx.access.principal;
   const recognised = recognisePushToken(input.token);
   if (!recognised) throw unprocessable(UNRECOGNISED);
   const claimed = input.platform;
@@ -61,8 +54,8 @@ export async function registerPushToken(
 }
 
 /** DELETE /push_tokens/{token} and DELETE /push_tokens {token}: the caller's own token only. */
-export async function deletePushToken(ctx: Ctx, raw: string): Promise<{ success: true }> {
-  const { user } = userOf(ctx);
+export async function deletePushToken(ctx: UserCtx, raw: string): Promise<{ success: true }> {
+  const { user } = ctx.access.principal;
   // Same normalisation as registration, so an APNs token matches whatever its case.
   const token = recognisePushToken(raw)?.token ?? raw.trim();
   const deleted = await ctx.db

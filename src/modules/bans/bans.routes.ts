@@ -45,7 +45,10 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await service.createBan(ctxOf(deps, request), request.body as CreateBanInput);
+      const result = await service.createBan(
+        ctxOf(deps, request, 'bans.create'),
+        request.body as CreateBanInput,
+      );
       return reply.status(201).send(result);
     },
   );
@@ -62,7 +65,7 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanListBody, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => service.listBans(ctxOf(deps, request), request.query as ListBansInput),
+    async (request) => service.listBans(ctxOf(deps, request, 'bans.read'), request.query as ListBansInput),
   );
 
   app.get(
@@ -77,7 +80,8 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getBan(ctxOf(deps, request), (request.params as { id: string }).id),
+    async (request) =>
+      service.getBan(ctxOf(deps, request, 'bans.read'), (request.params as { id: string }).id),
   );
 
   app.post(
@@ -92,7 +96,8 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) => service.revokeBan(ctxOf(deps, request), (request.params as { id: string }).id),
+    async (request) =>
+      service.revokeBan(ctxOf(deps, request, 'bans.manage'), (request.params as { id: string }).id),
   );
 
   app.post(
@@ -107,6 +112,7 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) => service.reinstateBan(ctxOf(deps, request), (request.params as { id: string }).id),
+    async (request) =>
+      service.reinstateBan(ctxOf(deps, request, 'bans.manage'), (request.params as { id: string }).id),
   );
 }

@@ -1,12 +1,5 @@
-/**
- * The app-wide ban list (spec "Ban", "POST /bans"; contract §7). Global admins only; the access
- * policy has already refused everyone else (actions bans.create / bans.read / bans.manage).
- *
- * Exports for other modules: normalizeBanEmails() (pure) and isBanned(tx, email).
- */
-import { isUserPrincipal, type UserPrincipal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
-import type { Ctx } from '../../deps.js';
+import type { UserCtx } from '../../deps.js';
 import { type ApiError, conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -55,20 +48,13 @@ export async function isBanned(tx: Tx, email: string): Promise<boolean> {
   return repo.activeBanExists(tx, normalized);
 }
 
-function actingUser(ctx: Ctx): UserPrincipal {
-  const p = ctx.access.principal;
-  // The policy admits only global admins' credentials here; keys never reach a ban service.
-  if (!isUserPrincipal(p)) throw new Error('ban service reached by a credential without a user');
-  return p;
-}
-
 /**
  * POST /bans: one ban holding all the person's addresses. 422 for no/malformed addresses or a bad
  * `expires_at`; 409 `{error, bans}` (nothing created) when any address is already on a ban — any
  * ban, revoked or expired included, since an address is on at most one ban.
  */
-export async function createBan(ctx: Ctx, input: CreateBanInput) {
-  const principal = actingUser(ctx);
+export async function createBan(ctx: UserCtx, input: CreateBanInput) {
+  const principal = ctx.access.principal;
   // `emails` wins over `email` whenever it is sent (contract §7), even when it is empty.
   const raw = input.emails ?? (input.email === undefined ? [] : [input.email]);
   const { emails, invalid } = normalizeBanEmails(raw);
@@ -125,7 +111,7 @@ async function alreadyBanned(tx: Tx, banIds: string[], emails: readonly string[]
 }
 
 /** GET /bans: newest first, optional `active` and exact `email` filters, limit/offset paging. */
-export async function listBans(ctx: Ctx, input: ListBansInput) {
+export async function listBans(ctx: UserCtx, input: ListBansInput) {
   const limit = Math.min(input.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
   const offset = input.offset ?? 0;
   const email = input.email?.trim().toLowerCase();
@@ -144,7 +130,7 @@ export async function listBans(ctx: Ctx, input: ListBansInput) {
 }
 
 /** GET /bans/{id}: 404 for an unknown or non-UUID id. */
-export async function getBan(ctx: Ctx, id: string) {
+export async function getBan(ctx: UserCtx, id: string) {
   if (!UUID.test(id)) throw notFound('Ban not found');
   const [ban] = await repo.loadBans(ctx.db, [id]);
   if (!ban) throw notFound('Ban not found');
@@ -152,17 +138,17 @@ export async function getBan(ctx: Ctx, id: string) {
 }
 
 /** POST /bans/{id}/revoke: sets revoked_at; 409 when already revoked. */
-export function revokeBan(ctx: Ctx, id: string) {
+export function revokeBan(ctx: UserCtx, id: string) {
   return setRevoked(ctx, id, true);
 }
 
 /** POST /bans/{id}/reinstate: clears revoked_at; 409 when not revoked. Expiry is unchanged. */
-export function reinstateBan(ctx: Ctx, id: string) {
+export function reinstateBan(ctx: UserCtx, id: string) {
   return setRevoked(ctx, id, false);
 }
 
-async function setRevoked(ctx: Ctx, id: string, revoked: boolean) {
-  const principal = actingUser(ctx);
+async function setRevoked(ctx: UserCtx, id: string, revoked: boolean) {
+  const principal = ctx.access.principal;
   if (!UUID.test(id)) throw notFound('Ban not found');
   return ctx.db.transaction(async (tx) => {
     if (!(await repo.setRevoked(tx, id, revoked))) {

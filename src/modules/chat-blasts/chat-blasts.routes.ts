@@ -40,7 +40,10 @@ export function chatBlastRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createBlast(ctxOf(deps, request), request.body as CreateChatBlastInput);
+      const body = await service.createBlast(
+        ctxOf(deps, request, 'chat_blasts.write'),
+        request.body as CreateChatBlastInput,
+      );
       return reply.status(201).send(body);
     },
   );
@@ -58,7 +61,8 @@ export function chatBlastRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ChatBlastList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.listBlasts(ctxOf(deps, request), request.query as ChatBlastListInput),
+    async (request) =>
+      service.listBlasts(ctxOf(deps, request, 'chat_blasts.read'), request.query as ChatBlastListInput),
   );
 
   app.get(
@@ -73,6 +77,7 @@ export function chatBlastRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ChatBlastBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getBlast(ctxOf(deps, request), (request.params as { id: string }).id),
+    async (request) =>
+      service.getBlast(ctxOf(deps, request, 'chat_blasts.read'), (request.params as { id: string }).id),
   );
 }

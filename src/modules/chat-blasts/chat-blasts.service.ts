@@ -6,8 +6,7 @@
  * rolled-back request leaves no blast, no recipients and no job.
  */
 import { sql } from 'drizzle-orm';
-import type { EventRow } from '../../access/resolve.js';
-import type { Ctx } from '../../deps.js';
+import type { UserEventCtx } from '../../deps.js';
 import { ApiError, notFound, unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { insertRecipients, selectBlasts } from './chat-blasts.repo.js';
@@ -24,15 +23,9 @@ export const NO_RECIPIENTS = 'No participants with linked chat accounts';
 export const NOT_CONFIGURED = 'Chat provider is not configured';
 export const BLAST_NOT_FOUND = 'Chat blast not found';
 
-function eventOf(ctx: Ctx): EventRow {
-  if (!ctx.access.event) throw new Error('chat blasts service called without a resolved event');
-  return ctx.access.event;
-}
-
-function senderOf(ctx: Ctx): { id: number; name: string } {
-  const p = ctx.access.principal;
-  if (!('user' in p)) throw new Error('chat blasts service reached by a credential without a user');
-  return { id: p.user.id, name: p.user.name || p.user.email };
+function senderOf(ctx: UserEventCtx): { id: number; name: string } {
+  const { user } = ctx.access.principal;
+  return { id: user.id, name: user.name || user.email };
 }
 
 /**
@@ -42,10 +35,10 @@ function senderOf(ctx: Ctx): { id: number; name: string } {
  * `No participants with linked chat accounts`. Audited as `chat_blasts.create` (counts, not text).
  */
 export async function createBlast(
-  ctx: Ctx,
+  ctx: UserEventCtx,
   input: CreateChatBlastInput,
 ): Promise<{ chat_blast: ChatBlastJson }> {
-  const event = eventOf(ctx);
+  const event = ctx.access.event;
   const sender = senderOf(ctx);
   const message = input.message.trim();
   if (message === '') throw unprocessable(BLANK_MESSAGE);
@@ -77,10 +70,10 @@ export async function createBlast(
 
 /** GET /events/{e}/chat_blasts → `{chat_blasts}`, newest first (`created_at`, then id). */
 export async function listBlasts(
-  ctx: Ctx,
+  ctx: UserEventCtx,
   query: ChatBlastListInput,
 ): Promise<{ chat_blasts: ChatBlastJson[] }> {
-  const event = eventOf(ctx);
+  const event = ctx.access.event;
   const rows = await selectBlasts(ctx.db, event.id, sql``, {
     limit: query.limit ?? 50,
     offset: query.offset ?? 0,
@@ -89,8 +82,8 @@ export async function listBlasts(
 }
 
 /** GET /events/{e}/chat_blasts/{id} → `{chat_blast}`; 404 `Chat blast not found` (also another event's). */
-export async function getBlast(ctx: Ctx, rawId: string): Promise<{ chat_blast: ChatBlastJson }> {
-  const event = eventOf(ctx);
+export async function getBlast(ctx: UserEventCtx, rawId: string): Promise<{ chat_blast: ChatBlastJson }> {
+  const event = ctx.access.event;
   if (!/^[0-9]{1,9}$/.test(rawId)) throw notFound(BLAST_NOT_FOUND);
   const [blast] = await selectBlasts(ctx.db, event.id, sql` AND b.id = ${Number(rawId)}`);
   if (!blast) throw notFound(BLAST_NOT_FOUND);

@@ -67,7 +67,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ScanContextList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => listScanContexts(ctxOf(deps, request)),
+    async (request) => listScanContexts(ctxOf(deps, request, 'scan_contexts.read')),
   );
 
   app.post(
@@ -84,7 +84,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await createScan(ctxOf(deps, request), request.body as ScanInput);
+      const body = await createScan(ctxOf(deps, request, 'scans.write'), request.body as ScanInput);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );
@@ -102,7 +102,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => createScansBulk(ctxOf(deps, request), request.body as BulkScanInput),
+    async (request) => createScansBulk(ctxOf(deps, request, 'scans.write'), request.body as BulkScanInput),
   );
 
   app.get(
@@ -118,7 +118,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ScanList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => listScans(ctxOf(deps, request), request.query as ScanListInput),
+    async (request) => listScans(ctxOf(deps, request, 'scans.read'), request.query as ScanListInput),
   );
 
   app.delete(
@@ -144,7 +144,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
     async (request) => {
       const { id } = request.params as { id: number };
       const { scan_context_id } = request.query as { scan_context_id?: number };
-      return undoScans(ctxOf(deps, request), { id, scan_context_id });
+      return undoScans(ctxOf(deps, request, 'scans.write'), { id, scan_context_id });
     },
   );
 
@@ -162,7 +162,10 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await createScanContext(ctxOf(deps, request), request.body as CreateContextInput);
+      const body = await createScanContext(
+        ctxOf(deps, request, 'scan_contexts.manage'),
+        request.body as CreateContextInput,
+      );
       return reply.status(201).send(body);
     },
   );
@@ -182,7 +185,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request) =>
       updateScanContext(
-        ctxOf(deps, request),
+        ctxOf(deps, request, 'scan_contexts.manage'),
         (request.params as { id: number }).id,
         request.body as UpdateContextInput,
       ),
@@ -200,6 +203,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: DeleteContextResult, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => deleteScanContext(ctxOf(deps, request), (request.params as { id: number }).id),
+    async (request) =>
+      deleteScanContext(ctxOf(deps, request, 'scan_contexts.manage'), (request.params as { id: number }).id),
   );
 }

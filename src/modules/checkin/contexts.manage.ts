@@ -5,12 +5,12 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { CreateContextInput, UpdateContextInput } from './checkin.schemas.js';
-import { type ContextRow, contextJson, contextRows, eventOf, MAX_INT } from './contexts.js';
+import { type ContextRow, contextJson, contextRows, MAX_INT } from './contexts.js';
 import { appendFeed } from './scan-feed.repo.js';
 import { SCAN_COLUMNS, SCAN_FROM, type ScanRow, scanJson } from './scan-row.js';
 
@@ -93,8 +93,8 @@ function withUniqueName<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** POST /events/{e}/scan_contexts → `{scan_context}` (201). */
-export async function createScanContext(ctx: Ctx, input: CreateContextInput) {
-  const event = eventOf(ctx);
+export async function createScanContext(ctx: EventCtx, input: CreateContextInput) {
+  const event = ctx.access.event;
   const changes = contextChanges(input);
   return withUniqueName(() =>
     ctx.db.transaction(async (tx) => {
@@ -130,8 +130,8 @@ export async function createScanContext(ctx: Ctx, input: CreateContextInput) {
 }
 
 /** PATCH /events/{e}/scan_contexts/{id} → `{scan_context}`. */
-export async function updateScanContext(ctx: Ctx, id: number, input: UpdateContextInput) {
-  const event = eventOf(ctx);
+export async function updateScanContext(ctx: EventCtx, id: number, input: UpdateContextInput) {
+  const event = ctx.access.event;
   const changes = contextChanges(input);
   return withUniqueName(() =>
     ctx.db.transaction(async (tx) => {
@@ -172,8 +172,8 @@ export async function updateScanContext(ctx: Ctx, id: number, input: UpdateConte
 }
 
 /** DELETE /events/{e}/scan_contexts/{id}: deletes it and its scans; clears hotel_scan_context_id. */
-export async function deleteScanContext(ctx: Ctx, id: number) {
-  const event = eventOf(ctx);
+export async function deleteScanContext(ctx: EventCtx, id: number) {
+  const event = ctx.access.event;
   return ctx.db.transaction(async (tx) => {
     await lockEvent(tx, event.id);
     const current = await contextInTx(tx, event.id, id);

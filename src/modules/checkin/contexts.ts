@@ -3,9 +3,8 @@
  * offset) and the lookups the scan, list, stream and management code share.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { EventRow } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import type { ScanContextJson } from './checkin.schemas.js';
 
@@ -14,11 +13,6 @@ export const CONTEXT_NOT_IN_EVENT = 'scan_context_id does not belong to this eve
 export const MAX_INT = 2147483647;
 
 /** The event the route resolved (every check-in route has an `{event_id}` target). */
-export function eventOf(ctx: Ctx): EventRow {
-  if (!ctx.access.event) throw new Error('check-in service called without a resolved event');
-  return ctx.access.event;
-}
-
 export type ContextRow = {
   id: number;
   name: string;
@@ -69,8 +63,8 @@ export async function contextRows(db: Tx, eventId: number, where: SQL = sql``): 
   return res.rows;
 }
 
-export async function listScanContexts(ctx: Ctx): Promise<{ scan_contexts: ScanContextJson[] }> {
-  const rows = await contextRows(ctx.db, eventOf(ctx).id);
+export async function listScanContexts(ctx: EventCtx): Promise<{ scan_contexts: ScanContextJson[] }> {
+  const rows = await contextRows(ctx.db, ctx.access.event.id);
   return { scan_contexts: rows.map(contextJson) };
 }
 

@@ -48,7 +48,7 @@ export function nfcRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EnsureBody, ...errors },
       },
     },
-    async (request) => service.ensureBadge(ctxOf(deps, request), pe(request)),
+    async (request) => service.ensureBadge(ctxOf(deps, request, 'nfc_badges.write'), pe(request)),
   );
 
   app.post(
@@ -66,7 +66,7 @@ export function nfcRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request) =>
       service.confirmBadge(
-        ctxOf(deps, request),
+        ctxOf(deps, request, 'nfc_badges.write'),
         pe(request),
         (request.body ?? {}) as { badge_token?: string },
       ),
@@ -84,6 +84,6 @@ export function nfcRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EnsureBody, ...errors },
       },
     },
-    async (request) => service.resetBadge(ctxOf(deps, request), pe(request)),
+    async (request) => service.resetBadge(ctxOf(deps, request, 'nfc_badges.write'), pe(request)),
   );
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { EventRow } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -20,11 +20,6 @@ const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 interface BadgeRow extends Record<string, unknown> {
   token: string | null;
   assigned_at: string | null;
-}
-
-function eventOf(ctx: Ctx): EventRow {
-  if (!ctx.access.event) throw new Error('NFC service called without a resolved event');
-  return ctx.access.event;
 }
 
 export const newBadgeToken = () => randomBytes(16).toString('base64url');
@@ -60,8 +55,8 @@ async function store(
   return res.rows[0]!;
 }
 
-function audit(ctx: Ctx, tx: Tx, action: string, registrationId: number) {
-  const event = eventOf(ctx);
+function audit(ctx: EventCtx, tx: Tx, action: string, registrationId: number) {
+  const event = ctx.access.event;
   return recordAudit(tx, {
     action,
     principal: ctx.access.principal,
@@ -79,8 +74,8 @@ const ensureBody = (row: BadgeRow) => ({
 });
 
 /** `{badge_token, assigned, assigned_at}`: creates a token when there is none. */
-export async function ensureBadge(ctx: Ctx, registrationId: number) {
-  const event = eventOf(ctx);
+export async function ensureBadge(ctx: EventCtx, registrationId: number) {
+  const event = ctx.access.event;
   return ctx.db.transaction(async (tx) => {
     let row = await lockBadge(tx, event, registrationId);
     if (row.token === null) {
@@ -92,8 +87,8 @@ export async function ensureBadge(ctx: Ctx, registrationId: number) {
 }
 
 /** `{success, badge_token, assigned_at}`: records that the badge was written (idempotent). */
-export async function confirmBadge(ctx: Ctx, registrationId: number, input: { badge_token?: string }) {
-  const event = eventOf(ctx);
+export async function confirmBadge(ctx: EventCtx, registrationId: number, input: { badge_token?: string }) {
+  const event = ctx.access.event;
   return ctx.db.transaction(async (tx) => {
     let row = await lockBadge(tx, event, registrationId);
     if (row.token === null) throw unprocessable(NO_BADGE_TOKEN);
@@ -108,8 +103,8 @@ export async function confirmBadge(ctx: Ctx, registrationId: number, input: { ba
 }
 
 /** `{badge_token, assigned:false, assigned_at:null}`: a new token; the old badge no longer scans. */
-export async function resetBadge(ctx: Ctx, registrationId: number) {
-  const event = eventOf(ctx);
+export async function resetBadge(ctx: EventCtx, registrationId: number) {
+  const event = ctx.access.event;
   return ctx.db.transaction(async (tx) => {
     await lockBadge(tx, event, registrationId);
     const row = await store(tx, registrationId, newBadgeToken(), 'clear');

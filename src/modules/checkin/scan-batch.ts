@@ -18,11 +18,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { preparedSql } from '../../db/prepared.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { batcherPer, type Pending } from '../../lib/batcher.js';
 import { notFound, pgErrorCode, unprocessable } from '../../lib/errors.js';
 import type { ScanInput } from './checkin.schemas.js';
-import { CONTEXT_COLUMNS, type ContextRow, eventOf } from './contexts.js';
+import { CONTEXT_COLUMNS, type ContextRow } from './contexts.js';
 import { registrationIdSql } from './participant-ref.js';
 import {
   CONTEXT_REQUIRED,
@@ -44,7 +44,7 @@ export const SCAN_BATCH_MAX = 50;
 /** Most batches of one event running at once (each holds one pooled connection). */
 export const SCAN_BATCHES_IN_FLIGHT = 1;
 
-type Job = { ctx: Ctx; request: ScanRequest };
+type Job = { ctx: EventCtx; request: ScanRequest };
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -123,7 +123,7 @@ async function runBatch(batch: Pending<Job, string>[]): Promise<void> {
   let row: { contexts: string | null; resolved: string; results: string };
   try {
     const items = JSON.stringify(batch.map((call, i) => batchItem(i, call.input)));
-    row = (await batchStatement(ctx.db).execute({ event: eventOf(ctx).id, items })).rows[0]!;
+    row = (await batchStatement(ctx.db).execute({ event: ctx.access.event.id, items })).rows[0]!;
   } catch (error) {
     if (!retryAlone(pgErrorCode(error))) throw error;
     await Promise.all(batch.map(alone));
@@ -199,7 +199,7 @@ const submitterFor = batcherPer<Db, number, Job, string>(() => ({
  * first_scanned_at, deduplicated, scan, scan_context, participant}`. Errors: 422 (body, context),
  * 404 `Participant not found for this event`.
  */
-export async function createScan(ctx: Ctx, input: ScanInput): Promise<string> {
+export async function createScan(ctx: EventCtx, input: ScanInput): Promise<string> {
   const request = validateScan(input);
-  return submitterFor(ctx.db, eventOf(ctx).id)({ ctx, request });
+  return submitterFor(ctx.db, ctx.access.event.id)({ ctx, request });
 }

@@ -12,7 +12,7 @@
  *   (contract §1), so each row is delivered exactly once whatever the page boundaries.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import { syncWatermark } from '../participants/participants.repo.js';
@@ -48,11 +48,10 @@ function afterCursor(c: ScanCursor): SQL {
 
 /** GET /events/{e}/scans → `{scans, has_more, synced_at}` (contract §5, §9). */
 export async function listScans(
-  ctx: Ctx,
+  ctx: EventCtx,
   input: ScanListInput,
 ): Promise<{ scans: ScanJson[]; has_more: boolean; synced_at: string }> {
   const event = ctx.access.event;
-  if (!event) throw new Error('check-in service called without a resolved event');
   const cursor = input.since === undefined ? undefined : parseSince(input.since);
   await checkContextFilter(ctx.db, event.id, input.scan_context_id);
   const contextFilter =

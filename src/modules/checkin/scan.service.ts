@@ -15,7 +15,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
 import { preparedSql, preparedSqlFamily } from '../../db/prepared.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { ApiError, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
 import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
@@ -27,7 +27,6 @@ import {
   type ContextRow,
   contextJson,
   contextRows,
-  eventOf,
   MAX_INT,
 } from './contexts.js';
 import { type ParticipantRef, participantRef, registrationIdSql } from './participant-ref.js';
@@ -74,7 +73,7 @@ export function validateScan(input: ScanInput): ScanRequest {
 }
 
 /** Records one scan (or answers a repeated client_scan_id from the stored row). */
-export async function recordScan(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
+export async function recordScan(ctx: EventCtx, request: ScanRequest): Promise<Recorded> {
   // muster_scan() holds a row lock on the registration, so scans of one registration are serial;
   // a unique violation can still happen (two identical requests racing, a badge token collision):
   // the failed statement wrote nothing, and the retry answers from the stored row.
@@ -117,10 +116,10 @@ function scanCall(reg: SQL, context: SQL, checksIn: SQL, pickup: SQL): SQL {
 }
 
 /** The per-scan values of muster_scan(): event, scanner, source, client_scan_id, scanned_at, token. */
-export function scanValues(ctx: Ctx, request: ScanRequest): Record<string, unknown> {
+export function scanValues(ctx: EventCtx, request: ScanRequest): Record<string, unknown> {
   const principal = ctx.access.principal;
   return {
-    event: eventOf(ctx).id,
+    event: ctx.access.event.id,
     scanner: 'user' in principal ? principal.user.id : null,
     source: request.source,
     client_scan_id: request.clientScanId,
@@ -166,8 +165,8 @@ const pickupScan = preparedSql<{ r: string | null }>(
  * which instead runs muster_scan() in a transaction to enqueue the staff push in it when a
  * traveller was collected.
  */
-async function scanOnce(ctx: Ctx, request: ScanRequest): Promise<Recorded> {
-  const event = eventOf(ctx);
+async function scanOnce(ctx: EventCtx, request: ScanRequest): Promise<Recorded> {
+  const event = ctx.access.event;
   const values = scanValues(ctx, request);
   const variant = { withContext: request.contextId !== undefined, kind: request.ref.kind };
   const res = await scanStatement(variant)(ctx.db).execute({
@@ -234,7 +233,7 @@ export async function readParticipants(db: Tx, v: Visibility, ids: number[]): Pr
 }
 
 /** The POST /scans body (JSON text); the participant JSON is read after the scan committed. */
-export async function respond(ctx: Ctx, recorded: Recorded): Promise<string> {
+export async function respond(ctx: EventCtx, recorded: Recorded): Promise<string> {
   const id = recorded.row.registration_id;
   const participant = (await readParticipants(ctx.db, ctx.access.visibility, [id])).get(id);
   // Read after the scan committed: a registration deleted in between answers 404 (not a 500).
@@ -269,7 +268,7 @@ export interface BulkItemResult {
  * transaction), in the order given; no participant JSON is read (the results carry none).
  */
 export async function createScansBulk(
-  ctx: Ctx,
+  ctx: EventCtx,
   input: BulkScanInput,
 ): Promise<{ results: BulkItemResult[] }> {
   const results: BulkItemResult[] = [];

@@ -81,8 +81,8 @@ export function scanStreamRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request);
-      const event = ctx.access.event!;
+      const ctx = ctxOf(deps, request, 'scans.read');
+      const event = ctx.access.event;
       const { scan_context_id } = request.query as { scan_context_id?: number };
       await checkContextFilter(ctx.db, event.id, scan_context_id);
       const last = request.headers['last-event-id'];

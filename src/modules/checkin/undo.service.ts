@@ -5,10 +5,10 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { checkContextFilter, eventOf, MAX_INT } from './contexts.js';
+import { checkContextFilter, MAX_INT } from './contexts.js';
 import { registrationIdSql } from './participant-ref.js';
 import { PARTICIPANT_NOT_FOUND } from './scan.service.js';
 import { appendFeed } from './scan-feed.repo.js';
@@ -26,8 +26,8 @@ export async function resolveUndoTarget(db: Tx, eventId: number, id: number): Pr
 }
 
 /** DELETE /events/{e}/scans/{id}: undo a registration's scans in one context or all. */
-export async function undoScans(ctx: Ctx, input: { id: number; scan_context_id?: number }) {
-  const event = eventOf(ctx);
+export async function undoScans(ctx: EventCtx, input: { id: number; scan_context_id?: number }) {
+  const event = ctx.access.event;
   const registrationId = await resolveUndoTarget(ctx.db, event.id, input.id);
   await checkContextFilter(ctx.db, event.id, input.scan_context_id);
   return ctx.db.transaction(async (tx) => {

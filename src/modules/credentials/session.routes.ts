@@ -28,7 +28,7 @@ export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await service.signOut(ctxOf(deps, request));
+      const result = await service.signOut(ctxOf(deps, request, 'session.delete'));
       reply.removeHeader(REFRESH_HEADER);
       return result;
     },
@@ -50,7 +50,7 @@ export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await service.refreshSession(ctxOf(deps, request));
+      const result = await service.refreshSession(ctxOf(deps, request, 'session.refresh'));
       reply.removeHeader(REFRESH_HEADER);
       return result;
     },

@@ -10,38 +10,26 @@
  * successor never exists. Pinned by test/sessions/session.test.ts.
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Principal } from '../../access/principal.js';
 import { mobileTokens } from '../../db/schema/index.js';
-import type { Ctx } from '../../deps.js';
+import type { MobileCtx } from '../../deps.js';
 import { unauthorized } from '../../lib/errors.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { getMe, listAccessibleEvents } from '../accounts/accounts.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { issueMobileToken } from './issue.service.js';
 
-type MobilePrincipal = Extract<Principal, { kind: 'mobile' }>;
-
-function mobileOf(ctx: Ctx): MobilePrincipal {
-  const p = ctx.access.principal;
-  // The policy admits only mobile tokens here (contract §9); anything else is a wiring bug.
-  if (p.kind !== 'mobile')
-    throw new Error('session service reached by a credential that is not a mobile token');
-  return p;
-}
-
 /**
  * The session's user: the spec's `{id, name, email, global_admin, events}` plus the other `/me`
  * fields, so POST /session and POST /session/refresh return the same `user` shape (contract §3).
  */
-export async function sessionUser(ctx: Ctx) {
-  mobileOf(ctx);
+export async function sessionUser(ctx: MobileCtx) {
   const [me, { events }] = [await getMe(ctx), await listAccessibleEvents(ctx)];
   return { ...me, events };
 }
 
 /** DELETE /session: revokes the presented mobile token. A concurrent sign-out that won → 401. */
-export async function signOut(ctx: Ctx): Promise<{ success: true }> {
-  const principal = mobileOf(ctx);
+export async function signOut(ctx: MobileCtx): Promise<{ success: true }> {
+  const principal = ctx.access.principal;
   const id = Number(principal.credentialId);
   await ctx.db.transaction(async (tx) => {
     const revoked = await tx
@@ -60,8 +48,8 @@ export async function signOut(ctx: Ctx): Promise<{ success: true }> {
  * presented token pointing `replaced_by_id` at it, in one transaction. Exactly one of any number
  * of concurrent refreshes of one token succeeds; the others get 401 and leave nothing behind.
  */
-export async function refreshSession(ctx: Ctx) {
-  const principal = mobileOf(ctx);
+export async function refreshSession(ctx: MobileCtx) {
+  const principal = ctx.access.principal;
   const oldId = Number(principal.credentialId);
   // Read first: if this fails, nothing has been rotated (the client keeps a working token).
   const user = await sessionUser(ctx);

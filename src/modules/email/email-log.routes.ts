@@ -23,6 +23,6 @@ export function emailLogRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EmailLogBody, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => listEmailLog(ctxOf(deps, request), request.query as EmailLogInput),
+    async (request) => listEmailLog(ctxOf(deps, request, 'email_log.read'), request.query as EmailLogInput),
   );
 }

@@ -27,7 +27,11 @@ export function suppressionRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: SuppressionList, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => listSuppressions(ctxOf(deps, request), request.query as SuppressionListInput),
+    async (request) =>
+      listSuppressions(
+        ctxOf(deps, request, 'email_suppressions.manage'),
+        request.query as SuppressionListInput,
+      ),
   );
 
   app.delete(
@@ -42,6 +46,10 @@ export function suppressionRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: SuppressionLifted, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => liftSuppression(ctxOf(deps, request), (request.params as { email: string }).email),
+    async (request) =>
+      liftSuppression(
+        ctxOf(deps, request, 'email_suppressions.manage'),
+        (request.params as { email: string }).email,
+      ),
   );
 }

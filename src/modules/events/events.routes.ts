@@ -43,7 +43,10 @@ export function eventRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createSeriesEvent(ctxOf(deps, request), request.body as EventRequestBody);
+      const body = await service.createSeriesEvent(
+        ctxOf(deps, request, 'events.create'),
+        request.body as EventRequestBody,
+      );
       return reply.status(201).send(body);
     },
   );
@@ -60,7 +63,7 @@ export function eventRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EventFullBody, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getSeriesEvent(ctxOf(deps, request)),
+    async (request) => service.getSeriesEvent(ctxOf(deps, request, 'series.events.read')),
   );
 
   app.patch(
@@ -76,7 +79,11 @@ export function eventRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EventFullBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (request) => service.updateSeriesEvent(ctxOf(deps, request), request.body as EventRequestBody),
+    async (request) =>
+      service.updateSeriesEvent(
+        ctxOf(deps, request, 'series.events.update'),
+        request.body as EventRequestBody,
+      ),
   );
 
   app.post(
@@ -91,6 +98,6 @@ export function eventRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EventFullBody, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.completeSetup(ctxOf(deps, request)),
+    async (request) => service.completeSetup(ctxOf(deps, request, 'events.setup_complete')),
   );
 }

@@ -7,7 +7,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { events, series as seriesTable } from '../../db/schema/index.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx, SeriesCtx, SeriesEventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { assertSlugFree, insertEvent, prepareEvent, slugConflict } from './event-create.service.js';
@@ -23,12 +23,6 @@ import type { EventRow, SeriesRow } from './records.service.js';
 
 const GENERATED_SLUG_ATTEMPTS = 10;
 export const SUPPORT_EMAIL_NEEDED = 'Set a support email before completing the setup';
-
-function targets(ctx: Ctx): { event: EventRow; series: SeriesRow } {
-  const { event, series } = ctx.access;
-  if (!event || !series) throw new Error('series event service called without a resolved event');
-  return { event, series };
-}
 
 /** Registrations that are not withdrawn or rejected (Event full `participant_count`). */
 async function participantCount(db: Tx, eventId: number): Promise<number> {
@@ -52,9 +46,8 @@ async function assertOwnScanContext(db: Tx, eventId: number, uuid: string): Prom
 }
 
 /** POST /series/{s}/events → 201 `{event}`; the series is the key's (contract §7). */
-export async function createSeriesEvent(ctx: Ctx, body: EventRequestBody) {
+export async function createSeriesEvent(ctx: SeriesCtx, body: EventRequestBody) {
   const series = ctx.access.series;
-  if (!series) throw new Error('createSeriesEvent called without a resolved series');
   checkEventSeriesId(body.event.event_series_id, series);
   const prepared = prepareEvent(body.event, ctx.config.operatorDomains);
   // A slug generated from the name can lose a race with a parallel create: try the next free one.
@@ -73,8 +66,8 @@ export async function createSeriesEvent(ctx: Ctx, body: EventRequestBody) {
 }
 
 /** GET /series/{s}/events/{e} → `{event}`. */
-export function getSeriesEvent(ctx: Ctx) {
-  const { event, series } = targets(ctx);
+export function getSeriesEvent(ctx: SeriesEventCtx) {
+  const { event, series } = ctx.access;
   return fullBody(ctx.db, event, series);
 }
 
@@ -84,8 +77,8 @@ export function getSeriesEvent(ctx: Ctx) {
  * Audited `events.update` with the changed field names; bumps `updated_at`. `{event:{}}` changes
  * nothing.
  */
-export async function updateSeriesEvent(ctx: Ctx, body: EventRequestBody) {
-  const { event, series } = targets(ctx);
+export async function updateSeriesEvent(ctx: SeriesEventCtx, body: EventRequestBody) {
+  const { event, series } = ctx.access;
   checkEventSeriesId(body.event.event_series_id, series);
   const { columns, modules } = normalizeEventFields(body.event, {
     operatorDomains: ctx.config.operatorDomains,
@@ -128,9 +121,8 @@ export async function updateSeriesEvent(ctx: Ctx, body: EventRequestBody) {
  * without a support email. Idempotent: an event already set up is returned unchanged (no audit, no
  * `updated_at` bump); otherwise audited `events.setup_complete`.
  */
-export async function completeSetup(ctx: Ctx) {
+export async function completeSetup(ctx: EventCtx) {
   const event = ctx.access.event;
-  if (!event) throw new Error('completeSetup called without a resolved event');
   if (!event.supportEmail) throw unprocessable(SUPPORT_EMAIL_NEEDED);
   const [series] = await ctx.db.select().from(seriesTable).where(eq(seriesTable.id, event.seriesId));
   if (event.setupComplete) return fullBody(ctx.db, event, series!);

@@ -29,7 +29,7 @@ export function seriesRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: Type.Object({ series: Type.Array(Series) }), ...errorResponses(401, 403) },
       },
     },
-    async (request) => service.listSeries(ctxOf(deps, request)),
+    async (request) => service.listSeries(ctxOf(deps, request, 'series.list')),
   );
   app.get(
     '/series/:series_id',
@@ -42,7 +42,7 @@ export function seriesRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: Type.Object({ series: Series }), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getSeries(ctxOf(deps, request)),
+    async (request) => service.getSeries(ctxOf(deps, request, 'series.read')),
   );
   app.get(
     '/series/:series_id/events',
@@ -59,6 +59,6 @@ export function seriesRoutes(app: FastifyInstance, deps: Deps): void {
         },
       },
     },
-    async (request) => service.listSeriesEvents(ctxOf(deps, request)),
+    async (request) => service.listSeriesEvents(ctxOf(deps, request, 'series.events.list')),
   );
 }

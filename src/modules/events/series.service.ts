@@ -2,7 +2,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { isUserPrincipal } from '../../access/principal.js';
 import { events, series, seriesRoles } from '../../db/schema/index.js';
-import type { Ctx } from '../../deps.js';
+import type { Ctx, SeriesCtx } from '../../deps.js';
 import { serializeEventSummary, serializeSeries } from './events.serialize.js';
 
 /** Series key → its own series; global admin → all; other users → series where they hold a series role. */
@@ -23,13 +23,13 @@ export async function listSeries(ctx: Ctx) {
   return { series: rows.map(serializeSeries) };
 }
 
-export function getSeries(ctx: Ctx) {
-  return { series: serializeSeries(ctx.access.series!) };
+export function getSeries(ctx: SeriesCtx) {
+  return { series: serializeSeries(ctx.access.series) };
 }
 
 /** Every event of the series, earliest start first, events without a start date last. */
-export async function listSeriesEvents(ctx: Ctx) {
-  const s = ctx.access.series!;
+export async function listSeriesEvents(ctx: SeriesCtx) {
+  const s = ctx.access.series;
   const rows = await ctx.db
     .select()
     .from(events)

@@ -24,7 +24,7 @@ export function notesRoutes(app: FastifyInstance, deps: Deps): void {
   // 404 (unknown registration) comes before 422 (invalid body) in the contract's check order, so
   // the registration is looked up before body validation runs.
   const registrationFirst = async (request: FastifyRequest) => {
-    await service.registrationInEvent(ctxOf(deps, request), rawId(request));
+    await service.registrationInEvent(ctxOf(deps, request, ['notes.read', 'notes.write']), rawId(request));
   };
 
   app.get(
@@ -40,7 +40,7 @@ export function notesRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: NoteList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.listNotes(ctxOf(deps, request), rawId(request)),
+    async (request) => service.listNotes(ctxOf(deps, request, 'notes.read'), rawId(request)),
   );
 
   app.post(
@@ -59,7 +59,7 @@ export function notesRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       const body = await service.createNote(
-        ctxOf(deps, request),
+        ctxOf(deps, request, 'notes.write'),
         rawId(request),
         request.body as CreateNoteInput,
       );

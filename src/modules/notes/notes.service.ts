@@ -5,9 +5,8 @@
  * sensitivity only, never the content) and bumps the registration's `updated_at`.
  */
 import { sql } from 'drizzle-orm';
-import type { EventRow } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
-import type { Ctx } from '../../deps.js';
+import type { UserEventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isoSqlText } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -17,23 +16,12 @@ export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const BLANK_CONTENT = 'Note content cannot be blank';
 const INT = /^[0-9]{1,9}$/;
 
-function eventOf(ctx: Ctx): EventRow {
-  if (!ctx.access.event) throw new Error('notes service called without a resolved event');
-  return ctx.access.event;
-}
-
-function authorOf(ctx: Ctx): number {
-  const p = ctx.access.principal;
-  if (!('user' in p)) throw new Error('notes service reached by a credential without a user');
-  return p.user.id;
-}
-
 /**
  * The registration id named by the raw `{participant_event_id}` path segment within the
  * authorised event; 404 `Participant not found for this event` when it is malformed or elsewhere.
  */
-export async function registrationInEvent(ctx: Ctx, raw: string): Promise<number> {
-  const event = eventOf(ctx);
+export async function registrationInEvent(ctx: UserEventCtx, raw: string): Promise<number> {
+  const event = ctx.access.event;
   if (!INT.test(raw)) throw notFound(PARTICIPANT_NOT_FOUND);
   const res = await ctx.db.execute<{ id: number }>(
     sql`SELECT id FROM registrations WHERE id = ${Number(raw)} AND event_id = ${event.id}`,
@@ -73,8 +61,8 @@ async function noteRows(db: Tx, eventId: number, registrationId: number, where =
 }
 
 /** GET …/participants/{pe}/notes → `{notes}`, newest first; restricted ones only for sensitive readers. */
-export async function listNotes(ctx: Ctx, rawId: string): Promise<{ notes: NoteJson[] }> {
-  const event = eventOf(ctx);
+export async function listNotes(ctx: UserEventCtx, rawId: string): Promise<{ notes: NoteJson[] }> {
+  const event = ctx.access.event;
   const registrationId = await registrationInEvent(ctx, rawId);
   const filter = ctx.access.visibility.sensitive ? sql`` : sql` AND n.sensitivity <> 'restricted'`;
   const rows = await noteRows(ctx.db, event.id, registrationId, filter);
@@ -87,12 +75,12 @@ export async function listNotes(ctx: Ctx, rawId: string): Promise<{ notes: NoteJ
  * note back, also a restricted one they could not list afterwards.
  */
 export async function createNote(
-  ctx: Ctx,
+  ctx: UserEventCtx,
   rawId: string,
   input: CreateNoteInput,
 ): Promise<{ note: NoteJson }> {
-  const event = eventOf(ctx);
-  const authorId = authorOf(ctx);
+  const event = ctx.access.event;
+  const authorId = ctx.access.principal.user.id;
   const registrationId = await registrationInEvent(ctx, rawId);
   const content = input.content.trim();
   if (content === '') throw unprocessable(BLANK_CONTENT);

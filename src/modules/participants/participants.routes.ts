@@ -40,7 +40,7 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       const query = request.query as { updated_since?: string };
       return reply
         .type('application/json; charset=utf-8')
-        .send(await service.listParticipants(ctxOf(deps, request), query));
+        .send(await service.listParticipants(ctxOf(deps, request, 'participants.list'), query));
     },
   );
 
@@ -64,7 +64,7 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       const query = request.query as { q?: string };
       return reply
         .type('application/json; charset=utf-8')
-        .send(await service.searchParticipants(ctxOf(deps, request), query));
+        .send(await service.searchParticipants(ctxOf(deps, request, 'participants.search'), query));
     },
   );
 
@@ -82,7 +82,11 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: LookupBody, ...errors },
       },
     },
-    async (request) => service.lookupParticipant(ctxOf(deps, request), request.query as { email?: string }),
+    async (request) =>
+      service.lookupParticipant(
+        ctxOf(deps, request, 'participants.lookup'),
+        request.query as { email?: string },
+      ),
   );
 
   app.get(
@@ -98,7 +102,7 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: RosterBody, ...errors },
       },
     },
-    async (request) => service.participantRoster(ctxOf(deps, request)),
+    async (request) => service.participantRoster(ctxOf(deps, request, 'participants.roster')),
   );
 
   app.get(
@@ -121,7 +125,7 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       const { id } = request.params as { id: number };
       return reply
         .type('application/json; charset=utf-8')
-        .send(await service.getParticipant(ctxOf(deps, request), { id }));
+        .send(await service.getParticipant(ctxOf(deps, request, 'participants.read'), { id }));
     },
   );
 }

@@ -2,8 +2,7 @@
  * Participants read paths (spec "Participants"; contract §4). Each function takes the request
  * context (the event is already resolved and access checked) and returns a JSON string or object.
  */
-import type { EventRow } from '../../access/resolve.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import { normalizeEmail } from '../accounts/users.service.js';
@@ -12,17 +11,12 @@ import * as repo from './participants.repo.js';
 export const SEARCH_LIMIT = 20;
 export const SEARCH_MAX_LENGTH = 200;
 
-function eventOf(ctx: Ctx): EventRow {
-  if (!ctx.access.event) throw new Error('participants service called without a resolved event');
-  return ctx.access.event;
-}
-
 /** `{participants, synced_at}` as JSON text. `updated_since` must be strict ISO 8601 (else 422). */
-export async function listParticipants(ctx: Ctx, input: { updated_since?: string }): Promise<string> {
+export async function listParticipants(ctx: EventCtx, input: { updated_since?: string }): Promise<string> {
   if (input.updated_since !== undefined && !isIsoDateTime(input.updated_since)) {
     throw unprocessable('updated_since must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00.000000Z');
   }
-  const event = eventOf(ctx);
+  const event = ctx.access.event;
   const watermark = await repo.syncWatermark(ctx.db);
   const list = await repo.listParticipantsJson(
     ctx.db,
@@ -35,13 +29,13 @@ export async function listParticipants(ctx: Ctx, input: { updated_since?: string
 }
 
 /** `{results}` as JSON text: at most 20 matches; blank term → no results; > 200 chars → 422. */
-export async function searchParticipants(ctx: Ctx, input: { q?: string }): Promise<string> {
+export async function searchParticipants(ctx: EventCtx, input: { q?: string }): Promise<string> {
   const q = (input.q ?? '').trim();
   if (q.length > SEARCH_MAX_LENGTH) throw unprocessable(`q must be at most ${SEARCH_MAX_LENGTH} characters`);
   if (q === '') return '{"results":[]}';
   const results = await repo.searchParticipantsJson(
     ctx.db,
-    eventOf(ctx).id,
+    ctx.access.event.id,
     ctx.access.visibility,
     q,
     SEARCH_LIMIT,
@@ -50,17 +44,17 @@ export async function searchParticipants(ctx: Ctx, input: { q?: string }): Promi
 }
 
 /** `{participant}` as JSON text; 404 when `id` is not a registration of this event. */
-export async function getParticipant(ctx: Ctx, input: { id: number }): Promise<string> {
-  const json = await repo.participantDetailJson(ctx.db, eventOf(ctx).id, input.id, ctx.access.visibility);
+export async function getParticipant(ctx: EventCtx, input: { id: number }): Promise<string> {
+  const json = await repo.participantDetailJson(ctx.db, ctx.access.event.id, input.id, ctx.access.visibility);
   if (json === null) throw notFound('Participant not found for this event');
   return `{"participant":${json}}`;
 }
 
 /** `{email, registered, participant_id, status}` for integrations (read-only; blank email → 422). */
-export async function lookupParticipant(ctx: Ctx, input: { email?: string }) {
+export async function lookupParticipant(ctx: EventCtx, input: { email?: string }) {
   const email = normalizeEmail(input.email ?? '');
   if (email === '') throw unprocessable('email is required');
-  const row = await repo.lookupByEmail(ctx.db, eventOf(ctx).id, email);
+  const row = await repo.lookupByEmail(ctx.db, ctx.access.event.id, email);
   return {
     email,
     registered: row !== null,
@@ -70,8 +64,8 @@ export async function lookupParticipant(ctx: Ctx, input: { email?: string }) {
 }
 
 /** `{participants:[{email, first_name, last_name, chat_user_id, status}], synced_at}`; withdrawn/rejected excluded. */
-export async function participantRoster(ctx: Ctx) {
-  const event = eventOf(ctx);
+export async function participantRoster(ctx: EventCtx) {
+  const event = ctx.access.event;
   const synced_at = await repo.syncWatermark(ctx.db);
   const participants = await repo.rosterRows(ctx.db, event.id);
   return { participants, synced_at };

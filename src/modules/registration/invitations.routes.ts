@@ -60,11 +60,11 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request);
+      const ctx = ctxOf(deps, request, 'participants.invite');
       const body = request.body as InviteInput;
       const created = await ctx.db.transaction((tx) =>
         createInvitation(ctx, tx, {
-          eventId: ctx.access.event!.id,
+          eventId: ctx.access.event.id,
           email: body.email,
           firstName: body.first_name,
           lastName: body.last_name,

@@ -36,7 +36,7 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) =>
       reply
         .type('application/json; charset=utf-8')
-        .send(await service.getOwnRecord(ctxOf(deps, request), rawId(request))),
+        .send(await service.getOwnRecord(ctxOf(deps, request, 'registrations.self'), rawId(request))),
   );
 
   app.patch(
@@ -58,6 +58,12 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) =>
       reply
         .type('application/json; charset=utf-8')
-        .send(await service.patchOwnRecord(ctxOf(deps, request), rawId(request), request.body)),
+        .send(
+          await service.patchOwnRecord(
+            ctxOf(deps, request, 'registrations.self'),
+            rawId(request),
+            request.body,
+          ),
+        ),
   );
 }

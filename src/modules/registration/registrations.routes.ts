@@ -45,7 +45,10 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       const body = request.body as Static<typeof StartRequest>;
-      const result = await service.startRegistration(ctxOf(deps, request), body.invitation_token);
+      const result = await service.startRegistration(
+        ctxOf(deps, request, 'registrations.self'),
+        body.invitation_token,
+      );
       return reply.status(201).send(result);
     },
   );
@@ -61,7 +64,7 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: TicketList, ...errorResponses(401, 403) },
       },
     },
-    async (request) => service.listTickets(ctxOf(deps, request)),
+    async (request) => service.listTickets(ctxOf(deps, request, 'registrations.self')),
   );
 
   app.get(
@@ -76,7 +79,7 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: TicketBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getTicket(ctxOf(deps, request), pe(request.params)),
+    async (request) => service.getTicket(ctxOf(deps, request, 'registrations.self'), pe(request.params)),
   );
 
   app.post(
@@ -91,7 +94,8 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: SubmitBody, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.submitRegistration(ctxOf(deps, request), pe(request.params)),
+    async (request) =>
+      service.submitRegistration(ctxOf(deps, request, 'registrations.self'), pe(request.params)),
   );
 
   app.post(
@@ -100,7 +104,7 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
       config,
       // 404 before 422; the body is optional (an absent one validates as `{}`).
       preValidation: async (request) => {
-        await service.assertOwnRegistration(ctxOf(deps, request), pe(request.params));
+        await service.assertOwnRegistration(ctxOf(deps, request, 'registrations.self'), pe(request.params));
         request.body ??= {};
       },
       schema: {
@@ -114,7 +118,11 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request) => {
       const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
-      return service.withdrawRegistration(ctxOf(deps, request), pe(request.params), body.reason);
+      return service.withdrawRegistration(
+        ctxOf(deps, request, 'registrations.self'),
+        pe(request.params),
+        body.reason,
+      );
     },
   );
 
@@ -123,7 +131,10 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
     {
       config,
       preValidation: async (request) =>
-        service.assertOwnConsent(ctxOf(deps, request), (request.params as { id: string }).id),
+        service.assertOwnConsent(
+          ctxOf(deps, request, 'registrations.self'),
+          (request.params as { id: string }).id,
+        ),
       schema: {
         tags,
         summary: 'Sign a consent by typing your name',
@@ -135,10 +146,14 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request) => {
       const body = request.body as Static<typeof SignRequest>;
-      return service.signOwnConsent(ctxOf(deps, request), (request.params as { id: string }).id, {
-        signatureName: body.signature_name,
-        ip: request.ip,
-      });
+      return service.signOwnConsent(
+        ctxOf(deps, request, 'registrations.self'),
+        (request.params as { id: string }).id,
+        {
+          signatureName: body.signature_name,
+          ip: request.ip,
+        },
+      );
     },
   );
 }

@@ -35,7 +35,7 @@ export function staffRoutes(app: FastifyInstance, deps: Deps): void {
         // 404 (unknown registration) precedes 422 (invalid body) in the contract's check order.
         // The body is optional: an absent one validates as `{}`.
         preValidation: async (request) => {
-          await registrationOfEvent(ctxOf(deps, request), rawId(request));
+          await registrationOfEvent(ctxOf(deps, request, 'registrations.manage'), rawId(request));
           request.body ??= {};
         },
         schema: {
@@ -49,7 +49,12 @@ export function staffRoutes(app: FastifyInstance, deps: Deps): void {
       },
       async (request) => {
         const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
-        return applyStaffAction(ctxOf(deps, request), rawId(request), action, body.reason);
+        return applyStaffAction(
+          ctxOf(deps, request, 'registrations.manage'),
+          rawId(request),
+          action,
+          body.reason,
+        );
       },
     );
   }

@@ -4,7 +4,7 @@
  * event. Audited through lifecycle.transition (`by: staff`, the credential and the reason).
  */
 import { sql } from 'drizzle-orm';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isoSqlText } from '../../lib/time.js';
 import { transition } from './lifecycle.js';
@@ -14,9 +14,11 @@ export type StaffAction = 'withdraw' | 'reinstate' | 'reject';
 const TARGET = { withdraw: 'withdrawn', reinstate: 'in_progress', reject: 'rejected' } as const;
 
 /** The registration id of `rawId` in the authorised event; 404 `Participant not found for this event`. */
-export async function registrationOfEvent(ctx: Ctx, rawId: string): Promise<{ id: number; status: string }> {
+export async function registrationOfEvent(
+  ctx: EventCtx,
+  rawId: string,
+): Promise<{ id: number; status: string }> {
   const event = ctx.access.event;
-  if (!event) throw new Error('staff service called without a resolved event');
   if (!/^[0-9]{1,9}$/.test(rawId)) throw notFound(PARTICIPANT_NOT_FOUND);
   const res = await ctx.db.execute<{ id: number; status: string }>(
     sql`SELECT id, status FROM registrations WHERE id = ${Number(rawId)} AND event_id = ${event.id}`,
@@ -30,7 +32,7 @@ export async function registrationOfEvent(ctx: Ctx, rawId: string): Promise<{ id
  * withdrawn or rejected registration can be reinstated`, or the state machine's refusal
  * (e.g. `Registration is already withdrawn`, `A registration cannot move from rejected to withdrawn`).
  */
-export async function applyStaffAction(ctx: Ctx, rawId: string, action: StaffAction, reason?: string) {
+export async function applyStaffAction(ctx: EventCtx, rawId: string, action: StaffAction, reason?: string) {
   const { id } = await registrationOfEvent(ctx, rawId);
   return ctx.db.transaction(async (tx) => {
     const current = await tx.execute<{ status: string }>(

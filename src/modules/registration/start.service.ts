@@ -12,7 +12,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { RegistrationStatus } from '../../db/schema/index.js';
-import type { Ctx } from '../../deps.js';
+import type { MobileCtx } from '../../deps.js';
 import { conflict, unprocessable } from '../../lib/errors.js';
 import { digestSecret } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -56,9 +56,8 @@ function splitName(name: string): [string, string] {
   return [parts[0] ?? '', parts.slice(1).join(' ')];
 }
 
-export async function startRegistration(ctx: Ctx, token: string): Promise<{ ticket: TicketJson }> {
+export async function startRegistration(ctx: MobileCtx, token: string): Promise<{ ticket: TicketJson }> {
   const p = ctx.access.principal;
-  if (!('user' in p)) throw new Error('startRegistration reached without a user');
   const user = p.user;
   return ctx.db.transaction(async (tx) => {
     const inv = await loadInvitation(tx, token);

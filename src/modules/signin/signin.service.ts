@@ -23,7 +23,7 @@ import {
   signInRequests,
   users,
 } from '../../db/schema/index.js';
-import type { Ctx, Deps } from '../../deps.js';
+import type { Deps, UserCtx } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
 import { digestSecret } from '../../lib/secrets.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -589,7 +589,7 @@ function principalOf(issued: Issued): Extract<Principal, { kind: 'mobile' }> {
 /** `{token, expires_at, user: /me fields + events}` plus the OAuth token-response fields (RFC 6749 §5.1). */
 async function sessionResponse(deps: Deps, issued: Issued) {
   const principal = principalOf(issued);
-  const ctx: Ctx = {
+  const ctx: UserCtx = {
     ...deps,
     access: {
       action: 'account.me',

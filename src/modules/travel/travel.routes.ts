@@ -29,7 +29,7 @@ export function travelRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await travelCalendar(ctxOf(deps, request));
+      const body = await travelCalendar(ctxOf(deps, request, 'travel.read'));
       return reply.send(body);
     },
   );

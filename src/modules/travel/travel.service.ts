@@ -16,7 +16,7 @@
  *   (`pickup_dismissed_at` set), else `awaiting`.
  */
 import type { Visibility } from '../../access/policy.js';
-import type { Ctx } from '../../deps.js';
+import type { EventCtx } from '../../deps.js';
 import { type TravelRow, travelRows } from './travel.repo.js';
 import {
   ADDRESS_HIDDEN,
@@ -121,9 +121,8 @@ function countsOf(entries: readonly TravelEntryJson[]): TravelCountsJson {
  * The calendar of the authorised event: `{eventTimezone, dates, entries, counts}`. Entries are
  * ordered by primaryTimeAt (unscheduled last), then participant name, then travel id.
  */
-export async function travelCalendar(ctx: Ctx): Promise<TravelCalendarJson> {
+export async function travelCalendar(ctx: EventCtx): Promise<TravelCalendarJson> {
   const event = ctx.access.event;
-  if (!event) throw new Error('travel calendar called without a resolved event');
   const rows = await travelRows(ctx.db, event.id);
   const entries = rows.map((row) => travelEntry(row, ctx.access.visibility));
   const dates = [...new Set(entries.map((e) => e.agendaDate).filter((d): d is string => d !== null))].sort();

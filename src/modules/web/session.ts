@@ -10,8 +10,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Action } from '../../access/actions.js';
-import { type AccessContext, authorize } from '../../access/authorize.js';
-import type { Ctx, Deps } from '../../deps.js';
+import { type AccessContext, type AccessFor, authorize } from '../../access/authorize.js';
+import type { CtxFor, Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
 
 export const SESSION_COOKIE = 'muster_session';
@@ -79,12 +79,12 @@ const asked = new WeakMap<FastifyRequest, Map<string, Promise<AccessContext>>>()
  * are thrown as the API would throw them. Asked once per request and action: a handler that needs
  * the context twice, and the page header (signedInAs), reuse the first answer.
  */
-export function pageAccess(
+export function pageAccess<A extends Action>(
   deps: Deps,
   request: FastifyRequest,
-  action: Action,
+  action: A,
   params: Record<string, string | undefined> = {},
-): Promise<AccessContext> {
+): Promise<AccessFor<A>> {
   let answers = asked.get(request);
   if (!answers) {
     answers = new Map();
@@ -96,7 +96,7 @@ export function pageAccess(
     answer = gate(deps, request, action, params);
     answers.set(key, answer);
   }
-  return answer;
+  return answer as Promise<AccessFor<A>>;
 }
 
 async function gate(
@@ -125,12 +125,12 @@ async function knownUser(request: FastifyRequest): Promise<string | null> {
 }
 
 /** The service context of a page request: dependencies plus the session's access context. */
-export async function pageCtx(
+export async function pageCtx<A extends Action>(
   deps: Deps,
   request: FastifyRequest,
-  action: Action,
+  action: A,
   params: Record<string, string | undefined> = {},
-): Promise<Ctx> {
+): Promise<CtxFor<A>> {
   const access = await pageAccess(deps, request, action, params);
   return { ...deps, log: request.log as Deps['log'], access };
 }
