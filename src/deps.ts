@@ -6,6 +6,7 @@ import type {
   AccessFor,
   EventAccess,
   MobileAccess,
+  RegistrationAccess,
   SeriesAccess,
   SeriesEventAccess,
   UserAccess,
@@ -45,3 +46,5 @@ export type UserCtx = Ctx<UserAccess>;
 export type UserEventCtx = Ctx<EventAccess & UserAccess>;
 /** A mobile-token-only action's context (contract §9). */
 export type MobileCtx = Ctx<MobileAccess>;
+/** An action on the caller's own registration: `access.registration` is resolved and theirs. */
+export type RegistrationCtx = Ctx<RegistrationAccess>;

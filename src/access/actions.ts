@@ -8,7 +8,9 @@
  * - `scope`: the global-token scope that also unlocks this action (only `bans:write` exists).
  * - `target`: what the path names: nothing, an event (`id` = numeric id or UUID; `slug` also slugs),
  *   a series (UUID, slug or `current`), or an event within a series (`series:event`: the series as
- *   above, then `{event_id}` = numeric id, UUID or slug of an event of that series).
+ *   above, then `{event_id}` = numeric id, UUID or slug of an event of that series), or one of the
+ *   caller's own registrations (`registration:own`: `{participant_event_id}`; `consent:own`: the
+ *   registration of the consent `{id}`), decided by ownership (access/own.ts), not by roles.
  */
 export type UserRequirement =
   | 'authenticated' // any signed-in user
@@ -23,7 +25,7 @@ export interface ActionRule {
   keys: { series: boolean; event: boolean };
   users: UserRequirement | null;
   scope?: 'bans:write';
-  target: 'none' | 'event:id' | 'event:slug' | 'series' | 'series:event';
+  target: 'none' | 'event:id' | 'event:slug' | 'series' | 'series:event' | 'registration:own' | 'consent:own';
   /** Only a mobile token may call (contract §9: other valid credentials get 403). */
   mobileOnly?: boolean;
   /** Message for credential kinds that may never use the action (403). */
@@ -112,6 +114,13 @@ export const actions = {
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
   'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
   'registrations.self': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
+  'registrations.own': {
+    keys: NO_KEYS,
+    users: 'authenticated',
+    target: 'registration:own',
+    mobileOnly: true,
+  },
+  'consents.sign': { keys: NO_KEYS, users: 'authenticated', target: 'consent:own', mobileOnly: true },
   'registrations.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 

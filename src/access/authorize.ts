@@ -7,6 +7,7 @@ import type { Tx } from '../db/client.js';
 import { forbidden, notFound } from '../lib/errors.js';
 import { type Action, type ActionRule, actions, type UserRequirement } from './actions.js';
 import { authenticate, authenticateWithEvent } from './authenticate.js';
+import { type OwnRegistration, resolveOwnConsent, resolveOwnRegistration } from './own.js';
 import {
   checkCredentialKind,
   NO_ROLES,
@@ -39,6 +40,7 @@ export interface AccessContext {
   principal: Principal;
   event?: EventRow;
   series?: SeriesRow;
+  registration?: OwnRegistration;
   roles: Roles;
   visibility: Visibility;
 }
@@ -64,6 +66,10 @@ export interface UserAccess extends AccessContext {
 export interface MobileAccess extends UserAccess {
   principal: MobilePrincipal;
 }
+/** An action on one of the caller's own registrations (`registration:own`, `consent:own`). */
+export interface RegistrationAccess extends UserAccess {
+  registration: OwnRegistration;
+}
 
 type RuleOf<A extends Action> = (typeof actions)[A];
 type TargetAccess<T> = T extends 'event:id' | 'event:slug'
@@ -72,7 +78,9 @@ type TargetAccess<T> = T extends 'event:id' | 'event:slug'
     ? { series: SeriesRow }
     : T extends 'series:event'
       ? { series: SeriesRow; event: EventRow }
-      : unknown;
+      : T extends 'registration:own' | 'consent:own'
+        ? { registration: OwnRegistration }
+        : unknown;
 type PrincipalAccess<R> = R extends { mobileOnly: true }
   ? { principal: MobilePrincipal }
   : R extends { keys: { series: false; event: false }; users: UserRequirement }
@@ -111,6 +119,7 @@ export async function authorize<A extends Action>(
 
   let event: EventRow | undefined;
   let series: SeriesRow | undefined;
+  let registration: OwnRegistration | undefined;
   if (combined) {
     if (!combined.event) throw notFound(EVENT_NOT_FOUND);
     event = combined.event;
@@ -121,6 +130,14 @@ export async function authorize<A extends Action>(
   } else if (rule.target === 'series:event') {
     series = await resolveSeries(db, params.series_id ?? '', principal);
     event = await resolveEventInSeries(db, params.event_id ?? '', series);
+  } else if (rule.target === 'registration:own' || rule.target === 'consent:own') {
+    // Only user credentials get here (the rule admits no keys); ownership is the reach check.
+    if (!isUserPrincipal(principal)) throw forbidden('Forbidden');
+    // Pages name the registration `{pe}`, the API `{participant_event_id}`.
+    registration =
+      rule.target === 'consent:own'
+        ? await resolveOwnConsent(db, params.id ?? '', principal.user.id)
+        : await resolveOwnRegistration(db, params.participant_event_id ?? params.pe ?? '', principal.user.id);
   }
 
   let roles = NO_ROLES;
@@ -152,6 +169,7 @@ export async function authorize<A extends Action>(
     principal,
     event,
     series,
+    ...(registration ? { registration } : {}),
     roles,
     visibility: visibilityFor(principal, roles),
   };

@@ -1,13 +1,21 @@
 /**
- * onRequest gate: runs the access policy (access/authorize.ts) for the route's declared action,
- * before the body is even parsed, and exposes `request.ctx` to handlers. Also sets
- * `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (contract §2).
+ * The gate's hooks: every route that declares `config.action` passes the access policy
+ * (access/authorize.ts) with the credential its `config.credential` names, and handlers get the
+ * typed context through `ctxOf`. Credential sources:
+ * - `bearer` (default): the Authorization header, checked onRequest, before the body is parsed;
+ *   sets `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (contract §2).
+ * - `session_cookie`: the web pages' sealed session cookie (http/session-cookie.ts), checked
+ *   preHandler, after the pages' CSRF check and validation (a forged form is refused first); no
+ *   or dead session → SignInRequired (the pages redirect to /signin). `optionalSession` pages
+ *   (home, sign-out) run without a context instead.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action } from '../access/actions.js';
 import { bearerToken } from '../access/authenticate.js';
 import { type AccessContext, type AccessFor, authorize } from '../access/authorize.js';
 import type { CtxFor, Deps } from '../deps.js';
+import { ApiError } from '../lib/errors.js';
+import { SignInRequired, sessionToken } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,22 +25,37 @@ declare module 'fastify' {
 
 const REFRESH_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
+type Params = Record<string, string | undefined>;
+
 export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
-    const action = request.routeOptions.config.action;
-    if (!action) return;
+    const { action, credential = 'bearer' } = request.routeOptions.config;
+    if (!action || credential !== 'bearer') return;
     // The refresh hint goes on every response once the token is known, denials included (contract §2).
     request.access = await authorize(
       deps.db,
       action,
       bearerToken(request.headers.authorization),
-      (request.params ?? {}) as Record<string, string | undefined>,
+      (request.params ?? {}) as Params,
       (p) => {
         if (p.kind === 'mobile' && p.expiresAt.getTime() - Date.now() < REFRESH_WINDOW_MS) {
           reply.header('X-Token-Refresh-Recommended', 'true');
         }
       },
     );
+  });
+  app.addHook('preHandler', async (request) => {
+    const { action, credential, optionalSession } = request.routeOptions.config;
+    if (!action || credential !== 'session_cookie') return;
+    const token = sessionToken(deps.sealer, request);
+    try {
+      if (!token) throw new SignInRequired();
+      request.access = await authorize(deps.db, action, token, (request.params ?? {}) as Params);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (optionalSession) return;
+      throw error.statusCode === 401 ? new SignInRequired() : error;
+    }
   });
 }
 
@@ -46,9 +69,21 @@ export function ctxOf<A extends Action>(
   request: FastifyRequest,
   action: A | readonly A[],
 ): CtxFor<A> {
+  const ctx = optionalCtxOf(deps, request, action);
+  if (!ctx) throw new Error(`Route ${request.routeOptions.url} was not authorised for ${String(action)}`);
+  return ctx;
+}
+
+/** Like ctxOf, for an `optionalSession` page: null when the visitor is not signed in. */
+export function optionalCtxOf<A extends Action>(
+  deps: Deps,
+  request: FastifyRequest,
+  action: A | readonly A[],
+): CtxFor<A> | null {
   const access = request.access;
+  if (!access) return null;
   const wanted: readonly Action[] = typeof action === 'string' ? [action] : action;
-  if (!access || !wanted.includes(access.action))
+  if (!wanted.includes(access.action))
     throw new Error(`Route ${request.routeOptions.url} was not authorised for ${wanted.join(' or ')}`);
   return { ...deps, log: request.log as Deps['log'], access: access as AccessFor<A> };
 }

@@ -1,21 +1,30 @@
 /**
- * Route declarations: every route must say `config: { action }` (an access-policy action) or
- * `config: { public: 'none' | 'signature' }`; buildApp fails at boot otherwise. The collected table
- * feeds the authorization-matrix coverage test.
+ * Route declarations: every route must say `config: { action }` (an access-policy action, with the
+ * credential source it reads: `bearer` by default, `session_cookie` for web pages) or
+ * `config: { public: 'none' | 'signature' }`; buildApp fails at boot otherwise. The
+ * collected table feeds the authorization-matrix coverage test.
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { type Action, isAction } from '../access/actions.js';
+
+/** Where the gate reads the credential of a route's action (http/authorize.ts). */
+export type CredentialSource = 'bearer' | 'session_cookie';
 
 export interface RouteEntry {
   method: string;
   url: string;
   action?: Action;
+  credential?: CredentialSource;
   public?: 'none' | 'signature';
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     action?: Action;
+    /** Default `bearer`. */
+    credential?: CredentialSource;
+    /** A `session_cookie` page that also serves signed-out visitors (no context then). */
+    optionalSession?: boolean;
     public?: 'none' | 'signature';
   }
   interface FastifyInstance {
@@ -32,7 +41,11 @@ export function trackRoutes(app: FastifyInstance): void {
   const table: RouteEntry[] = [];
   app.decorate('musterRoutes', table);
   app.addHook('onRoute', (route: RouteOptions) => {
-    const config = (route.config ?? {}) as { action?: unknown; public?: 'none' | 'signature' };
+    const config = (route.config ?? {}) as {
+      action?: unknown;
+      credential?: CredentialSource;
+      public?: 'none' | 'signature';
+    };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const pluginPublic = PLUGIN_PUBLIC_PREFIXES.some((p) => route.url.startsWith(p));
     if (!pluginPublic && !isAction(config.action) && !config.public) {
@@ -45,7 +58,9 @@ export function trackRoutes(app: FastifyInstance): void {
       table.push({
         method,
         url: route.url,
-        ...(isAction(config.action) ? { action: config.action } : {}),
+        ...(isAction(config.action)
+          ? { action: config.action, credential: config.credential ?? 'bearer' }
+          : {}),
         ...(config.public || pluginPublic ? { public: config.public ?? 'none' } : {}),
       });
     }

@@ -5,18 +5,37 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../src/http/route-table.js';
-import { isRefused, type WebMatrixRow, webRouteKeys, webRows } from '../access/rows/web.js';
+import {
+  isRefused,
+  PAGE_DECLARATIONS,
+  type SessionTargets,
+  type WebMatrixRow,
+  webRouteKeys,
+  webRows,
+  webSessionRows,
+} from '../access/rows/web.js';
 import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, PRINCIPALS, type World } from '../support/world.js';
+import { getPage, signedInBrowser } from './support.js';
 
 let t: TestApp;
 let app: FastifyInstance;
 let world: World;
+let consentOfAdultA: number;
+
+function targets(): SessionTargets {
+  return { adultA: world.regs.adultA.id, minorA: world.regs.minorA.id, consentOfAdultA };
+}
 
 beforeAll(async () => {
   t = await startTestApp();
   app = t.app;
   world = await buildWorld(t.deps);
+  const res = await t.deps.database.pool.query<{ id: number }>(
+    `SELECT id FROM consents WHERE registration_id = $1 ORDER BY id LIMIT 1`,
+    [world.regs.adultA.id],
+  );
+  consentOfAdultA = Number(res.rows[0]!.id);
 }, 60_000);
 
 afterAll(async () => {
@@ -37,11 +56,22 @@ function send(row: WebMatrixRow) {
 }
 
 describe('web page rows', () => {
-  it('cover every principal on every page route, and every page route is public to the bearer gate', () => {
+  it('cover every principal on every page route; each page declares what the table says, never a bearer credential', () => {
     expect(webRows).toHaveLength(PRINCIPALS.length * webRouteKeys.length);
     const pages = registeredRoutes(app).filter((r) => !r.url.startsWith('/api/v1'));
     expect(pages.map((r) => `${r.method} ${r.url}`).sort()).toEqual([...webRouteKeys].sort());
-    for (const r of pages) expect(r.public, `${r.method} ${r.url}`).toBe('none');
+    expect(Object.keys(PAGE_DECLARATIONS).sort()).toEqual([...webRouteKeys].sort());
+    for (const r of pages) {
+      const key = `${r.method} ${r.url}`;
+      const declared = PAGE_DECLARATIONS[key];
+      if (declared === 'public')
+        expect({ public: r.public, action: r.action }, key).toEqual({ public: 'none' });
+      else
+        expect({ action: r.action, credential: r.credential }, key).toEqual({
+          action: declared?.action,
+          credential: 'session_cookie',
+        });
+    }
   });
 
   it.each(webRows.map((r) => [`${r.route} ${r.principal} ${r.target} → ${r.expected.status}`, r] as const))(
@@ -59,6 +89,18 @@ describe('web page rows', () => {
       if (row.expected.location) expect(String(res.headers.location)).toContain(row.expected.location);
     },
   );
+
+  it.each(
+    webSessionRows.map(
+      (r) => [`${r.route} ${r.user}'s session ${r.target} → ${r.expected.status}`, r] as const,
+    ),
+  )('%s', async (_name, row) => {
+    const browser = await signedInBrowser(t.deps, world.users[row.user].id);
+    const res = await getPage(app, browser, row.url(targets()));
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    if (row.expected.text) expect(res.body).toContain(row.expected.text);
+  });
 
   it('refused requests change nothing in the database', async () => {
     const refused = webRows.filter(isRefused);

@@ -16,7 +16,9 @@ import { recordAudit } from '../audit/audit.service.js';
 import { requiredConsentTypes } from './completion.js';
 import { recheckCompletion, type TransitionActor } from './lifecycle.js';
 
-export const CONSENT_NOT_FOUND = 'Consent not found';
+export { CONSENT_NOT_FOUND } from '../../access/own.js';
+
+import { CONSENT_NOT_FOUND } from '../../access/own.js';
 
 /**
  * Upserts the required consents as `sent` (pending on `pendingOn`, `sent_at` now); a consent

@@ -14,9 +14,10 @@ import { type AuditVia, recordAudit } from '../audit/audit.service.js';
 import { completionStatus, loadCompletionFacts, lostCompletion } from './completion.js';
 import { type ActorRole, assertTransition, CHECKED_STATUSES } from './lifecycle.rules.js';
 
+export { REGISTRATION_NOT_FOUND } from '../../access/own.js';
 export { ACTOR_ROLES, type ActorRole, rolesFor, TRANSITIONS } from './lifecycle.rules.js';
 
-export const REGISTRATION_NOT_FOUND = 'Registration not found';
+import { REGISTRATION_NOT_FOUND } from '../../access/own.js';
 
 /** Who moves a registration: the role the rules check, plus what the audit entry names. */
 export interface TransitionActor {

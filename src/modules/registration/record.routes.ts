@@ -1,5 +1,5 @@
 /** The participant's own record: `GET|PATCH /registrations/{participant_event_id}` (contract §8). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
@@ -15,14 +15,12 @@ const Params = Type.Object({
 const WHO =
   'The signed-in participant (mobile token; other credentials 403), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, contract §1). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
 const url = '/registrations/:participant_event_id';
-const rawId = (request: FastifyRequest) =>
-  (request.params as { participant_event_id: string }).participant_event_id;
 
 export function recordRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     url,
     {
-      config: { action: 'registrations.self' },
+      config: { action: 'registrations.own' },
       schema: {
         tags,
         summary: 'My registration record',
@@ -30,19 +28,19 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
         params: Params,
         response: { 200: DetailBody, ...errorResponses(401, 403, 404) },
       },
-      // Path ids are checked by the service (404 with the module's message, not the generic one).
+      // Path ids are resolved by the gate (404 with the module's message, not the generic one).
       attachValidation: true,
     },
     async (request, reply) =>
       reply
         .type('application/json; charset=utf-8')
-        .send(await service.getOwnRecord(ctxOf(deps, request, 'registrations.self'), rawId(request))),
+        .send(await service.getOwnRecord(ctxOf(deps, request, 'registrations.own'))),
   );
 
   app.patch(
     url,
     {
-      config: { action: 'registrations.self' },
+      config: { action: 'registrations.own' },
       schema: {
         tags,
         summary: 'Edit my registration record, section by section',
@@ -58,12 +56,6 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) =>
       reply
         .type('application/json; charset=utf-8')
-        .send(
-          await service.patchOwnRecord(
-            ctxOf(deps, request, 'registrations.self'),
-            rawId(request),
-            request.body,
-          ),
-        ),
+        .send(await service.patchOwnRecord(ctxOf(deps, request, 'registrations.own'), request.body)),
   );
 }

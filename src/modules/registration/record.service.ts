@@ -1,11 +1,9 @@
 /**
  * The participant's own record (contract §8 `GET|PATCH /registrations/{participant_event_id}`).
  *
- * Whose record: the registration's person must be linked to the calling user (`people.user_id`).
- * Check order (contract §1: 404 target not found → 403 outside reach → 422 → action): a malformed
- * or unknown id is 404 `Registration not found`; someone else's registration is 403
- * `This is not your registration` (staff included: they use the participants endpoints); then the
- * body (422 naming each bad field); then the state: a `withdrawn` or `rejected` registration is
+ * Whose record: the gate decided (target `registration:own`, access/own.ts: 404 unknown, 403
+ * `This is not your registration`). Then, in the order of contract §1, the body (422 naming each
+ * bad field); then the state: a `withdrawn` or `rejected` registration is
  * 409 `This registration is <status> and can no longer be edited` (a conflict with the record's
  * state, not a fault in the body).
  *
@@ -16,10 +14,11 @@
  * guardians added (or given a new address) by the edit are emailed their portal link at once.
  */
 import { sql } from 'drizzle-orm';
+import { lockOwnRegistration, type OwnRegistration } from '../../access/own.js';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
 import { registrations } from '../../db/schema/index.js';
-import type { Ctx } from '../../deps.js';
+import type { RegistrationCtx } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { ImportItem } from '../participants/import.schema.js';
@@ -30,22 +29,9 @@ import { inviteNewGuardians } from './guardian-invitations.js';
 import { REGISTRATION_NOT_FOUND, recheckCompletion } from './lifecycle.js';
 import { PATCH_KEYS, type RecordPatchInput } from './record.schemas.js';
 import { validateRecordPatch } from './record.validate.js';
-import type { OwnRegistration } from './registration.repo.js';
-import * as repo from './registration.repo.js';
 
 /** The participant sees every section of their own record, sensitive ones included. */
 export const OWN_VISIBILITY: Visibility = { pii: true, sensitive: true };
-
-function userIdOf(ctx: Ctx): number {
-  const p = ctx.access.principal;
-  if (!('user' in p)) throw new Error('registration record reached by a credential without a user');
-  return p.user.id;
-}
-
-/** The caller's registration named by the raw path segment: 404 unknown, 403 someone else's. */
-export function ownRegistration(ctx: Ctx, raw: string, db: Tx = ctx.db, lock = false) {
-  return repo.ownRegistration(db, userIdOf(ctx), raw, lock);
-}
 
 async function detailJson(db: Tx, reg: OwnRegistration): Promise<string> {
   const json = await participantDetailJson(db, reg.eventId, reg.id, OWN_VISIBILITY);
@@ -54,8 +40,8 @@ async function detailJson(db: Tx, reg: OwnRegistration): Promise<string> {
 }
 
 /** GET → `{participant: ParticipantDetail}` as JSON text, every section included. */
-export async function getOwnRecord(ctx: Ctx, raw: string): Promise<string> {
-  return detailJson(ctx.db, await ownRegistration(ctx, raw));
+export async function getOwnRecord(ctx: RegistrationCtx): Promise<string> {
+  return detailJson(ctx.db, ctx.access.registration);
 }
 
 /**
@@ -74,11 +60,10 @@ async function withoutGuardianContacts(tx: Tx, rid: number, patch: RecordPatchIn
 }
 
 /** PATCH → the updated `{participant}` as JSON text (see the file comment for statuses). */
-export async function patchOwnRecord(ctx: Ctx, raw: string, body: unknown): Promise<string> {
-  await ownRegistration(ctx, raw);
+export async function patchOwnRecord(ctx: RegistrationCtx, body: unknown): Promise<string> {
   const patch = validateRecordPatch(body, new Date().toISOString().slice(0, 10));
   return ctx.db.transaction(async (tx) => {
-    const reg = await ownRegistration(ctx, raw, tx, true);
+    const reg = await lockOwnRegistration(tx, ctx.access.registration.id);
     if (reg.status === 'withdrawn' || reg.status === 'rejected')
       throw conflict(`This registration is ${reg.status} and can no longer be edited`);
     const sections = PATCH_KEYS.filter((k) => patch[k] !== undefined);

@@ -1,12 +1,12 @@
 /**
  * Reads of the participant side (contract §8): the caller's own registrations as tickets, and
- * consent rows in the spec's ParticipantDetail `consents[]` shape. Ownership = the person's
- * `user_id` is the caller.
+ * consent rows in the spec's ParticipantDetail `consents[]` shape. Ownership is the gate's
+ * (access/own.ts).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { RegistrationStatus } from '../../db/schema/index.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { isoSqlText } from '../../lib/time.js';
 import { REGISTRATION_NOT_FOUND } from './lifecycle.js';
 import type { ConsentJson, TicketJson } from './registration.schemas.js';
@@ -74,45 +74,6 @@ export async function ticketById(tx: Tx, registrationId: number): Promise<Ticket
   const [ticket] = await ticketRows(tx, sql`r.id = ${registrationId}`);
   if (!ticket) throw notFound(REGISTRATION_NOT_FOUND);
   return ticket;
-}
-
-export const NOT_YOURS = 'This is not your registration';
-
-type OwnRegistrationRow = OwnRegistration & { user_id: number | null; [key: string]: unknown };
-
-export interface OwnRegistration {
-  id: number;
-  status: RegistrationStatus;
-  eventId: number;
-  seriesId: string;
-  personId: number;
-  /** The person's email. */
-  email: string;
-}
-
-/**
- * The caller's own registration `rawId` (locked FOR UPDATE when `lock`), in the check order of
- * contract §1: malformed or missing → 404 `Registration not found`; someone else's → 403
- * `This is not your registration` (staff included: they use the participants endpoints).
- */
-export async function ownRegistration(
-  tx: Tx,
-  userId: number,
-  rawId: string | number,
-  lock = false,
-): Promise<OwnRegistration> {
-  if (!/^[0-9]{1,9}$/.test(String(rawId))) throw notFound(REGISTRATION_NOT_FOUND);
-  const res = await tx.execute<OwnRegistrationRow>(
-    sql`SELECT r.id, r.status, r.event_id AS "eventId", e.series_id AS "seriesId", r.person_id AS "personId",
-               p.email, p.user_id
-          FROM registrations r JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id
-         WHERE r.id = ${Number(rawId)}${lock ? sql` FOR UPDATE OF r` : sql``}`,
-  );
-  const row = res.rows[0];
-  if (!row) throw notFound(REGISTRATION_NOT_FOUND);
-  if (row.user_id === null || Number(row.user_id) !== userId) throw forbidden(NOT_YOURS);
-  const { user_id: _, ...reg } = row;
-  return { ...reg, id: Number(reg.id), eventId: Number(reg.eventId), personId: Number(reg.personId) };
 }
 
 const CONSENT_SELECT = sql.raw(`

@@ -26,10 +26,11 @@ const WHO =
 const PeParams = Type.Object({
   participant_event_id: Type.String({ maxLength: 20, description: 'participant_event_id' }),
 });
-const pe = (params: unknown) => (params as { participant_event_id: string }).participant_event_id;
 
 export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
   const config = { action: 'registrations.self' as const };
+  // The registration in the path is the caller's: the gate resolves it (404, then 403 not yours).
+  const own = { action: 'registrations.own' as const };
 
   app.post(
     '/registrations',
@@ -70,7 +71,7 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/tickets/:participant_event_id',
     {
-      config,
+      config: own,
       schema: {
         tags,
         summary: 'One of the caller’s registrations as a ticket',
@@ -79,13 +80,13 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: TicketBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getTicket(ctxOf(deps, request, 'registrations.self'), pe(request.params)),
+    async (request) => service.getTicket(ctxOf(deps, request, 'registrations.own')),
   );
 
   app.post(
     '/registrations/:participant_event_id/submit',
     {
-      config,
+      config: own,
       schema: {
         tags,
         summary: 'Submit a registration',
@@ -94,17 +95,15 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: SubmitBody, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      service.submitRegistration(ctxOf(deps, request, 'registrations.self'), pe(request.params)),
+    async (request) => service.submitRegistration(ctxOf(deps, request, 'registrations.own')),
   );
 
   app.post(
     '/registrations/:participant_event_id/withdraw',
     {
-      config,
-      // 404 before 422; the body is optional (an absent one validates as `{}`).
+      config: own,
+      // The body is optional (an absent one validates as `{}`); the gate answered 404/403 before.
       preValidation: async (request) => {
-        await service.assertOwnRegistration(ctxOf(deps, request, 'registrations.self'), pe(request.params));
         request.body ??= {};
       },
       schema: {
@@ -118,23 +117,14 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request) => {
       const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
-      return service.withdrawRegistration(
-        ctxOf(deps, request, 'registrations.self'),
-        pe(request.params),
-        body.reason,
-      );
+      return service.withdrawRegistration(ctxOf(deps, request, 'registrations.own'), body.reason);
     },
   );
 
   app.post(
     '/consents/:id/sign',
     {
-      config,
-      preValidation: async (request) =>
-        service.assertOwnConsent(
-          ctxOf(deps, request, 'registrations.self'),
-          (request.params as { id: string }).id,
-        ),
+      config: { action: 'consents.sign' },
       schema: {
         tags,
         summary: 'Sign a consent by typing your name',
@@ -147,7 +137,7 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
     async (request) => {
       const body = request.body as Static<typeof SignRequest>;
       return service.signOwnConsent(
-        ctxOf(deps, request, 'registrations.self'),
+        ctxOf(deps, request, 'consents.sign'),
         (request.params as { id: string }).id,
         {
           signatureName: body.signature_name,

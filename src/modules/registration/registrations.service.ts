@@ -1,14 +1,13 @@
 /**
  * Participant side of registration (contract §8): start from an invitation, tickets, submit,
- * withdraw, typed consent signatures. The caller is a signed-in user (mobile token); a
- * registration is theirs when its person's `user_id` is the caller. Status changes go through
- * lifecycle.ts only.
+ * withdraw, typed consent signatures. The caller is a signed-in user (mobile token or web
+ * session); the gate decides that a registration is theirs (target `registration:own`: its person's
+ * `user_id` is the caller) and hands it over in the context. Status changes go through lifecycle.ts only.
  */
 import { sql } from 'drizzle-orm';
-import type { UserPrincipal } from '../../access/principal.js';
-import type { Tx } from '../../db/client.js';
-import type { Ctx } from '../../deps.js';
-import { forbidden, notFound, unprocessable } from '../../lib/errors.js';
+import { lockOwnRegistration } from '../../access/own.js';
+import type { RegistrationCtx, UserCtx } from '../../deps.js';
+import { notFound, unprocessable } from '../../lib/errors.js';
 import { isMinor, loadCompletionFacts, missingSections } from './completion.js';
 import { CONSENT_NOT_FOUND, recordTypedSignature, requestConsents } from './consents.service.js';
 import { sendGuardianInvitations } from './guardian-invitations.js';
@@ -18,21 +17,14 @@ import type { ConsentJson, TicketJson } from './registration.schemas.js';
 
 export { startRegistration } from './start.service.js';
 
-export function userOf(ctx: Ctx): UserPrincipal['user'] {
-  const p = ctx.access.principal;
-  if (!('user' in p)) throw new Error('registration service reached without a user');
-  return p.user;
-}
-
 /** GET /tickets → `{tickets}`: the caller's registrations, earliest event first. */
-export async function listTickets(ctx: Ctx): Promise<{ tickets: TicketJson[] }> {
-  return { tickets: await repo.ticketsOf(ctx.db, userOf(ctx).id) };
+export async function listTickets(ctx: UserCtx): Promise<{ tickets: TicketJson[] }> {
+  return { tickets: await repo.ticketsOf(ctx.db, ctx.access.principal.user.id) };
 }
 
-/** GET /tickets/{pe} → `{ticket}`; 404 `Registration not found`, 403 `This is not your registration` (someone else's). */
-export async function getTicket(ctx: Ctx, rawId: string): Promise<{ ticket: TicketJson }> {
-  const own = await repo.ownRegistration(ctx.db, userOf(ctx).id, rawId);
-  return { ticket: await repo.ticketById(ctx.db, own.id) };
+/** GET /tickets/{pe} → `{ticket}` of the caller's registration (the gate resolved it: 404, 403). */
+export async function getTicket(ctx: RegistrationCtx): Promise<{ ticket: TicketJson }> {
+  return { ticket: await repo.ticketById(ctx.db, ctx.access.registration.id) };
 }
 
 /**
@@ -44,12 +36,10 @@ export async function getTicket(ctx: Ctx, rawId: string): Promise<{ ticket: Tick
  * `complete`); minor → `awaiting_guardian`.
  */
 export async function submitRegistration(
-  ctx: Ctx,
-  rawId: string,
+  ctx: RegistrationCtx,
 ): Promise<{ ticket: TicketJson; consents: ConsentJson[] }> {
-  const user = userOf(ctx);
   return ctx.db.transaction(async (tx) => {
-    const own = await repo.ownRegistration(tx, user.id, rawId, true);
+    const own = await lockOwnRegistration(tx, ctx.access.registration.id);
     if (own.status !== 'in_progress')
       throw unprocessable(`Only a registration in progress can be submitted (it is ${own.status})`);
     // One read of the record serves both the required-sections check and the minor test.
@@ -67,13 +57,11 @@ export async function submitRegistration(
 
 /** POST /registrations/{pe}/withdraw `{reason?}` → `{ticket}`; 422 when already withdrawn/rejected. */
 export async function withdrawRegistration(
-  ctx: Ctx,
-  rawId: string,
+  ctx: RegistrationCtx,
   reason?: string,
 ): Promise<{ ticket: TicketJson }> {
-  const user = userOf(ctx);
   return ctx.db.transaction(async (tx) => {
-    const own = await repo.ownRegistration(tx, user.id, rawId, true);
+    const own = await lockOwnRegistration(tx, ctx.access.registration.id);
     await transition(tx, {
       registrationId: own.id,
       to: 'withdrawn',
@@ -84,45 +72,24 @@ export async function withdrawRegistration(
   });
 }
 
-/** 404 `Registration not found` unless `rawId` is the caller's (route preValidation: 404 before 422). */
-export async function assertOwnRegistration(ctx: Ctx, rawId: string): Promise<void> {
-  await repo.ownRegistration(ctx.db, userOf(ctx).id, rawId);
-}
-
-async function ownConsentRegistration(
-  ctx: Ctx,
-  tx: Tx,
-  rawId: string,
-): Promise<{ id: number; registrationId: number }> {
-  if (!/^[0-9]{1,9}$/.test(rawId)) throw notFound(CONSENT_NOT_FOUND);
-  const id = Number(rawId);
-  const res = await tx.execute<{ registration_id: number; user_id: number | null }>(
-    sql`SELECT c.registration_id, p.user_id FROM consents c JOIN registrations r ON r.id = c.registration_id
-          JOIN people p ON p.id = r.person_id WHERE c.id = ${id}`,
-  );
-  const row = res.rows[0];
-  if (!row) throw notFound(CONSENT_NOT_FOUND);
-  if (row.user_id === null || Number(row.user_id) !== userOf(ctx).id) throw forbidden(repo.NOT_YOURS);
-  return { id, registrationId: row.registration_id };
-}
-
-/** 404 `Consent not found`; 403 `This is not your registration` when it is on someone else's (contract §1 order). */
-export async function assertOwnConsent(ctx: Ctx, rawId: string): Promise<void> {
-  await ownConsentRegistration(ctx, ctx.db, rawId);
-}
-
 /**
  * POST /consents/{id}/sign `{signature_name}` → `{consent, ticket}`: the registration's owner
- * signs by typing their name (time and IP recorded), then the completion check runs.
- * 404 `Consent not found` unless the consent belongs to one of the caller's registrations.
+ * signs by typing their name (time and IP recorded), then the completion check runs. The gate
+ * resolved the caller's registration; a consent that is not one of its own → 404 `Consent not found`.
  */
 export async function signOwnConsent(
-  ctx: Ctx,
+  ctx: RegistrationCtx,
   rawId: string,
   input: { signatureName: string; ip: string },
 ): Promise<{ consent: ConsentJson; ticket: TicketJson }> {
+  const registrationId = ctx.access.registration.id;
+  if (!/^[0-9]{1,9}$/.test(rawId)) throw notFound(CONSENT_NOT_FOUND);
+  const id = Number(rawId);
   return ctx.db.transaction(async (tx) => {
-    const { id, registrationId } = await ownConsentRegistration(ctx, tx, rawId);
+    const res = await tx.execute(
+      sql`SELECT 1 FROM consents WHERE id = ${id} AND registration_id = ${registrationId}`,
+    );
+    if (res.rows.length === 0) throw notFound(CONSENT_NOT_FOUND);
     await recordTypedSignature(ctx, tx, {
       consentId: id,
       signatureName: input.signatureName,

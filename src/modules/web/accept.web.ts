@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
+import { ctxOf } from '../../http/authorize.js';
 import { ApiError } from '../../lib/errors.js';
 import { EMAIL_BANNED } from '../registration/invitations.service.js';
 import {
@@ -21,7 +22,7 @@ import {
   invitationByToken,
 } from '../registration/invitee.service.js';
 import { startRegistration } from '../registration/registrations.service.js';
-import { pageCtx, signedInAs } from './session.js';
+import { signedInAs } from './session.js';
 import { PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 
 const Token = Type.String({ maxLength: 300, description: 'The invitation token from the email link' });
@@ -104,14 +105,18 @@ export function acceptPages(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/register/accept',
     {
-      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      config: {
+        action: 'registrations.self',
+        credential: 'session_cookie',
+        rateLimit: PAGE_RATE_LIMIT,
+      },
       schema: { hide: true, body: TokenForm, response: pageResponses },
     },
     async (request, reply) => {
       const token = (request.body as { token?: string }).token ?? '';
       let ticket: { id: number };
       try {
-        ({ ticket } = await startRegistration(await pageCtx(deps, request, 'registrations.self'), token));
+        ({ ticket } = await startRegistration(ctxOf(deps, request, 'registrations.self'), token));
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;

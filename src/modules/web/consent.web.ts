@@ -9,16 +9,17 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps, RegistrationCtx } from '../../deps.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { signOwnConsent } from '../registration/registrations.service.js';
 import { CONSENT_TEXTS, consentTitle } from './consent-texts.js';
 import type { PageErrorItem } from './forms.js';
-import { ownDetail } from './register.web.js';
-import { pageCtx } from './session.js';
+import { ownCtx, ownDetail } from './register.web.js';
 import { pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
+/** `{pe}` is the caller's registration (the gate decides); `{id}` must be one of its consents. */
+const OWN_PAGE = { action: 'registrations.own', credential: 'session_cookie' } as const;
 const ConsentParams = Type.Object(
   { pe: Type.String({ pattern: '^[0-9]{1,9}$' }), id: Type.String({ pattern: '^[0-9]{1,9}$' }) },
   { additionalProperties: false },
@@ -73,8 +74,8 @@ const ownWhere = (pe: string, id: string) => ({
   back: { href: `/register/${pe}`, text: 'Back to your registration' },
 });
 
-async function consentOf(deps: Deps, request: Parameters<typeof ownDetail>[1], pe: string, id: string) {
-  const detail = await ownDetail(deps, request, pe);
+async function consentOf(ctx: RegistrationCtx, id: string) {
+  const detail = await ownDetail(ctx);
   const consent = ((detail.consents ?? []) as Json[]).find((c) => String(c.id) === id);
   if (!consent) throw notFound('Consent not found');
   return consent;
@@ -83,29 +84,30 @@ async function consentOf(deps: Deps, request: Parameters<typeof ownDetail>[1], p
 export function consentPages(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/register/:pe/consents/:id',
-    { config: { public: 'none' }, schema: { hide: true, params: ConsentParams, response: pageResponses } },
+    { config: OWN_PAGE, schema: { hide: true, params: ConsentParams, response: pageResponses } },
     async (request, reply) => {
       const { pe, id } = request.params as { pe: string; id: string };
-      return renderConsent(reply, 200, ownWhere(pe, id), await consentOf(deps, request, pe, id));
+      return renderConsent(reply, 200, ownWhere(pe, id), await consentOf(ownCtx(deps, request), id));
     },
   );
 
   app.post(
     '/register/:pe/consents/:id',
     {
-      config: { public: 'none' },
+      config: OWN_PAGE,
       schema: { hide: true, params: ConsentParams, body: SignForm, response: pageResponses },
     },
     async (request, reply) => {
       const { pe, id } = request.params as { pe: string; id: string };
       const body = request.body as { signature_name?: string; agree?: string };
-      const consent = await consentOf(deps, request, pe, id);
+      const ctx = ownCtx(deps, request);
+      const consent = await consentOf(ctx, id);
       const signatureName = (body.signature_name ?? '').trim();
       const errors = signatureProblems(body);
       if (errors.length > 0)
         return renderConsent(reply, 422, ownWhere(pe, id), consent, { signatureName, errors });
       try {
-        await signOwnConsent(await pageCtx(deps, request, 'registrations.self'), id, {
+        await signOwnConsent(ctx, id, {
           signatureName,
           ip: request.ip,
         });

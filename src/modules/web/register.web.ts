@@ -6,11 +6,13 @@
  *   `PATCH /api/v1/registrations/{pe}` (patchOwnRecord): saved → 303 to the next section (the
  *   overview after the last); refused → the form again with the person's input and the messages
  *   (422 field errors, 409 no longer editable), never a 500.
- * Ownership, 404 and 403 are the service's (ownRegistration); no session → /signin.
+ * Each page declares the action `registrations.own` read from the session cookie: the gate decides
+ * ownership (404 unknown, 403 someone else's) and sends a visitor without a session to /signin.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps, RegistrationCtx } from '../../deps.js';
+import { ctxOf } from '../../http/authorize.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/record.service.js';
 import { getTicket, submitRegistration } from '../registration/registrations.service.js';
@@ -25,7 +27,6 @@ import {
   valuesFromDetail,
 } from './forms.js';
 import { fieldId, SECTIONS, type Section, sectionByKey } from './sections.js';
-import { pageCtx } from './session.js';
 import { CsrfForm, type FormBody, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
@@ -44,6 +45,7 @@ const NOTICES: Record<string, string> = {
   submitted: 'Your registration is submitted.',
   signed: 'Thank you: your signature is recorded.',
 };
+const OWN_PAGE = { action: 'registrations.own', credential: 'session_cookie' } as const;
 const SectionParams = Type.Object(
   { pe: PE, section: Type.String({ maxLength: 50 }) },
   { additionalProperties: false },
@@ -59,10 +61,12 @@ export const STATUS_TEXT: Record<string, string> = {
 };
 
 /** The participant's own record (ParticipantDetail), read through the API's service. */
-export async function ownDetail(deps: Deps, request: FastifyRequest, pe: string): Promise<Json> {
-  const ctx = await pageCtx(deps, request, 'registrations.self');
-  return (JSON.parse(await getOwnRecord(ctx, pe)) as { participant: Json }).participant;
+export async function ownDetail(ctx: RegistrationCtx): Promise<Json> {
+  return (JSON.parse(await getOwnRecord(ctx)) as { participant: Json }).participant;
 }
+
+/** The gate's context of a registration page (`{pe}` resolved as the caller's registration). */
+export const ownCtx = (deps: Deps, request: FastifyRequest) => ctxOf(deps, request, 'registrations.own');
 
 function sectionOf(key: string): Section {
   const section = sectionByKey(key);
@@ -95,7 +99,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/register/:pe',
     {
-      config: { public: 'none' },
+      config: OWN_PAGE,
       schema: { hide: true, params: PeParams, querystring: DoneQuery, response: pageResponses },
     },
     async (request, reply) => {
@@ -108,13 +112,13 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/register/:pe/submit',
     {
-      config: { public: 'none' },
+      config: OWN_PAGE,
       schema: { hide: true, params: PeParams, body: CsrfForm, response: pageResponses },
     },
     async (request, reply) => {
       const { pe } = request.params as { pe: string };
       try {
-        await submitRegistration(await pageCtx(deps, request, 'registrations.self'), pe);
+        await submitRegistration(ownCtx(deps, request));
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
         return renderOverview(deps, request, reply, pe, 422, { errors: submitErrors(pe, error.message) });
@@ -125,11 +129,11 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/register/:pe/:section',
-    { config: { public: 'none' }, schema: { hide: true, params: SectionParams, response: pageResponses } },
+    { config: OWN_PAGE, schema: { hide: true, params: SectionParams, response: pageResponses } },
     async (request, reply) => {
       const { pe, section: key } = request.params as { pe: string; section: string };
       const section = sectionOf(key);
-      const detail = await ownDetail(deps, request, pe);
+      const detail = await ownDetail(ownCtx(deps, request));
       return renderSection(reply, 200, pe, section, valuesFromDetail(section, detail), []);
     },
   );
@@ -137,19 +141,19 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/register/:pe/:section',
     {
-      config: { public: 'none' },
+      config: OWN_PAGE,
       schema: { hide: true, params: SectionParams, body: FormBodySchema, response: pageResponses },
     },
     async (request, reply) => {
       const { pe, section: key } = request.params as { pe: string; section: string };
       const section = sectionOf(key);
       const values = valuesFromBody(section, request.body as FormBody);
-      const detail = await ownDetail(deps, request, pe);
+      const detail = await ownDetail(ownCtx(deps, request));
       const missing = missingRequired(section, values);
       if (missing.length > 0) return renderSection(reply, 422, pe, section, values, missing);
       const { patch, slots } = formToPatch(section, values, detail);
       try {
-        await patchOwnRecord(await pageCtx(deps, request, 'registrations.self'), pe, patch);
+        await patchOwnRecord(ownCtx(deps, request), patch);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
@@ -196,10 +200,9 @@ async function renderOverview(
   status: number,
   extra: { notice?: string | undefined; errors?: PageErrorItem[] },
 ) {
-  const ctx = await pageCtx(deps, request, 'registrations.self');
-  // The record first: someone else's registration is 403 there (the ticket service answers 404).
-  const detail = (JSON.parse(await getOwnRecord(ctx, pe)) as { participant: Json }).participant;
-  const { ticket } = await getTicket(ctx, pe);
+  const ctx = ownCtx(deps, request);
+  const detail = await ownDetail(ctx);
+  const { ticket } = await getTicket(ctx);
   return reply.page(status, 'overview', {
     ...overviewData(pe, detail),
     eventName: ticket.event.name,

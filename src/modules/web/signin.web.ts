@@ -13,6 +13,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { optionalCtxOf } from '../../http/authorize.js';
 import { ApiError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 import { signOut } from '../credentials/session.service.js';
@@ -20,11 +21,9 @@ import { exchangeCode } from '../signin/signin.service.js';
 import {
   clearSession,
   cookieBase,
-  pageCtx,
   SIGNIN_COOKIE,
   type SigninState,
   safeNext,
-  sessionToken,
   setSession,
 } from './session.js';
 import { CallbackQuery, CsrfForm, NextQuery, pageResponses } from './web.schemas.js';
@@ -107,15 +106,17 @@ export function signinPages(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/signout',
     {
-      config: { public: 'none' },
+      // Signed out already (or a dead session): the cookie goes either way.
+      config: { action: 'session.delete', credential: 'session_cookie', optionalSession: true },
       schema: { hide: true, body: CsrfForm, response: pageResponses },
     },
     async (request, reply) => {
-      if (sessionToken(deps, request)) {
+      const ctx = optionalCtxOf(deps, request, 'session.delete');
+      if (ctx) {
         try {
-          await signOut(await pageCtx(deps, request, 'session.delete'));
+          await signOut(ctx);
         } catch {
-          // Already signed out or expired: the cookie goes either way.
+          // Signed out concurrently: the cookie goes either way.
         }
       }
       clearSession(deps, reply);

@@ -9,8 +9,9 @@
  *   (no build step),
  * - a strict Content-Security-Policy (no scripts at all; styles and forms from this origin only),
  * - an error handler that always answers with an HTML page (sign-in required → redirect to /signin).
- * Routes declare `config.public` for the bearer gate (an Authorization header is ignored) and
- * authenticate by the session cookie through the API's own gate (session.ts).
+ * Pages that act for a signed-in person declare `config: { action, credential: 'session_cookie' }`:
+ * the API's own gate reads the session cookie (http/authorize.ts; an Authorization header plays no
+ * part); the others are `config.public`.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,13 +22,14 @@ import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { optionalCtxOf } from '../../http/authorize.js';
 import { ApiError } from '../../lib/errors.js';
 import { listTickets } from '../registration/registrations.service.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
 import { guardianPages } from './guardian.web.js';
 import { registerPages } from './register.web.js';
-import { cookieBase, pageCtx, SignInRequired, signedInAs } from './session.js';
+import { cookieBase, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
 import { pageResponses } from './web.schemas.js';
 
@@ -108,7 +110,10 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
     );
     web.get(
       '/',
-      { config: { public: 'none' }, schema: { hide: true, response: pageResponses } },
+      {
+        config: { action: 'registrations.self', credential: 'session_cookie', optionalSession: true },
+        schema: { hide: true, response: pageResponses },
+      },
       async (request, reply) =>
         reply.page(200, 'home', { registrations: await homeRegistrations(deps, request) }),
     );
@@ -122,12 +127,8 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
 
 /** The signed-in person's registrations for the home page (none when signed out). */
 async function homeRegistrations(deps: Deps, request: FastifyRequest) {
-  let ctx: Awaited<ReturnType<typeof pageCtx>>;
-  try {
-    ctx = await pageCtx(deps, request, 'registrations.self');
-  } catch {
-    return [];
-  }
+  const ctx = optionalCtxOf(deps, request, 'registrations.self');
+  if (!ctx) return [];
   const { tickets } = await listTickets(ctx);
   return tickets.map((t) => ({ id: t.id, event: t.event.name, status: t.display_status }));
 }

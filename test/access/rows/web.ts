@@ -193,6 +193,94 @@ const ROUTES: RouteDef[] = [
 
 export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
 
+/**
+ * What each page declares to the gate (architecture "every credential source goes through the
+ * gate"; contract §8): pages that act for the signed-in person name the API action they share with
+ * the app, read from the session cookie; the rest are public (the guardian pages' path token is
+ * checked by the portal service, sign-in and the invitation landing need no one signed in).
+ * `optional`: the page also serves signed-out visitors.
+ */
+export const PAGE_DECLARATIONS: Record<string, { action: string; optional?: true } | 'public'> = {
+  'GET /': { action: 'registrations.self', optional: true },
+  'GET /assets/muster.css': 'public',
+  'GET /favicon.ico': 'public',
+  'GET /signin': 'public',
+  'GET /signin/callback': 'public',
+  'POST /signout': { action: 'session.delete', optional: true },
+  'GET /register/accept': 'public',
+  'POST /register/accept': { action: 'registrations.self' },
+  'POST /register/accept/continue': 'public',
+  'GET /register/:pe': { action: 'registrations.own' },
+  'POST /register/:pe/submit': { action: 'registrations.own' },
+  'GET /register/:pe/:section': { action: 'registrations.own' },
+  'POST /register/:pe/:section': { action: 'registrations.own' },
+  'GET /register/:pe/consents/:id': { action: 'registrations.own' },
+  'POST /register/:pe/consents/:id': { action: 'registrations.own' },
+  'GET /guardian/accept': 'public',
+  'GET /guardian/:token': 'public',
+  'POST /guardian/:token': 'public',
+  'POST /guardian/:token/complete': 'public',
+  'GET /guardian/:token/consents/:id': 'public',
+  'POST /guardian/:token/consents/:id': 'public',
+};
+
+/**
+ * Signed-in rows (session cookie, no bearer): contract §8 "the participant's own registration":
+ * the owner gets the page; anyone else, staff and global admins included, 403 `This is not your
+ * registration`; an unknown or malformed id 404 — the same answers as the API's
+ * GET /registrations/{participant_event_id}. World: `participant` owns adultA (event A).
+ */
+/** Ids the session rows need from the world: two registrations and a consent of adultA. */
+export interface SessionTargets {
+  adultA: number;
+  minorA: number;
+  consentOfAdultA: number;
+}
+
+export interface WebSessionRow {
+  route: string;
+  user: 'participant' | 'eventAdmin' | 'admin';
+  target: 'own' | 'other' | 'missing' | 'none';
+  url: (t: SessionTargets) => string;
+  expected: { status: number; text?: string };
+}
+
+const NOT_YOURS = 'This is not your registration';
+const SESSION_PAGES = ['GET /register/:pe', 'GET /register/:pe/:section', 'GET /register/:pe/consents/:id'];
+
+function sessionUrl(route: string, pe: string, consent: number): string {
+  if (route === 'GET /register/:pe') return `/register/${pe}`;
+  if (route === 'GET /register/:pe/:section') return `/register/${pe}/personal`;
+  return `/register/${pe}/consents/${consent}`;
+}
+
+export const webSessionRows: WebSessionRow[] = SESSION_PAGES.flatMap((route) =>
+  (['participant', 'eventAdmin', 'admin'] as const).flatMap((user) => [
+    {
+      route,
+      user,
+      target: 'own' as const,
+      url: (t: SessionTargets) => sessionUrl(route, String(t.adultA), t.consentOfAdultA),
+      // Only the participant owns adultA.
+      expected: user === 'participant' ? { status: 200 } : { status: 403, text: NOT_YOURS },
+    },
+    {
+      route,
+      user,
+      target: 'other' as const,
+      url: (t: SessionTargets) => sessionUrl(route, String(t.minorA), t.consentOfAdultA),
+      expected: { status: 403, text: NOT_YOURS },
+    },
+    {
+      route,
+      user,
+      target: 'missing' as const,
+      url: (t: SessionTargets) => sessionUrl(route, '999999999', t.consentOfAdultA),
+      expected: { status: 404, text: 'Registration not found' },
+    },
+  ]),
+);
+
 export const webRows: WebMatrixRow[] = PRINCIPALS.flatMap((principal) =>
   ROUTES.map((r) => ({
     method: r.method,
