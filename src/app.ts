@@ -11,6 +11,7 @@ import { registerHttpBasics } from './http/basics.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRoutes } from './http/route-table.js';
+import { typed } from './http/typed.js';
 import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
@@ -69,7 +70,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);
   await app.register(
-    async (api) => {
+    async (plain) => {
+      const api = typed(plain);
       healthRoutes(api, deps);
       accountRoutes(api, deps);
       sessionRoutes(api, deps);
@@ -102,7 +104,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     { prefix: API_PREFIX },
   );
-  webRoutes(app, deps);
+  webRoutes(typed(app), deps);
   await app.ready();
   return app;
 }

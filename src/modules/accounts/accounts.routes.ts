@@ -1,9 +1,10 @@
 /** GET /me, GET /events (spec "Account and credentials"). Users only; API keys get 403. */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses, Nullable, NullableDateTime } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import * as service from './accounts.service.js';
 
 const tags = ['account'];
@@ -40,7 +41,7 @@ export const AccessibleEvent = Type.Object({
   travel_enabled: Type.Boolean(),
 });
 
-export function accountRoutes(app: FastifyInstance, deps: Deps): void {
+export function accountRoutes(app: Api, deps: Deps): void {
   app.get(
     '/me',
     {

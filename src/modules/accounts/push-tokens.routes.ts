@@ -1,13 +1,13 @@
 /** POST /push_tokens, DELETE /push_tokens/{token}, DELETE /push_tokens (contract §3). Users only. */
-import type { FastifyInstance } from 'fastify';
+
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import {
   DeletePushTokenRequest,
   PushTokenParams,
   PushTokenSuccess,
-  type RegisterPushTokenInput,
   RegisterPushTokenRequest,
 } from './push-tokens.schemas.js';
 import * as service from './push-tokens.service.js';
@@ -17,7 +17,7 @@ const WHO =
   'Any user credential (mobile token or unscoped global API token); API keys and the `bans:write`-scoped token get 403.';
 const DELETE_RULES = `Deletes one of the caller's own push tokens (APNs tokens match case-insensitively). 200 \`{"success":true}\`; 404 \`{"error":"Push token not found"}\` when the caller has no such token, including a token registered by someone else. ${WHO}`;
 
-export function pushTokenRoutes(app: FastifyInstance, deps: Deps): void {
+export function pushTokenRoutes(app: Api, deps: Deps): void {
   app.post(
     '/push_tokens',
     {
@@ -37,7 +37,7 @@ export function pushTokenRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       const { created } = await service.registerPushToken(
         ctxOf(deps, request, 'push_tokens.write'),
-        request.body as RegisterPushTokenInput,
+        request.body,
       );
       return reply.status(created ? 201 : 200).send({ success: true });
     },
@@ -56,10 +56,7 @@ export function pushTokenRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) =>
-      service.deletePushToken(
-        ctxOf(deps, request, 'push_tokens.write'),
-        (request.params as { token: string }).token,
-      ),
+      service.deletePushToken(ctxOf(deps, request, 'push_tokens.write'), request.params.token),
   );
 
   app.delete(
@@ -74,10 +71,6 @@ export function pushTokenRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: PushTokenSuccess, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      service.deletePushToken(
-        ctxOf(deps, request, 'push_tokens.write'),
-        (request.body as { token: string }).token,
-      ),
+    async (request) => service.deletePushToken(ctxOf(deps, request, 'push_tokens.write'), request.body.token),
   );
 }

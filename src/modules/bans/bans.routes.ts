@@ -1,16 +1,15 @@
 /** The ban list (spec "Bans"; contract §7): POST/GET /bans, GET /bans/{id}, revoke, reinstate. */
-import type { FastifyInstance } from 'fastify';
+
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import {
   BanBody,
   BanConflictBody,
   BanIdParams,
   BanListBody,
-  type CreateBanInput,
   CreateBanRequest,
-  type ListBansInput,
   ListBansQuery,
   MAX_BAN_EMAILS,
 } from './bans.schemas.js';
@@ -24,7 +23,7 @@ const WHO_READS = `${WHO_WRITES} A \`bans:write\`-scoped global token gets 403 \
 const BAN_STATUS_NOTE =
   '`status`: `Revoked` | `Indefinite` | `Active` | `Expired`; `active` = not revoked and not expired.';
 
-export function banRoutes(app: FastifyInstance, deps: Deps): void {
+export function banRoutes(app: Api, deps: Deps): void {
   app.post(
     '/bans',
     {
@@ -45,10 +44,7 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await service.createBan(
-        ctxOf(deps, request, 'bans.create'),
-        request.body as CreateBanInput,
-      );
+      const result = await service.createBan(ctxOf(deps, request, 'bans.create'), request.body);
       return reply.status(201).send(result);
     },
   );
@@ -65,7 +61,7 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanListBody, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => service.listBans(ctxOf(deps, request, 'bans.read'), request.query as ListBansInput),
+    async (request) => service.listBans(ctxOf(deps, request, 'bans.read'), request.query),
   );
 
   app.get(
@@ -80,8 +76,7 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) =>
-      service.getBan(ctxOf(deps, request, 'bans.read'), (request.params as { id: string }).id),
+    async (request) => service.getBan(ctxOf(deps, request, 'bans.read'), request.params.id),
   );
 
   app.post(
@@ -96,8 +91,7 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) =>
-      service.revokeBan(ctxOf(deps, request, 'bans.manage'), (request.params as { id: string }).id),
+    async (request) => service.revokeBan(ctxOf(deps, request, 'bans.manage'), request.params.id),
   );
 
   app.post(
@@ -112,7 +106,6 @@ export function banRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) =>
-      service.reinstateBan(ctxOf(deps, request, 'bans.manage'), (request.params as { id: string }).id),
+    async (request) => service.reinstateBan(ctxOf(deps, request, 'bans.manage'), request.params.id),
   );
 }

@@ -1,15 +1,14 @@
 /** Chat blast routes (spec "Chat blasts", contract §6 "Messaging"). */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import {
   ChatBlastBody,
   ChatBlastList,
-  type ChatBlastListInput,
   ChatBlastListQuery,
-  type CreateChatBlastInput,
   CreateChatBlastRequest,
 } from './chat-blasts.schemas.js';
 import * as service from './chat-blasts.service.js';
@@ -25,7 +24,7 @@ const WHO =
 const SHAPE =
   '`status`: `pending` → `in_progress` → `completed` (`failed` when every recipient failed). Counts are derived from the recipient rows: `recipient_count` = recipients snapshotted at creation, `sent_count` + `failed_count` reach it when delivery ends.';
 
-export function chatBlastRoutes(app: FastifyInstance, deps: Deps): void {
+export function chatBlastRoutes(app: Api, deps: Deps): void {
   app.post(
     '/events/:event_id/chat_blasts',
     {
@@ -40,10 +39,7 @@ export function chatBlastRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createBlast(
-        ctxOf(deps, request, 'chat_blasts.write'),
-        request.body as CreateChatBlastInput,
-      );
+      const body = await service.createBlast(ctxOf(deps, request, 'chat_blasts.write'), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -61,8 +57,7 @@ export function chatBlastRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ChatBlastList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      service.listBlasts(ctxOf(deps, request, 'chat_blasts.read'), request.query as ChatBlastListInput),
+    async (request) => service.listBlasts(ctxOf(deps, request, 'chat_blasts.read'), request.query),
   );
 
   app.get(
@@ -77,7 +72,6 @@ export function chatBlastRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ChatBlastBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) =>
-      service.getBlast(ctxOf(deps, request, 'chat_blasts.read'), (request.params as { id: string }).id),
+    async (request) => service.getBlast(ctxOf(deps, request, 'chat_blasts.read'), request.params.id),
   );
 }

@@ -1,28 +1,24 @@
 /** Check-in routes (contract §5, §9): scan contexts, scans, bulk replays, scan feed, undo. */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
+import { type Api, sendJsonText } from '../../http/typed.js';
 import {
   BulkResult,
-  type BulkScanInput,
   BulkScanRequest,
   ContextBody,
-  type CreateContextInput,
   CreateContextRequest,
   DeleteContextResult,
   MAX_BULK_SCANS,
   ScanContextList,
-  type ScanInput,
   ScanList,
-  type ScanListInput,
   ScanListQuery,
   ScanRequest,
   ScanResult,
   UndoQuery,
   UndoResult,
-  type UpdateContextInput,
   UpdateContextRequest,
 } from './checkin.schemas.js';
 import { listScanContexts } from './contexts.js';
@@ -54,7 +50,7 @@ const SCAN_RULES = [
   'Scans of one event that arrive together are recorded together (group commit): one transaction, in registration-id order, so their `created_at` (the transaction’s start) is the same; two requests for one registration keep their arrival order. Each request still gets its own answer (outcome, 404, 422, its caller’s field visibility), exactly as if it had been sent alone.',
 ].join('\n\n');
 
-export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
+export function checkinRoutes(app: Api, deps: Deps): void {
   app.get(
     '/events/:event_id/scan_contexts',
     {
@@ -84,8 +80,8 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await createScan(ctxOf(deps, request, 'scans.write'), request.body as ScanInput);
-      return reply.type('application/json; charset=utf-8').send(body);
+      const body = await createScan(ctxOf(deps, request, 'scans.write'), request.body);
+      return sendJsonText(reply, body);
     },
   );
 
@@ -102,7 +98,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => createScansBulk(ctxOf(deps, request, 'scans.write'), request.body as BulkScanInput),
+    async (request) => createScansBulk(ctxOf(deps, request, 'scans.write'), request.body),
   );
 
   app.get(
@@ -118,7 +114,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: ScanList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => listScans(ctxOf(deps, request, 'scans.read'), request.query as ScanListInput),
+    async (request) => listScans(ctxOf(deps, request, 'scans.read'), request.query),
   );
 
   app.delete(
@@ -142,8 +138,8 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
-      const { scan_context_id } = request.query as { scan_context_id?: number };
+      const { id } = request.params;
+      const { scan_context_id } = request.query;
       return undoScans(ctxOf(deps, request, 'scans.write'), { id, scan_context_id });
     },
   );
@@ -162,10 +158,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await createScanContext(
-        ctxOf(deps, request, 'scan_contexts.manage'),
-        request.body as CreateContextInput,
-      );
+      const body = await createScanContext(ctxOf(deps, request, 'scan_contexts.manage'), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -184,11 +177,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) =>
-      updateScanContext(
-        ctxOf(deps, request, 'scan_contexts.manage'),
-        (request.params as { id: number }).id,
-        request.body as UpdateContextInput,
-      ),
+      updateScanContext(ctxOf(deps, request, 'scan_contexts.manage'), request.params.id, request.body),
   );
 
   app.delete(
@@ -203,7 +192,6 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: DeleteContextResult, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      deleteScanContext(ctxOf(deps, request, 'scan_contexts.manage'), (request.params as { id: number }).id),
+    async (request) => deleteScanContext(ctxOf(deps, request, 'scan_contexts.manage'), request.params.id),
   );
 }

@@ -1,9 +1,10 @@
 /** NFC badge routes (contract §5): ensure, confirm, reset under a registration of the event. */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { DateTime, EventIdParam, errorResponses, NullableDateTime } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import * as service from './nfc.service.js';
 
 const tags = ['check-in'];
@@ -32,9 +33,9 @@ const WHO =
   'Users with event access other than `read_only`; API keys get 403. Unknown registration → 404 `Participant not found for this event`; NFC module off → 422 `NFC badges are not enabled for this event`.';
 const errors = errorResponses(400, 401, 403, 404, 422);
 
-export function nfcRoutes(app: FastifyInstance, deps: Deps): void {
+export function nfcRoutes(app: Api, deps: Deps): void {
   const base = '/events/:event_id/participant_events/:pe/nfc_badge';
-  const pe = (request: { params: unknown }) => (request.params as { pe: number }).pe;
+  const pe = (request: { params: { pe: number } }) => request.params.pe;
 
   app.post(
     `${base}/ensure`,

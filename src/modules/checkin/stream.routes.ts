@@ -6,11 +6,12 @@
  * `Last-Event-ID` resumes after that message: missed entries are replayed from the database, then
  * the stream goes live. A `: heartbeat` comment is sent every MUSTER_SCAN_STREAM_HEARTBEAT_MS.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { unprocessable } from '../../lib/errors.js';
 import { checkContextFilter } from './contexts.js';
 import { type FeedEntry, headCursor, parseCursor } from './scan-feed.repo.js';
@@ -50,7 +51,7 @@ export function scanStreamHub(deps: Deps): ScanStreamHub | undefined {
   return hubs.get(deps);
 }
 
-export function scanStreamRoutes(app: FastifyInstance, deps: Deps): void {
+export function scanStreamRoutes(app: Api, deps: Deps): void {
   const hub = new ScanStreamHub(deps.db, deps.config.scanStreamPollMs, deps.log);
   hubs.set(deps, hub);
   const open = new Set<FastifyReply>();
@@ -83,7 +84,7 @@ export function scanStreamRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       const ctx = ctxOf(deps, request, 'scans.read');
       const event = ctx.access.event;
-      const { scan_context_id } = request.query as { scan_context_id?: number };
+      const { scan_context_id } = request.query;
       await checkContextFilter(ctx.db, event.id, scan_context_id);
       const last = request.headers['last-event-id'];
       let cursor: string;

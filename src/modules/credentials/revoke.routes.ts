@@ -2,9 +2,10 @@
  * POST /tokens/revoke (spec "POST /tokens/revoke", "Authentication" rule 3; contract §3, §9): revoke
  * a key by presenting its own secret, no credentials needed. Rate limited per client IP.
  */
-import type { FastifyInstance } from 'fastify';
+
 import type { Deps } from '../../deps.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { badRequest } from '../../lib/errors.js';
 import { REVOKE_RATE_LIMIT, RevokeRequest, RevokeResult } from './revoke.schemas.js';
 import { MAX_REVOKE_SECRET_LENGTH, revokeBySecret } from './revoke.service.js';
@@ -12,7 +13,7 @@ import { MAX_REVOKE_SECRET_LENGTH, revokeBySecret } from './revoke.service.js';
 /** Far above `{"token": "<512 chars>"}`; larger bodies are 413 before any work. */
 const REVOKE_BODY_LIMIT = 16 * 1024;
 
-export function revokeRoutes(app: FastifyInstance, deps: Deps): void {
+export function revokeRoutes(app: Api, deps: Deps): void {
   app.post(
     '/tokens/revoke',
     {

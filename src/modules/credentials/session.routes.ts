@@ -1,8 +1,9 @@
 /** DELETE /session and POST /session/refresh (spec "Account and credentials"; contract §3, §9). */
-import type { FastifyInstance } from 'fastify';
+
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { SessionBody, SuccessBody } from './session.schemas.js';
 import * as service from './session.service.js';
 
@@ -11,7 +12,7 @@ const REFRESH_HEADER = 'X-Token-Refresh-Recommended';
 const MOBILE_ONLY =
   'Mobile tokens only: any other valid credential (global API token, series or event API key) gets 403 `This endpoint requires a mobile token`; a missing, invalid, expired or revoked credential gets 401 `{"error":"Unauthorized"}`.';
 
-export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
+export function sessionRoutes(app: Api, deps: Deps): void {
   app.delete(
     '/session',
     {

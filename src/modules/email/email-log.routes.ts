@@ -1,12 +1,13 @@
 /** GET /email_log: the email log for global admins (contract §6; decided here, see README "Provider webhooks"). */
-import type { FastifyInstance } from 'fastify';
+
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { EmailLogBody, EmailLogQuery } from './email-log.schemas.js';
-import { type EmailLogInput, listEmailLog } from './email-log.service.js';
+import { listEmailLog } from './email-log.service.js';
 
-export function emailLogRoutes(app: FastifyInstance, deps: Deps): void {
+export function emailLogRoutes(app: Api, deps: Deps): void {
   app.get(
     '/email_log',
     {
@@ -23,6 +24,6 @@ export function emailLogRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EmailLogBody, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => listEmailLog(ctxOf(deps, request, 'email_log.read'), request.query as EmailLogInput),
+    async (request) => listEmailLog(ctxOf(deps, request, 'email_log.read'), request.query),
   );
 }

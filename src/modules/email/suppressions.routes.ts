@@ -1,20 +1,21 @@
 /** GET /email_suppressions, DELETE /email_suppressions/{email}: the suppression list, for global admins. */
-import type { FastifyInstance } from 'fastify';
+
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import {
   SuppressionLifted,
   SuppressionList,
   SuppressionParams,
   SuppressionQuery,
 } from './suppressions.schemas.js';
-import { liftSuppression, listSuppressions, type SuppressionListInput } from './suppressions.service.js';
+import { liftSuppression, listSuppressions } from './suppressions.service.js';
 
 const WHO =
   'Global admins only (mobile token or unscoped global API token). Everyone else, API keys included, gets 403 `Only global admins can manage email suppressions`; a `bans:write`-scoped token gets 403 `This token is limited to: bans:write`.';
 
-export function suppressionRoutes(app: FastifyInstance, deps: Deps): void {
+export function suppressionRoutes(app: Api, deps: Deps): void {
   app.get(
     '/email_suppressions',
     {
@@ -27,11 +28,7 @@ export function suppressionRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: SuppressionList, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) =>
-      listSuppressions(
-        ctxOf(deps, request, 'email_suppressions.manage'),
-        request.query as SuppressionListInput,
-      ),
+    async (request) => listSuppressions(ctxOf(deps, request, 'email_suppressions.manage'), request.query),
   );
 
   app.delete(
@@ -47,9 +44,6 @@ export function suppressionRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) =>
-      liftSuppression(
-        ctxOf(deps, request, 'email_suppressions.manage'),
-        (request.params as { email: string }).email,
-      ),
+      liftSuppression(ctxOf(deps, request, 'email_suppressions.manage'), request.params.email),
   );
 }

@@ -2,12 +2,13 @@
  * POST /series/{s}/events, GET|PATCH /series/{s}/events/{e}, POST /events/{e}/setup/complete
  * (spec "Series and events"; contract §7, §2, §9).
  */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
-import { EventRequest, type EventRequestBody } from './event-input.schemas.js';
+import type { Api } from '../../http/typed.js';
+import { EventRequest } from './event-input.schemas.js';
 import { EventFullBody } from './events.schemas.js';
 import * as service from './events.service.js';
 import { SeriesParams } from './series.routes.js';
@@ -28,7 +29,7 @@ const READERS =
 const MANAGERS =
   'Series API key of the event’s series; users who manage the event (global admin, series owner/organizer, `event_admin`); event API keys 403.';
 
-export function eventRoutes(app: FastifyInstance, deps: Deps): void {
+export function eventRoutes(app: Api, deps: Deps): void {
   app.post(
     '/series/:series_id/events',
     {
@@ -43,10 +44,7 @@ export function eventRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createSeriesEvent(
-        ctxOf(deps, request, 'events.create'),
-        request.body as EventRequestBody,
-      );
+      const body = await service.createSeriesEvent(ctxOf(deps, request, 'events.create'), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -79,11 +77,7 @@ export function eventRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: EventFullBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (request) =>
-      service.updateSeriesEvent(
-        ctxOf(deps, request, 'series.events.update'),
-        request.body as EventRequestBody,
-      ),
+    async (request) => service.updateSeriesEvent(ctxOf(deps, request, 'series.events.update'), request.body),
   );
 
   app.post(

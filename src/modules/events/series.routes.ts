@@ -1,9 +1,10 @@
 /** GET /series, GET /series/{series_id}, GET /series/{series_id}/events (contract §7). */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { EventSummary, Series } from './events.schemas.js';
 import * as service from './series.service.js';
 
@@ -16,7 +17,7 @@ export const SeriesParams = Type.Object({
 });
 const tags = ['series'];
 
-export function seriesRoutes(app: FastifyInstance, deps: Deps): void {
+export function seriesRoutes(app: Api, deps: Deps): void {
   app.get(
     '/series',
     {

@@ -1,12 +1,12 @@
 /** Liveness (GET /healthz) and readiness (GET /readyz: the database answers). Public. */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
+import type { Api } from '../../http/typed.js';
 
 const Health = Type.Object({ status: Type.String() });
 
-export function healthRoutes(app: FastifyInstance, deps: Deps): void {
+export function healthRoutes(app: Api, deps: Deps): void {
   app.get(
     '/healthz',
     { config: { public: 'none' }, schema: { tags: ['health'], security: [], response: { 200: Health } } },

@@ -1,10 +1,11 @@
 /** Staff notes routes (contract §4 "Notes"). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
-import { type CreateNoteInput, CreateNoteRequest, NoteBody, NoteList } from './notes.schemas.js';
+import type { Api } from '../../http/typed.js';
+import { CreateNoteRequest, NoteBody, NoteList } from './notes.schemas.js';
 import * as service from './notes.service.js';
 
 const tags = ['notes'];
@@ -17,13 +18,12 @@ const WHO =
 const RESTRICTED =
   '`restricted` notes are listed only for global admins and the event’s safeguarding leads; everyone else gets the `normal` ones.';
 const url = '/events/:event_id/participants/:participant_event_id/notes';
-const rawId = (request: FastifyRequest) =>
-  (request.params as { participant_event_id: string }).participant_event_id;
+const rawId = (request: { params: { participant_event_id: string } }) => request.params.participant_event_id;
 
-export function notesRoutes(app: FastifyInstance, deps: Deps): void {
+export function notesRoutes(app: Api, deps: Deps): void {
   // 404 (unknown registration) comes before 422 (invalid body) in the contract's check order, so
   // the registration is looked up before body validation runs.
-  const registrationFirst = async (request: FastifyRequest) => {
+  const registrationFirst = async (request: FastifyRequest<{ Params: { participant_event_id: string } }>) => {
     await service.registrationInEvent(ctxOf(deps, request, ['notes.read', 'notes.write']), rawId(request));
   };
 
@@ -61,7 +61,7 @@ export function notesRoutes(app: FastifyInstance, deps: Deps): void {
       const body = await service.createNote(
         ctxOf(deps, request, 'notes.write'),
         rawId(request),
-        request.body as CreateNoteInput,
+        request.body,
       );
       return reply.status(201).send(body);
     },

@@ -1,9 +1,10 @@
 /** Routes of the participants read endpoints (spec "Participants"; contract §4). */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
+import { type Api, sendJsonText } from '../../http/typed.js';
 import {
   DetailBody,
   LookupBody,
@@ -17,7 +18,7 @@ const EventParams = Type.Object({ event_id: EventIdParam });
 const errors = errorResponses(401, 403, 404, 422);
 const tags = ['participants'];
 
-export function participantRoutes(app: FastifyInstance, deps: Deps): void {
+export function participantRoutes(app: Api, deps: Deps): void {
   app.get(
     '/events/:event_id/participants',
     {
@@ -37,10 +38,11 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const query = request.query as { updated_since?: string };
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(await service.listParticipants(ctxOf(deps, request, 'participants.list'), query));
+      const query = request.query;
+      return sendJsonText(
+        reply,
+        await service.listParticipants(ctxOf(deps, request, 'participants.list'), query),
+      );
     },
   );
 
@@ -61,10 +63,11 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const query = request.query as { q?: string };
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(await service.searchParticipants(ctxOf(deps, request, 'participants.search'), query));
+      const query = request.query;
+      return sendJsonText(
+        reply,
+        await service.searchParticipants(ctxOf(deps, request, 'participants.search'), query),
+      );
     },
   );
 
@@ -82,11 +85,7 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: LookupBody, ...errors },
       },
     },
-    async (request) =>
-      service.lookupParticipant(
-        ctxOf(deps, request, 'participants.lookup'),
-        request.query as { email?: string },
-      ),
+    async (request) => service.lookupParticipant(ctxOf(deps, request, 'participants.lookup'), request.query),
   );
 
   app.get(
@@ -122,10 +121,11 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: number };
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(await service.getParticipant(ctxOf(deps, request, 'participants.read'), { id }));
+      const { id } = request.params;
+      return sendJsonText(
+        reply,
+        await service.getParticipant(ctxOf(deps, request, 'participants.read'), { id }),
+      );
     },
   );
 }

@@ -1,12 +1,7 @@
-/**
- * Guardian portal routes (contract §8): `GET|PATCH /guardian/{token}`, `POST /guardian/{token}/complete`.
- * Public with respect to bearer credentials (the link's token is the credential; an Authorization
- * header is ignored) and rate limited per client IP like the other token routes.
- */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { PortalBody, PortalPatch } from './guardian-portal.schemas.js';
 import * as service from './guardian-portal.service.js';
 import { SignRequest as SignConsentRequest } from './registration.schemas.js';
@@ -19,9 +14,9 @@ const Params = Type.Object({
 });
 const config = { public: 'none' as const, rateLimit: { ...GUARDIAN_RATE_LIMIT } };
 const TOKEN = `No Authorization header is needed: the token in the path (from the guardian’s invitation email, valid 7 days) is the credential. Unknown or malformed token → 404 \`Guardian link not found\`; expired → 410; the child’s registration withdrawn or rejected → 409 (writes only). More than ${GUARDIAN_RATE_LIMIT.max} requests per ${GUARDIAN_RATE_LIMIT.timeWindow} from one IP address → 429 with \`Retry-After\`.`;
-const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
+const tokenOf = (request: { params: { token: string } }) => request.params.token;
 
-export function guardianPortalRoutes(app: FastifyInstance, deps: Deps): void {
+export function guardianPortalRoutes(app: Api, deps: Deps): void {
   app.get(
     '/guardian/:token',
     {
@@ -93,12 +88,6 @@ export function guardianPortalRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) =>
-      service.signPortalConsent(
-        deps,
-        tokenOf(request),
-        (request.params as { consent_id: string }).consent_id,
-        request.body,
-        request.ip,
-      ),
+      service.signPortalConsent(deps, tokenOf(request), request.params.consent_id, request.body, request.ip),
   );
 }

@@ -11,6 +11,7 @@
  * `guardians.portal.complete`, field names only) and bump the registration's `updated_at`.
  */
 import { sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import type { Tx } from '../../db/client.js';
 import type { Deps, Deps as FullDeps } from '../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../lib/errors.js';
@@ -23,6 +24,7 @@ import {
   PERMISSION_KEYS,
   PERMISSION_LABELS,
   PERMISSION_VALUES,
+  type PortalBody,
   PortalPatch,
   type PortalPatchInput,
   REQUIRED_PERMISSIONS,
@@ -47,15 +49,17 @@ export async function guardianByToken(db: Tx, token: string, lock = false): Prom
   return link;
 }
 
-async function view(db: Tx, guardianId: number) {
-  const body = await portalView(db, guardianId);
-  const guardian = body.guardian as Record<string, string | null>;
+/** The portal view (`PortalBody`); its guardian, child and consents are built as JSON in SQL. */
+async function view(db: Tx, guardianId: number): Promise<Static<typeof PortalBody>> {
+  const body = (await portalView(db, guardianId)) as Omit<Static<typeof PortalBody>, 'permissions'>;
+  // The guardian's row carries each permission's answer under the permission's key.
+  const guardian: Record<string, unknown> = body.guardian;
   const permissions = PERMISSION_KEYS.map((key) => ({
     key,
     label: PERMISSION_LABELS[key],
     required: REQUIRED_PERMISSIONS.includes(key),
     options: [...PERMISSION_VALUES],
-    value: guardian[key] ?? null,
+    value: (guardian[key] as string | null | undefined) ?? null,
   }));
   const { guardian: g, child, consents, expires_at } = body;
   return { guardian: g, child, permissions, consents, expires_at };

@@ -1,9 +1,10 @@
 /** POST /events/{event_id}/participants: the invite (spec "Participants"; contract §4 "Invite"). */
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+
+import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { createInvitation } from './invitations.service.js';
 
 const InviteRequest = Type.Object(
@@ -14,7 +15,6 @@ const InviteRequest = Type.Object(
   },
   { additionalProperties: false },
 );
-type InviteInput = Static<typeof InviteRequest>;
 
 const InviteSuccess = Type.Object({
   success: Type.Literal(true),
@@ -32,7 +32,7 @@ Callers: an event API key of the event (incl. its legacy key), a series API key 
 
 Checks in order: 422 \`Email is required\`, 422 \`Invalid email format\`, 422 \`This email is banned from events\`, 409 \`This email is already registered for this event\` (a registration that is not \`invited\`; an imported \`invited\` registration may be invited), 409 \`An invitation has already been sent to this email\` (a pending, unexpired invitation). Unknown body fields → 422. Every failure except 401 carries \`success:false\`.`;
 
-export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
+export function invitationRoutes(app: Api, deps: Deps): void {
   app.post(
     '/events/:event_id/participants',
     {
@@ -61,7 +61,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       const ctx = ctxOf(deps, request, 'participants.invite');
-      const body = request.body as InviteInput;
+      const body = request.body;
       const created = await ctx.db.transaction((tx) =>
         createInvitation(ctx, tx, {
           eventId: ctx.access.event.id,

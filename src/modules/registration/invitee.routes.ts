@@ -6,10 +6,11 @@
  * The app then runs the one-time-code sign-in for that email and `POST /registrations
  * {invitation_token}`. The token stays usable (claiming starts nothing).
  */
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+
+import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { unprocessable } from '../../lib/errors.js';
 import { EMAIL_BANNED } from './invitations.service.js';
 import { ensureInviteeAccount, invitationByToken } from './invitee.service.js';
@@ -35,7 +36,7 @@ const ClaimResponse = Type.Object({
 
 const DESCRIPTION = `No Authorization header: the invitation token is the credential. Makes sure the invited address has a Muster account (created with the invitation's name and no roles when missing; idempotent), so the one-time-code sign-in can email it a code. Answers \`{email, event}\`. Unknown, used, revoked or expired token → 422 \`${INVITATION_UNUSABLE}\`; banned address → 422 \`${EMAIL_BANNED}\`. More than ${CLAIM_RATE_LIMIT.max} requests per ${CLAIM_RATE_LIMIT.timeWindow} from one IP → 429.`;
 
-export function inviteeRoutes(app: FastifyInstance, deps: Deps): void {
+export function inviteeRoutes(app: Api, deps: Deps): void {
   app.post(
     '/invitations/claim',
     {
@@ -49,7 +50,7 @@ export function inviteeRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => {
-      const { invitation_token: token } = request.body as Static<typeof ClaimRequest>;
+      const { invitation_token: token } = request.body;
       const outcome = await ensureInviteeAccount(deps, token);
       if (outcome === 'banned') throw unprocessable(EMAIL_BANNED);
       const invitation = outcome === 'ok' ? await invitationByToken(deps, token) : null;

@@ -1,9 +1,10 @@
 /** The participant's own record: `GET|PATCH /registrations/{participant_event_id}` (contract §8). */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import { type Api, sendJsonText } from '../../http/typed.js';
 import { DetailBody } from '../participants/participants.schemas.js';
 import { RecordPatch } from './record.schemas.js';
 import * as service from './record.service.js';
@@ -16,7 +17,7 @@ const WHO =
   'The signed-in participant (mobile token; other credentials 403), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, contract §1). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
 const url = '/registrations/:participant_event_id';
 
-export function recordRoutes(app: FastifyInstance, deps: Deps): void {
+export function recordRoutes(app: Api, deps: Deps): void {
   app.get(
     url,
     {
@@ -32,9 +33,7 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
       attachValidation: true,
     },
     async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(await service.getOwnRecord(ctxOf(deps, request, 'registrations.own'))),
+      sendJsonText(reply, await service.getOwnRecord(ctxOf(deps, request, 'registrations.own'))),
   );
 
   app.patch(
@@ -54,8 +53,9 @@ export function recordRoutes(app: FastifyInstance, deps: Deps): void {
       attachValidation: true,
     },
     async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(await service.patchOwnRecord(ctxOf(deps, request, 'registrations.own'), request.body)),
+      sendJsonText(
+        reply,
+        await service.patchOwnRecord(ctxOf(deps, request, 'registrations.own'), request.body),
+      ),
   );
 }

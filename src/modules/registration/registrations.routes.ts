@@ -4,11 +4,12 @@
  * `POST /consents/{id}/sign`. Signed-in users with a mobile token, on their own registrations;
  * other credentials 403, someone else's registration 404.
  */
-import type { FastifyInstance } from 'fastify';
+
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import {
   SignBody,
   SignRequest,
@@ -27,7 +28,7 @@ const PeParams = Type.Object({
   participant_event_id: Type.String({ maxLength: 20, description: 'participant_event_id' }),
 });
 
-export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
+export function registrationRoutes(app: Api, deps: Deps): void {
   const config = { action: 'registrations.self' as const };
   // The registration in the path is the caller's: the gate resolves it (404, then 403 not yours).
   const own = { action: 'registrations.own' as const };
@@ -45,7 +46,7 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof StartRequest>;
+      const body = request.body;
       const result = await service.startRegistration(
         ctxOf(deps, request, 'registrations.self'),
         body.invitation_token,
@@ -135,15 +136,11 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => {
-      const body = request.body as Static<typeof SignRequest>;
-      return service.signOwnConsent(
-        ctxOf(deps, request, 'consents.sign'),
-        (request.params as { id: string }).id,
-        {
-          signatureName: body.signature_name,
-          ip: request.ip,
-        },
-      );
+      const body = request.body;
+      return service.signOwnConsent(ctxOf(deps, request, 'consents.sign'), request.params.id, {
+        signatureName: body.signature_name,
+        ip: request.ip,
+      });
     },
   );
 }

@@ -1,9 +1,8 @@
-/** Staff withdraw / reinstate / reject (contract §8 "Staff"; §2: event admins, series roles, global admins). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { StaffStatusBody, WithdrawRequest } from './registration.schemas.js';
 import { applyStaffAction, registrationOfEvent, type StaffAction } from './staff.service.js';
 
@@ -11,8 +10,7 @@ const Params = Type.Object({
   event_id: EventIdParam,
   participant_event_id: Type.String({ maxLength: 20, description: 'participant_event_id' }),
 });
-const rawId = (request: FastifyRequest) =>
-  (request.params as { participant_event_id: string }).participant_event_id;
+const rawId = (request: { params: { participant_event_id: string } }) => request.params.participant_event_id;
 
 const SUMMARY: Record<StaffAction, string> = {
   withdraw: 'Withdraw a registration (staff)',
@@ -26,7 +24,7 @@ const MOVES: Record<StaffAction, string> = {
   reject: 'Any status but `rejected` → `rejected` (terminal unless reinstated).',
 };
 
-export function staffRoutes(app: FastifyInstance, deps: Deps): void {
+export function staffRoutes(app: Api, deps: Deps): void {
   for (const action of ['withdraw', 'reinstate', 'reject'] as const) {
     app.post(
       `/events/:event_id/participants/:participant_event_id/${action}`,

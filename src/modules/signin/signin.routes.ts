@@ -7,9 +7,10 @@
  * page and everyone else with the usual `{error}`, and a request-log serializer that drops query
  * strings (they carry upstream codes and states). Rate limits per route (429 + Retry-After).
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { ApiError, badRequest, unprocessable } from '../../lib/errors.js';
 import { cspSourceFor } from './clients.service.js';
 import { createUpstream, type Upstream } from './oidc.service.js';
@@ -108,7 +109,7 @@ function parseForm(
   done(null, out);
 }
 
-export function signinRoutes(app: FastifyInstance, deps: Deps): void {
+export function signinRoutes(app: Api, deps: Deps): void {
   if (deps.config.devSignIn) {
     deps.log.warn(
       'MUSTER_DEV_SIGN_IN is enabled: POST /session accepts {dev_email} without any proof. Never in production.',
@@ -129,7 +130,7 @@ export function signinRoutes(app: FastifyInstance, deps: Deps): void {
 // Pages
 // ------------------------------------------------------------------------------------------------
 
-function pageRoutes(app: FastifyInstance, deps: Deps): void {
+function pageRoutes(app: Api, deps: Deps): void {
   const base = `${app.prefix}/oauth`;
   const upstream: Upstream | null = deps.config.oidc
     ? createUpstream(deps.config.oidc, `${deps.config.baseUrl}${base}/oidc/callback`)
@@ -204,7 +205,7 @@ function pageRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const check = await service.checkAuthorizeRequest(deps.db, request.query as service.AuthorizeParams);
+      const check = await service.checkAuthorizeRequest(deps.db, request.query);
       if (!check.ok) {
         if (check.redirect) return reply.redirect(check.redirect, 302);
         throw new ApiError(400, check.message);
@@ -250,7 +251,7 @@ function pageRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       const started = Date.now();
-      const body = request.body as service.AuthorizeParams & { email?: string };
+      const body = request.body;
       const check = await clientRequestOf(body);
       const email = (body.email ?? '').trim();
       if (!service.isPlausibleEmail(email)) {
@@ -310,7 +311,7 @@ function pageRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as { request_id?: string; code?: string };
+      const body = request.body;
       const requestId = body.request_id ?? '';
       const code = (body.code ?? '').replace(/[\s-]/g, '');
       if (!/^\d{6}$/.test(code)) {
@@ -394,7 +395,7 @@ function pageRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       if (!upstream) throw new ApiError(404, 'Sign-in with an external provider is not configured');
-      const check = await clientRequestOf(request.body as service.AuthorizeParams);
+      const check = await clientRequestOf(request.body);
       let url: URL;
       try {
         url = await service.startUpstream(deps, upstream, { request: check.request, ip: request.ip });
@@ -438,7 +439,7 @@ function pageRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       if (!upstream) throw new ApiError(404, 'Sign-in with an external provider is not configured');
-      const query = request.query as { state?: string; error?: string };
+      const query = request.query;
       const callbackUrl = new URL(`${deps.config.baseUrl}${base}/oidc/callback`);
       const q = request.url.indexOf('?');
       if (q >= 0) callbackUrl.search = request.url.slice(q);
@@ -513,7 +514,7 @@ function codePageFor(opts: {
 // POST /session
 // ------------------------------------------------------------------------------------------------
 
-function sessionRoute(app: FastifyInstance, deps: Deps): void {
+function sessionRoute(app: Api, deps: Deps): void {
   app.post(
     '/session',
     {

@@ -1,9 +1,10 @@
 /** Travel calendar route (contract §5, §9). */
-import type { FastifyInstance } from 'fastify';
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
+import type { Api } from '../../http/typed.js';
 import { TravelCalendar } from './travel.schemas.js';
 import { travelCalendar } from './travel.service.js';
 
@@ -15,7 +16,7 @@ const DESCRIPTION = [
   'Callers: users with event access (global admin, any event role, a series role on the event’s series), an event API key of the event (or its legacy key), a series API key of its series; other keys 403. `{event_id}`: numeric id or event UUID (a slug is 404).',
 ].join('\n\n');
 
-export function travelRoutes(app: FastifyInstance, deps: Deps): void {
+export function travelRoutes(app: Api, deps: Deps): void {
   app.get(
     '/events/:event_id/travel',
     {

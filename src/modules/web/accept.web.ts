@@ -10,10 +10,11 @@
  *   (422, 409) re-render this page with the message.
  * - Signed in as someone else → says so, with a sign-out button.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
+import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { EMAIL_BANNED } from '../registration/invitations.service.js';
 import {
@@ -91,15 +92,14 @@ function closedPage(inv: InvitationView): { status: number; data: Record<string,
   return null;
 }
 
-export function acceptPages(app: FastifyInstance, deps: Deps): void {
+export function acceptPages(app: Api, deps: Deps): void {
   app.get(
     '/register/accept',
     {
       config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
       schema: { hide: true, querystring: TokenQuery, response: pageResponses },
     },
-    async (request, reply) =>
-      renderLanding(deps, request, reply, (request.query as { token?: string }).token ?? ''),
+    async (request, reply) => renderLanding(deps, request, reply, request.query.token ?? ''),
   );
 
   app.post(
@@ -113,7 +113,7 @@ export function acceptPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, body: TokenForm, response: pageResponses },
     },
     async (request, reply) => {
-      const token = (request.body as { token?: string }).token ?? '';
+      const token = request.body.token ?? '';
       let ticket: { id: number };
       try {
         ({ ticket } = await startRegistration(ctxOf(deps, request, 'registrations.self'), token));
@@ -136,7 +136,7 @@ export function acceptPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, body: TokenForm, response: pageResponses },
     },
     async (request, reply) => {
-      const token = (request.body as { token?: string }).token ?? '';
+      const token = request.body.token ?? '';
       const outcome = await ensureInviteeAccount(deps, token);
       if (outcome === 'banned')
         return renderLanding(deps, request, reply, token, { status: 422, message: EMAIL_BANNED });

@@ -7,9 +7,10 @@
  *   signed, a guardian's consent, registration closed) re-render with the message; signed → 303 to
  *   the overview.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, RegistrationCtx } from '../../deps.js';
+import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { signOwnConsent } from '../registration/registrations.service.js';
 import { CONSENT_TEXTS, consentTitle } from './consent-texts.js';
@@ -81,12 +82,12 @@ async function consentOf(ctx: RegistrationCtx, id: string) {
   return consent;
 }
 
-export function consentPages(app: FastifyInstance, deps: Deps): void {
+export function consentPages(app: Api, deps: Deps): void {
   app.get(
     '/register/:pe/consents/:id',
     { config: OWN_PAGE, schema: { hide: true, params: ConsentParams, response: pageResponses } },
     async (request, reply) => {
-      const { pe, id } = request.params as { pe: string; id: string };
+      const { pe, id } = request.params;
       return renderConsent(reply, 200, ownWhere(pe, id), await consentOf(ownCtx(deps, request), id));
     },
   );
@@ -98,8 +99,8 @@ export function consentPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: ConsentParams, body: SignForm, response: pageResponses },
     },
     async (request, reply) => {
-      const { pe, id } = request.params as { pe: string; id: string };
-      const body = request.body as { signature_name?: string; agree?: string };
+      const { pe, id } = request.params;
+      const body = request.body;
       const ctx = ownCtx(deps, request);
       const consent = await consentOf(ctx, id);
       const signatureName = (body.signature_name ?? '').trim();

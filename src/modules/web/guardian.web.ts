@@ -10,9 +10,10 @@
  * - POST /guardian/{token}/complete: completePortal → the page with the new status; unanswered
  *   permissions → 422 with each one linked.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
+import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import {
   completePortal,
@@ -163,7 +164,7 @@ const guardianWhere = (token: string, id: string) => ({
   back: { href: `/guardian/${token}`, text: 'Back to the approval page' },
 });
 
-export function guardianPages(app: FastifyInstance, deps: Deps): void {
+export function guardianPages(app: Api, deps: Deps): void {
   app.get(
     '/guardian/:token/consents/:id',
     {
@@ -171,7 +172,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: ConsentParams, response: pageResponses },
     },
     async (request, reply) => {
-      const { token, id } = request.params as { token: string; id: string };
+      const { token, id } = request.params;
       const consent = await pendingConsent(deps, token, id);
       return renderConsent(reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
     },
@@ -184,8 +185,8 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: ConsentParams, body: SignForm, response: pageResponses },
     },
     async (request, reply) => {
-      const { token, id } = request.params as { token: string; id: string };
-      const body = request.body as { signature_name?: string; agree?: string };
+      const { token, id } = request.params;
+      const body = request.body;
       const consent = await pendingConsent(deps, token, id);
       const signatureName = (body.signature_name ?? '').trim();
       const where = guardianWhere(token, id);
@@ -215,10 +216,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, querystring: AcceptQuery, response: pageResponses },
     },
     async (request, reply) =>
-      reply.redirect(
-        `/guardian/${encodeURIComponent((request.query as { token?: string }).token ?? '-')}`,
-        302,
-      ),
+      reply.redirect(`/guardian/${encodeURIComponent(request.query.token ?? '-')}`, 302),
   );
 
   app.get(
@@ -228,8 +226,8 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: TokenParams, querystring: DoneQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const { token } = request.params as { token: string };
-      const signed = (request.query as { done?: string }).done === 'signed';
+      const { token } = request.params;
+      const signed = request.query.done === 'signed';
       return renderPortal(reply, 200, token, await getPortal(deps, token), {
         ...(signed ? { notice: 'Thank you: your signature is recorded.' } : {}),
       });
@@ -243,9 +241,9 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: TokenParams, body: FormBody, response: pageResponses },
     },
     async (request, reply) => {
-      const { token } = request.params as { token: string };
+      const { token } = request.params;
       const portal = await getPortal(deps, token);
-      const body = request.body as FormBody;
+      const body = request.body;
       const values = {
         ...valuesFromBody(PORTAL, body),
         ...Object.fromEntries(
@@ -278,7 +276,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: TokenParams, body: FormBody, response: pageResponses },
     },
     async (request, reply) => {
-      const { token } = request.params as { token: string };
+      const { token } = request.params;
       try {
         const done = await completePortal(deps, token);
         return renderPortal(reply, 200, token, done, {

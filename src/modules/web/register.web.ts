@@ -9,10 +9,11 @@
  * Each page declares the action `registrations.own` read from the session cookie: the gate decides
  * ownership (404 unknown, 403 someone else's) and sends a visitor without a session to /signin.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, RegistrationCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
+import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/record.service.js';
 import { getTicket, submitRegistration } from '../registration/registrations.service.js';
@@ -27,7 +28,7 @@ import {
   valuesFromDetail,
 } from './forms.js';
 import { fieldId, SECTIONS, type Section, sectionByKey } from './sections.js';
-import { CsrfForm, type FormBody, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
+import { CsrfForm, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
 const PE = Type.String({ pattern: '^[0-9]{1,9}$', description: 'participant_event_id' });
@@ -95,7 +96,7 @@ function renderSection(
   });
 }
 
-export function registerPages(app: FastifyInstance, deps: Deps): void {
+export function registerPages(app: Api, deps: Deps): void {
   app.get(
     '/register/:pe',
     {
@@ -103,8 +104,8 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: PeParams, querystring: DoneQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const { pe } = request.params as { pe: string };
-      const done = (request.query as { done?: string }).done;
+      const { pe } = request.params;
+      const done = request.query.done;
       return renderOverview(deps, request, reply, pe, 200, { notice: done ? NOTICES[done] : undefined });
     },
   );
@@ -116,7 +117,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: PeParams, body: CsrfForm, response: pageResponses },
     },
     async (request, reply) => {
-      const { pe } = request.params as { pe: string };
+      const { pe } = request.params;
       try {
         await submitRegistration(ownCtx(deps, request));
       } catch (error) {
@@ -131,7 +132,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
     '/register/:pe/:section',
     { config: OWN_PAGE, schema: { hide: true, params: SectionParams, response: pageResponses } },
     async (request, reply) => {
-      const { pe, section: key } = request.params as { pe: string; section: string };
+      const { pe, section: key } = request.params;
       const section = sectionOf(key);
       const detail = await ownDetail(ownCtx(deps, request));
       return renderSection(reply, 200, pe, section, valuesFromDetail(section, detail), []);
@@ -145,9 +146,9 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, params: SectionParams, body: FormBodySchema, response: pageResponses },
     },
     async (request, reply) => {
-      const { pe, section: key } = request.params as { pe: string; section: string };
+      const { pe, section: key } = request.params;
       const section = sectionOf(key);
-      const values = valuesFromBody(section, request.body as FormBody);
+      const values = valuesFromBody(section, request.body);
       const detail = await ownDetail(ownCtx(deps, request));
       const missing = missingRequired(section, values);
       if (missing.length > 0) return renderSection(reply, 422, pe, section, values, missing);

@@ -11,9 +11,9 @@
  * - POST /signout: revokes the session's token (the service behind DELETE /session).
  */
 
-import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { optionalCtxOf } from '../../http/authorize.js';
+import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 import { signOut } from '../credentials/session.service.js';
@@ -38,7 +38,7 @@ import {
 
 const TEN_MINUTES_S = 600;
 
-export function signinPages(app: FastifyInstance, deps: Deps): void {
+export function signinPages(app: Api, deps: Deps): void {
   const signinCookie = { ...cookieBase(deps), path: '/signin' };
 
   app.get(
@@ -50,7 +50,7 @@ export function signinPages(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       await ensureWebClient(deps);
       const { verifier, challenge, state } = pkcePair();
-      const next = safeNext((request.query as { next?: string }).next);
+      const next = safeNext(request.query.next);
       const value: SigninState = { v: 1, state, verifier, next, exp: Date.now() + TEN_MINUTES_S * 1000 };
       reply.setCookie(SIGNIN_COOKIE, deps.sealer.seal(value), { ...signinCookie, maxAge: TEN_MINUTES_S });
       return reply.redirect(authorizeUrlFor(deps, challenge, state), 302);
@@ -64,7 +64,7 @@ export function signinPages(app: FastifyInstance, deps: Deps): void {
       schema: { hide: true, querystring: CallbackQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const query = request.query as { code?: string; state?: string; error?: string };
+      const query = request.query;
       const raw = request.cookies[SIGNIN_COOKIE];
       let pending: SigninState | undefined;
       try {

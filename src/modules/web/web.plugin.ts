@@ -20,9 +20,10 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { optionalCtxOf } from '../../http/authorize.js';
+import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { listTickets } from '../registration/registrations.service.js';
 import { acceptPages } from './accept.web.js';
@@ -62,7 +63,7 @@ const logSerializers = {
   }),
 };
 
-export function webRoutes(app: FastifyInstance, deps: Deps): void {
+export function webRoutes(app: Api, deps: Deps): void {
   app.register(async (web) => {
     web.addHook('onRoute', (route) => {
       route.logSerializers = { ...logSerializers, ...route.logSerializers };
