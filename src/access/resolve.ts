@@ -6,13 +6,13 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { eventRoles, events, series, seriesRoles } from '../db/schema/index.js';
 import { badRequest, notFound } from '../lib/errors.js';
+import { UUID_PATTERN } from '../lib/identifiers.js';
 import type { EventRole, Roles, SeriesRole } from './policy.js';
 import type { Principal } from './principal.js';
 
 export type EventRow = typeof events.$inferSelect;
 export type SeriesRow = typeof series.$inferSelect;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INT = /^[0-9]{1,9}$/;
 
 export const EVENT_NOT_FOUND = 'Event not found';
@@ -28,7 +28,7 @@ export type EventRef = { by: 'id'; value: number } | { by: 'uuid' | 'slug'; valu
 export function eventRef(ref: string, allowSlug: boolean): EventRef | null {
   if (hasNul(ref)) return null;
   if (INT.test(ref)) return { by: 'id', value: Number(ref) };
-  if (UUID.test(ref)) return { by: 'uuid', value: ref.toLowerCase() };
+  if (UUID_PATTERN.test(ref)) return { by: 'uuid', value: ref.toLowerCase() };
   if (allowSlug) return { by: 'slug', value: ref };
   return null;
 }
@@ -65,7 +65,7 @@ export async function resolveSeries(db: Tx, ref: string, principal: Principal): 
     // `current` is valid for a series API key only (spec); other kinds that may use the endpoint get 400.
     if (principal.kind !== 'series_key') throw badRequest('"current" can only be used with a series API key');
     where = eq(series.id, principal.seriesId);
-  } else if (UUID.test(ref)) where = eq(series.id, ref.toLowerCase());
+  } else if (UUID_PATTERN.test(ref)) where = eq(series.id, ref.toLowerCase());
   else if (hasNul(ref)) throw notFound(SERIES_NOT_FOUND);
   else where = eq(series.slug, ref);
   const [row] = await db.select().from(series).where(where);

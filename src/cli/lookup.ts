@@ -4,9 +4,8 @@ import { type EventRow, resolveEvent } from '../access/resolve.js';
 import type { Tx } from '../db/client.js';
 import { series } from '../db/schema/index.js';
 import { ApiError, notFound } from '../lib/errors.js';
+import { UUID_PATTERN } from '../lib/identifiers.js';
 import type { SeriesRow } from '../modules/events/records.service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An event by slug (or numeric id, or UUID); ApiError 404 naming it otherwise. */
 export async function findEvent(tx: Tx, ref: string): Promise<EventRow> {
@@ -23,7 +22,7 @@ export async function findSeries(tx: Tx, ref: string): Promise<SeriesRow> {
   const [row] = await tx
     .select()
     .from(series)
-    .where(UUID.test(ref) ? eq(series.id, ref.toLowerCase()) : eq(series.slug, ref));
+    .where(UUID_PATTERN.test(ref) ? eq(series.id, ref.toLowerCase()) : eq(series.slug, ref));
   if (!row) throw notFound(`No series "${ref}"`);
   return row;
 }

@@ -4,7 +4,7 @@
  * unexpected → 500 with a generic message (details only in the log).
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, pgErrorCode } from '../lib/errors.js';
+import { ApiError, httpStatusOf, isBadTextError } from '../lib/errors.js';
 
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0];
@@ -19,14 +19,6 @@ function validationMessage(error: FastifyError): string {
   return `${where}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
 }
 
-/**
- * PostgreSQL refuses some text the JSON schema allows: NUL characters (`\u0000`, SQLSTATE 22021 in
- * text, 22P05 in jsonb) and invalid byte sequences. Those are the caller's bad input (422), not a 500.
- */
-const BAD_TEXT_SQLSTATES = new Set(['22021', '22P05']);
-
-const isBadTextError = (error: unknown) => BAD_TEXT_SQLSTATES.has(pgErrorCode(error) ?? '');
-
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
@@ -38,23 +30,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(422).send({ error: validationMessage(error) });
     }
     const code = error.code ?? '';
+    const status = httpStatusOf(error);
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
       return reply
-        .status(400)
+        .status(status)
         .send({ error: 'Unsupported or malformed request body; send application/json' });
     }
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      return reply.status(413).send({ error: 'Request body is too large' });
-    if (error instanceof SyntaxError || code.startsWith('FST_ERR_CTP')) {
-      return reply.status(400).send({ error: 'Malformed JSON in request body' });
+    if (status === 413) return reply.status(status).send({ error: 'Request body is too large' });
+    if (status === 400 && (error instanceof SyntaxError || code.startsWith('FST_ERR_CTP'))) {
+      return reply.status(status).send({ error: 'Malformed JSON in request body' });
     }
     if (isBadTextError(error)) {
       return reply
-        .status(422)
+        .status(status)
         .send({ error: 'Text fields cannot contain NUL characters or invalid byte sequences' });
     }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.status(status).send({ error: error.message });
+    if (status < 500) return reply.status(status).send({ error: error.message });
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: 'Internal server error' });
   });

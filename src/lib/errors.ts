@@ -37,3 +37,29 @@ export function pgErrorCode(error: unknown): string | undefined {
 
 /** PostgreSQL unique_violation (23505), e.g. a race on a unique index. */
 export const isUniqueViolation = (error: unknown): boolean => pgErrorCode(error) === '23505';
+
+/**
+ * PostgreSQL refuses some text the JSON schema allows: NUL characters (`\u0000`, SQLSTATE 22021 in
+ * text, 22P05 in jsonb) and invalid byte sequences. Those are the caller's bad input (422), not a 500.
+ */
+const BAD_TEXT_SQLSTATES = new Set(['22021', '22P05']);
+
+export const isBadTextError = (error: unknown): boolean => BAD_TEXT_SQLSTATES.has(pgErrorCode(error) ?? '');
+
+/**
+ * The HTTP status an error answers with, the same for the API, the pages and the sign-in pages
+ * (contract §1): an ApiError its own; schema validation 422; a body too large 413; an unreadable
+ * body (wrong content type, malformed JSON) 400; text PostgreSQL cannot store 422; another error's
+ * own 4xx/5xx `statusCode`; anything else 500.
+ */
+export function httpStatusOf(error: unknown): number {
+  if (error instanceof ApiError) return error.statusCode;
+  const e = (error ?? {}) as { validation?: unknown; code?: unknown; statusCode?: unknown };
+  if (e.validation) return 422;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 413;
+  if (code.startsWith('FST_ERR_CTP') || error instanceof SyntaxError) return 400;
+  if (isBadTextError(error)) return 422;
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  return status >= 400 && status <= 599 ? status : 500;
+}

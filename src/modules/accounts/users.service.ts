@@ -4,6 +4,7 @@ import type { EventRole, SeriesRole } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
 import { eventRoles, seriesRoles, users } from '../../db/schema/index.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
+import { EMAIL_PATTERN, normalizeEmail } from '../../lib/identifiers.js';
 
 export type UserRow = typeof users.$inferSelect;
 export const EVENT_ROLES: readonly EventRole[] = [
@@ -14,11 +15,6 @@ export const EVENT_ROLES: readonly EventRole[] = [
   'read_only',
 ];
 export const SERIES_ROLES: readonly SeriesRole[] = ['owner', 'organizer'];
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 export async function findUserByEmail(tx: Tx, email: string): Promise<UserRow | undefined> {
   const [row] = await tx
@@ -34,7 +30,7 @@ export async function createUser(
   input: { email: string; name: string; globalAdmin?: boolean },
 ): Promise<UserRow> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email)) throw unprocessable('Invalid email format');
+  if (!EMAIL_PATTERN.test(email)) throw unprocessable('Invalid email format');
   if (!input.name.trim()) throw unprocessable('Name is required');
   if (await findUserByEmail(tx, email)) throw unprocessable(`A user with email ${email} already exists`);
   const [row] = await tx

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/client.js';
 import type { UserCtx } from '../../deps.js';
 import { type ApiError, conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
+import { EMAIL_PATTERN, normalizeEmail, UUID_PATTERN } from '../../lib/identifiers.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './bans.repo.js';
@@ -13,8 +14,6 @@ import {
 import { serializeBan } from './bans.serialize.js';
 
 /** Same shape check as user accounts: something@something.tld, no whitespace. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NormalizedBanEmails {
   /** Well-formed addresses: trimmed, lowercased, unique, in order of first appearance. */
@@ -33,17 +32,17 @@ export function normalizeBanEmails(input: string | readonly string[]): Normalize
   const emails: string[] = [];
   const invalid: string[] = [];
   for (const raw of list) {
-    const email = raw.trim().toLowerCase();
+    const email = normalizeEmail(raw);
     if (email === '' || seen.has(email)) continue;
     seen.add(email);
-    (EMAIL.test(email) ? emails : invalid).push(email);
+    (EMAIL_PATTERN.test(email) ? emails : invalid).push(email);
   }
   return { emails, invalid };
 }
 
 /** Whether a ban in force (not revoked, not expired) holds this address (after normalisation). */
 export async function isBanned(tx: Tx, email: string): Promise<boolean> {
-  const normalized = email.trim().toLowerCase();
+  const normalized = normalizeEmail(email);
   if (normalized === '') return false;
   return repo.activeBanExists(tx, normalized);
 }
@@ -114,7 +113,7 @@ async function alreadyBanned(tx: Tx, banIds: string[], emails: readonly string[]
 export async function listBans(ctx: UserCtx, input: ListBansInput) {
   const limit = Math.min(input.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
   const offset = input.offset ?? 0;
-  const email = input.email?.trim().toLowerCase();
+  const email = input.email === undefined ? undefined : normalizeEmail(input.email);
   const rows = await repo.listBans(ctx.db, {
     active: input.active,
     email: email === '' ? undefined : email,
@@ -131,7 +130,7 @@ export async function listBans(ctx: UserCtx, input: ListBansInput) {
 
 /** GET /bans/{id}: 404 for an unknown or non-UUID id. */
 export async function getBan(ctx: UserCtx, id: string) {
-  if (!UUID.test(id)) throw notFound('Ban not found');
+  if (!UUID_PATTERN.test(id)) throw notFound('Ban not found');
   const [ban] = await repo.loadBans(ctx.db, [id]);
   if (!ban) throw notFound('Ban not found');
   return { ban: serializeBan(ban) };
@@ -149,7 +148,7 @@ export function reinstateBan(ctx: UserCtx, id: string) {
 
 async function setRevoked(ctx: UserCtx, id: string, revoked: boolean) {
   const principal = ctx.access.principal;
-  if (!UUID.test(id)) throw notFound('Ban not found');
+  if (!UUID_PATTERN.test(id)) throw notFound('Ban not found');
   return ctx.db.transaction(async (tx) => {
     if (!(await repo.setRevoked(tx, id, revoked))) {
       if (!(await repo.banExists(tx, id))) throw notFound('Ban not found');

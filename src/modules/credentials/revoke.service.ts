@@ -16,6 +16,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
+import { normalizeEmail } from '../../lib/identifiers.js';
 import { classifySecret, type SecretKind } from '../../lib/secrets.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -243,7 +244,7 @@ export type RevokeBySecretResult =
  * owners (event and legacy keys). Distinct addresses (case-insensitive), sorted.
  */
 export async function notificationRecipients(tx: Tx, c: RevokedCredential): Promise<string[]> {
-  if (c.ownerEmail) return [c.ownerEmail.trim().toLowerCase()];
+  if (c.ownerEmail) return [normalizeEmail(c.ownerEmail)];
   const queries: SQL[] = [];
   if (c.seriesId) {
     queries.push(sql`

@@ -5,13 +5,13 @@
  */
 import type { EventModules } from '../../db/schema/index.js';
 import { forbidden, unprocessable } from '../../lib/errors.js';
+import { EMAIL_PATTERN, normalizeEmail } from '../../lib/identifiers.js';
 import { slugProblem } from '../../lib/slug.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { canonicalTimeZone, zonedToInstant } from '../../lib/zoned-time.js';
 import type { EventFields } from './event-input.schemas.js';
 import type { EventRow, SeriesRow } from './records.service.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 const REQUIRED = ['name', 'support_email'] as const;
 const TIMES = ['starts_at', 'ends_at', 'registration_open_at', 'registration_close_at'] as const;
@@ -50,8 +50,8 @@ const camel = (field: string) => field.replace(/_([a-z])/g, (_m, c: string) => c
 export const HOTEL_CONTEXT_PROBLEM = 'hotel_scan_context_id must name a scan context of this event';
 
 export function supportEmailProblem(email: string, operatorDomains: readonly string[]): string | null {
-  const value = email.trim().toLowerCase();
-  if (!EMAIL.test(value)) return `support_email is not a valid email address: ${email}`;
+  const value = normalizeEmail(email);
+  if (!EMAIL_PATTERN.test(value)) return `support_email is not a valid email address: ${email}`;
   const domain = value.slice(value.lastIndexOf('@') + 1);
   if (!operatorDomains.includes(domain)) {
     return `support_email must use one of the operator domains (${operatorDomains.join(', ')}); got ${domain}`;
@@ -97,7 +97,7 @@ export function normalizeEventFields(
   if (fields.support_email !== undefined) {
     const problem = supportEmailProblem(fields.support_email, opts.operatorDomains);
     if (problem) throw unprocessable(problem);
-    columns.supportEmail = fields.support_email.trim().toLowerCase();
+    columns.supportEmail = normalizeEmail(fields.support_email);
   }
   if (fields.slug !== undefined) {
     const problem = slugProblem(fields.slug);

@@ -6,7 +6,7 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { type ApiError, unprocessable } from '../../lib/errors.js';
-import { normalizeEmail } from '../accounts/users.service.js';
+import { normalizeEmail } from '../../lib/identifiers.js';
 import { type ImportItem, ImportItemSchema } from './import.schema.js';
 
 /** At most this many problems are listed in one error (the rest are counted). */

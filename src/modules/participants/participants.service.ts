@@ -4,8 +4,8 @@
  */
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
+import { normalizeEmail } from '../../lib/identifiers.js';
 import { isIsoDateTime } from '../../lib/time.js';
-import { normalizeEmail } from '../accounts/users.service.js';
 import * as repo from './participants.repo.js';
 
 export const SEARCH_LIMIT = 20;

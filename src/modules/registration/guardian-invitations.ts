@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { normalizeEmail } from '../../lib/identifiers.js';
 import { queueEmail } from '../email/email.service.js';
 import { newToken } from './invitations.service.js';
 
@@ -60,7 +61,7 @@ export async function sendGuardianInvitations(
   const sent: GuardianInvitationSent[] = [];
   for (const g of res.rows) {
     const { token, digest } = newToken();
-    const email = g.email.trim().toLowerCase();
+    const email = normalizeEmail(g.email);
     const updated = await tx.execute<{ expires_at: string }>(sql`
       UPDATE guardians
          SET invite_token_digest = ${digest},

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
+import { PathIdParam } from '../../lib/identifiers.js';
 import { PortalBody, PortalPatch } from './guardian-portal.schemas.js';
 import * as service from './guardian-portal.service.js';
 import { SignRequest as SignConsentRequest } from './registration.schemas.js';
@@ -81,7 +82,7 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         security: [],
         params: Type.Object({
           token: Params.properties.token,
-          consent_id: Type.String({ maxLength: 20, description: 'Consent id' }),
+          consent_id: PathIdParam('Consent id'),
         }),
         body: SignConsentRequest,
         response: { 200: PortalBody, ...errorResponses(400, 404, 410, 413, 422, 429) },

@@ -11,6 +11,7 @@ import type { Principal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound, unprocessable } from '../../lib/errors.js';
+import { EMAIL_PATTERN, normalizeEmail } from '../../lib/identifiers.js';
 import { digestSecret } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isBanned } from '../bans/bans.service.js';
@@ -23,7 +24,6 @@ export const EMAIL_BANNED = 'This email is banned from events';
 export const ALREADY_REGISTERED = 'This email is already registered for this event';
 export const ALREADY_INVITED = 'An invitation has already been sent to this email';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL = 320;
 
 /** Who invites: an HTTP credential, or (CLI) a user id or nobody. */
@@ -69,9 +69,9 @@ export async function createInvitation(
   tx: Tx,
   input: CreateInvitationInput,
 ): Promise<CreatedInvitation> {
-  const email = (input.email ?? '').trim().toLowerCase();
+  const email = normalizeEmail(input.email ?? '');
   if (email === '') throw unprocessable(EMAIL_REQUIRED);
-  if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw unprocessable(EMAIL_INVALID);
+  if (email.length > MAX_EMAIL || !EMAIL_PATTERN.test(email)) throw unprocessable(EMAIL_INVALID);
   if (await isBanned(tx, email)) throw unprocessable(EMAIL_BANNED);
   const ev = await tx.execute<{ name: string; support_email: string | null; series_id: string }>(
     sql`SELECT name, support_email, series_id FROM events WHERE id = ${input.eventId}`,

@@ -9,8 +9,9 @@
 import { sql } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
+import { normalizeEmail } from '../../lib/identifiers.js';
 import { digestSecret } from '../../lib/secrets.js';
-import { findUserByEmail, normalizeEmail } from '../accounts/users.service.js';
+import { findUserByEmail } from '../accounts/users.service.js';
 import { isBanned } from '../bans/bans.service.js';
 
 export interface InvitationView {

@@ -9,6 +9,7 @@
 import type { TObject, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { unprocessable } from '../../lib/errors.js';
+import { normalizeEmail } from '../../lib/identifiers.js';
 import { describeSchemaErrors, type SchemaError } from '../participants/import.validate.js';
 import { RecordPatch, type RecordPatchInput, type TravelPatchInput } from './record.schemas.js';
 
@@ -121,7 +122,7 @@ function ruleProblems(patch: RecordPatchInput, today: string): string[] {
     const seen = new Map<string, number>();
     patch.guardians.forEach((g, i) => {
       phone(`guardians[${i}].phone`, g.phone);
-      g.email = g.email.trim().toLowerCase();
+      g.email = normalizeEmail(g.email);
       const first = seen.get(g.email);
       if (first !== undefined) problems.push(`guardians[${i}].email duplicates guardians[${first}].email`);
       seen.set(g.email, i);

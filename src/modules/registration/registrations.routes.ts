@@ -10,6 +10,7 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
+import { PathIdParam } from '../../lib/identifiers.js';
 import {
   SignBody,
   SignRequest,
@@ -25,7 +26,7 @@ const tags = ['registration'];
 const WHO =
   'Signed-in users with a mobile token, on their own registrations (unknown or malformed id → 404 `Registration not found`; another user’s → 403 `This is not your registration`, contract §1 check order); API keys and global API tokens 403.';
 const PeParams = Type.Object({
-  participant_event_id: Type.String({ maxLength: 20, description: 'participant_event_id' }),
+  participant_event_id: PathIdParam('participant_event_id'),
 });
 
 export function registrationRoutes(app: Api, deps: Deps): void {
@@ -130,7 +131,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
         tags,
         summary: 'Sign a consent by typing your name',
         description: `The embedded default (no e-signature provider configured): records \`signature_name\`, the time and the client IP, then re-runs the completion check (an adult whose consents are all signed becomes \`complete\`). 422 \`Signature name is required\` / \`This consent is already signed\` / \`This consent must be signed by a parent or guardian\` (minors: the guardian signs in the portal) / \`This registration is withdrawn|rejected\` / \`Consents are signed through the e-signature provider\`. 200 \`{consent, ticket}\`. Only the registration’s owner (another user’s consent → 404 \`Consent not found\`). ${WHO}`,
-        params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
+        params: Type.Object({ id: PathIdParam('Consent id') }),
         body: SignRequest,
         response: { 200: SignBody, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },

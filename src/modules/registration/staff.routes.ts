@@ -3,12 +3,13 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
+import { PathIdParam } from '../../lib/identifiers.js';
 import { StaffStatusBody, WithdrawRequest } from './registration.schemas.js';
 import { applyStaffAction, registrationOfEvent, type StaffAction } from './staff.service.js';
 
 const Params = Type.Object({
   event_id: EventIdParam,
-  participant_event_id: Type.String({ maxLength: 20, description: 'participant_event_id' }),
+  participant_event_id: PathIdParam('participant_event_id'),
 });
 const rawId = (request: { params: { participant_event_id: string } }) => request.params.participant_event_id;
 

@@ -14,6 +14,7 @@ import type { Tx } from '../../db/client.js';
 import type { RegistrationStatus } from '../../db/schema/index.js';
 import type { MobileCtx } from '../../deps.js';
 import { conflict, unprocessable } from '../../lib/errors.js';
+import { normalizeEmail } from '../../lib/identifiers.js';
 import { digestSecret } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isBanned } from '../bans/bans.service.js';
@@ -62,7 +63,7 @@ export async function startRegistration(ctx: MobileCtx, token: string): Promise<
   return ctx.db.transaction(async (tx) => {
     const inv = await loadInvitation(tx, token);
     if (await isBanned(tx, inv.email)) throw unprocessable(EMAIL_BANNED);
-    if (user.email.trim().toLowerCase() !== inv.email)
+    if (normalizeEmail(user.email) !== inv.email)
       throw unprocessable('This invitation was sent to a different email address');
     if (!inv.open) throw unprocessable('Registration for this event is not open');
 

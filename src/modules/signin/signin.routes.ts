@@ -11,7 +11,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
-import { ApiError, badRequest, unprocessable } from '../../lib/errors.js';
+import { ApiError, badRequest, httpStatusOf, unprocessable } from '../../lib/errors.js';
 import { cspSourceFor } from './clients.service.js';
 import { createUpstream, type Upstream } from './oidc.service.js';
 import {
@@ -139,15 +139,7 @@ function pageRoutes(app: Api, deps: Deps): void {
     // Non-browsers: the API's one error handler ({error}, same status rules).
     if (!wantsHtml(request)) throw error;
     // Same status rules as http/errors.ts: validation 422, body too large 413, unreadable body 400.
-    const code = error.code ?? '';
-    let status = error.validation
-      ? 422
-      : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-        ? 413
-        : code.startsWith('FST_ERR_CTP')
-          ? 400
-          : (error.statusCode ?? 500);
-    if (status < 400 || status > 599) status = 500;
+    const status = httpStatusOf(error);
     if (status >= 500 && !(error instanceof ApiError))
       request.log.error({ err: error }, 'sign-in page error');
     const title = status === 429 ? 'Please wait' : 'Sign-in problem';

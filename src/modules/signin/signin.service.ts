@@ -25,10 +25,11 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps, UserCtx } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
+import { EMAIL_PATTERN, normalizeEmail, UUID_PATTERN } from '../../lib/identifiers.js';
 import { digestSecret } from '../../lib/secrets.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { getMe, listAccessibleEvents } from '../accounts/accounts.service.js';
-import { findUserByEmail, normalizeEmail, type UserRow } from '../accounts/users.service.js';
+import { findUserByEmail, type UserRow } from '../accounts/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isBanned } from '../bans/bans.service.js';
 import { issueMobileToken } from '../credentials/issue.service.js';
@@ -46,8 +47,6 @@ export const MAX_CODE_ATTEMPTS = 5;
 const RETENTION = sql`interval '1 day'`;
 export const INVALID_SESSION = 'Invalid session or user not found';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** S256 challenges are base64url SHA-256 digests: exactly 43 characters (RFC 7636 §4.2). */
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** RFC 7636 §4.1: 43-128 characters of [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~". */
@@ -143,7 +142,7 @@ async function maySignIn(tx: Tx, user: UserRow): Promise<boolean> {
 // ------------------------------------------------------------------------------------------------
 
 export function isPlausibleEmail(email: string): boolean {
-  return email.length <= 254 && EMAIL.test(email);
+  return email.length <= 254 && EMAIL_PATTERN.test(email);
 }
 
 /**
@@ -267,7 +266,7 @@ function pendingOf(row: RequestRow): PendingRequest {
 
 /** A live email sign-in request (for re-rendering its code page); null when unknown or used. */
 export async function findPendingRequest(deps: Deps, requestId: string): Promise<PendingRequest | null> {
-  if (!UUID.test(requestId)) return null;
+  if (!UUID_PATTERN.test(requestId)) return null;
   const [row] = await deps.db
     .select()
     .from(signInRequests)
@@ -290,7 +289,7 @@ export async function verifyCode(
   deps: Deps,
   input: { requestId: string; code: string },
 ): Promise<VerifyResult> {
-  if (!UUID.test(input.requestId)) return { kind: 'dead', pending: null };
+  if (!UUID_PATTERN.test(input.requestId)) return { kind: 'dead', pending: null };
   return deps.db.transaction(async (tx): Promise<VerifyResult> => {
     const [row] = await tx
       .update(signInRequests)

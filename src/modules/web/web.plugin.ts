@@ -24,7 +24,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { optionalCtxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
-import { ApiError } from '../../lib/errors.js';
+import { ApiError, httpStatusOf } from '../../lib/errors.js';
 import { listTickets } from '../registration/registrations.service.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
@@ -140,14 +140,7 @@ async function pageError(error: FastifyError, request: FastifyRequest, reply: Fa
     return reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 302);
   }
   const code = error.code ?? '';
-  let status = error.validation
-    ? 422
-    : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-      ? 413
-      : code.startsWith('FST_ERR_CTP')
-        ? 400
-        : (error.statusCode ?? 500);
-  if (status < 400 || status > 599) status = 500;
+  let status = httpStatusOf(error);
   let message: string;
   if (code.startsWith('FST_CSRF')) {
     status = 403;
