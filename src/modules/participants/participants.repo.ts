@@ -5,6 +5,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
+import { preparedSqlFamily } from '../../db/prepared.js';
 import { isoSqlText } from '../../lib/time.js';
 import { participantDetailSelect } from './detail.serialize.js';
 import { participantFrom, participantSelect } from './participants.serialize.js';
@@ -33,23 +34,68 @@ export async function syncWatermark(db: Tx): Promise<string> {
   return res.rows[0]!.hw;
 }
 
-/** JSON array text of the event's participants with updated_since < updated_at <= watermark. */
-export async function listParticipantsJson(
+const p = (name: string) => sql.placeholder(name);
+const sinceSql = (delta: boolean) => (delta ? sql` AND r.updated_at > ${p('since')}::timestamptz` : sql``);
+
+/** Ids of the list, ascending; delta lists read only changed rows (registrations_event_updated). */
+export const listIdsSql = (delta: boolean) =>
+  sql`SELECT r.id FROM registrations r
+       WHERE r.event_id = ${p('event')} AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}
+       ORDER BY r.id`;
+const listIdsStatement = preparedSqlFamily<boolean, { id: number }>(
+  (delta) => `participants_list_ids${delta ? '_delta' : ''}`,
+  listIdsSql,
+);
+
+/**
+ * Ids of the event's registrations with updated_since < updated_at <= watermark, ascending: the
+ * rows of a sync list, whose JSON participantsJsonBatch then reads a batch at a time.
+ */
+export async function listParticipantIds(
+  db: Tx,
+  eventId: number,
+  watermark: string,
+  updatedSince: string | undefined,
+): Promise<number[]> {
+  const res = await listIdsStatement(updatedSince !== undefined)(db).execute({
+    event: eventId,
+    watermark,
+    since: updatedSince,
+  });
+  return res.rows.map((r) => Number(r.id));
+}
+
+/** A batch's participant JSON, by visibility × delta (one prepared statement each). */
+export const batchSql = ({ v, delta }: { v: Visibility; delta: boolean }) =>
+  // The list's conditions again: a row changed since its id was read is left to the next delta.
+  sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
+       WHERE r.id = ANY(${p('ids')}::int[]) AND r.event_id = ${p('event')}
+         AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}
+       ORDER BY r.id`;
+const batchStatement = preparedSqlFamily<{ v: Visibility; delta: boolean }, { j: string }>(
+  ({ v, delta }) => `participants_batch_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${delta ? '_delta' : ''}`,
+  batchSql,
+);
+
+/**
+ * Participant JSON texts (one per row, ascending id) of the registrations in `ids` that still
+ * satisfy the list's conditions, for a caller of visibility `v`.
+ */
+export async function participantsJsonBatch(
   db: Tx,
   eventId: number,
   v: Visibility,
+  ids: readonly number[],
   watermark: string,
   updatedSince: string | undefined,
-): Promise<string> {
-  const since = updatedSince === undefined ? sql`` : sql` AND r.updated_at > ${updatedSince}::timestamptz`;
-  const res = await db.execute<{ arr: string | null }>(
-    // Ordered in the subquery: string_agg(… ORDER BY) would sort the whole JSON text (temp files).
-    sql`SELECT string_agg(x.j, ',') AS arr FROM (
-      SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
-       WHERE r.event_id = ${eventId} AND r.updated_at <= ${watermark}::timestamptz${since}
-       ORDER BY r.id) x`,
-  );
-  return `[${res.rows[0]?.arr ?? ''}]`;
+): Promise<string[]> {
+  const res = await batchStatement({ v, delta: updatedSince !== undefined })(db).execute({
+    ids,
+    event: eventId,
+    watermark,
+    since: updatedSince,
+  });
+  return res.rows.map((r) => r.j);
 }
 
 /** Escapes LIKE wildcards so `%`, `_` and `\` in a search term match literally. */
