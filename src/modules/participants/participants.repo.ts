@@ -98,6 +98,15 @@ export async function participantsJsonBatch(
   return res.rows.map((r) => r.j);
 }
 
+/**
+ * Everything a search term may match in a person (`alias` = people), lower-cased, as ONE text:
+ * the expression of the trigram index people_search_trgm (migration 0008_search_trgm; keep both
+ * identical or the planner cannot use the index). Legal first and last name are adjacent, so the
+ * full name is a substring too.
+ */
+export const SEARCH_HAYSTACK = (alias: string) =>
+  `lower(${alias}.legal_first_name || ' ' || ${alias}.legal_last_name || ' ' || COALESCE(${alias}.preferred_name, '') || ' ' || ${alias}.email)`;
+
 /** Escapes LIKE wildcards so `%`, `_` and `\` in a search term match literally. */
 export function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -121,18 +130,27 @@ export async function searchParticipantsJson(
   const id = /^[0-9]{1,9}$/.test(q) ? Number(q) : null;
   const fullName = sql.raw(`lower(p.legal_first_name || ' ' || p.legal_last_name)`);
   const idMatch: SQL = id === null ? sql`false` : sql`(r.id = ${id} OR p.id = ${id})`;
+  const rank = sql`CASE WHEN ${idMatch} THEN 0
+      WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
+      WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
+        OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
+      ELSE 3 END`;
+  const matches = (where: SQL) =>
+    sql`SELECT r.id, ${rank} AS rank, ${fullName} AS full_name
+          FROM registrations r JOIN people p ON p.id = r.person_id WHERE r.event_id = ${eventId} AND ${where}`;
+  // Text matches are read through the trigram index people_search_trgm: SEARCH_HAYSTACK contains
+  // every field the five LIKEs test, so its LIKE is a necessary condition that the index answers.
+  // Id matches (all-digit terms) are their own branches, each an index lookup. The union is
+  // exactly the rows of the conditions, ranked as before.
+  const branches: SQL[] = [
+    matches(sql`${sql.raw(SEARCH_HAYSTACK('p'))} LIKE ${contains}
+      AND (lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
+        OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
+        OR lower(p.email) LIKE ${contains})`),
+  ];
+  if (id !== null) branches.push(matches(sql`r.id = ${id}`), matches(sql`p.id = ${id}`));
   const ranked = await db.execute<{ id: number }>(
-    sql`SELECT r.id FROM registrations r JOIN people p ON p.id = r.person_id
-       WHERE r.event_id = ${eventId} AND (${idMatch}
-          OR lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
-          OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
-          OR lower(p.email) LIKE ${contains})
-       ORDER BY CASE WHEN ${idMatch} THEN 0
-                  WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
-                  WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
-                    OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
-                  ELSE 3 END, ${fullName}, r.id
-       LIMIT ${limit}`,
+    sql`SELECT m.id FROM (${sql.join(branches, sql` UNION `)}) m ORDER BY m.rank, m.full_name, m.id LIMIT ${limit}`,
   );
   const ids = ranked.rows.map((r) => Number(r.id));
   if (ids.length === 0) return '[]';
