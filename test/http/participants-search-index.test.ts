@@ -1,5 +1,5 @@
 /**
- * Participant search through the trigram index (migration 0008_search_trgm) returns exactly what
+ * Participant search through the trigram index (migration 0009_search_trgm) returns exactly what
  * the contract's rules select and rank (contract §4 "Search"): for generated terms — fragments of
  * names and emails, digits, LIKE wildcards, case changes, non-ASCII — the endpoint's ids equal those
  * of the plain predicate with no index condition, in the same order. On both databases (the

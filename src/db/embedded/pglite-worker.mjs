@@ -11,7 +11,7 @@ const { dataDir, maxConnections } = workerData;
 let db;
 let server;
 try {
-  // pg_trgm: the participant search's trigram index (migration 0008_search_trgm).
+  // pg_trgm: the participant search's trigram index (migration 0009_search_trgm).
   db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { pg_trgm } });
   server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();

@@ -100,7 +100,7 @@ export async function participantsJsonBatch(
 
 /**
  * Everything a search term may match in a person (`alias` = people), lower-cased, as ONE text:
- * the expression of the trigram index people_search_trgm (migration 0008_search_trgm; keep both
+ * the expression of the trigram index people_search_trgm (migration 0009_search_trgm; keep both
  * identical or the planner cannot use the index). Legal first and last name are adjacent, so the
  * full name is a substring too.
  */
