@@ -52,6 +52,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // route schemas cap each parameter. Over this limit the router itself answers 414.
     routerOptions: { maxParamLength: 2048 },
     trustProxy: deps.config.trustProxy,
+    // While stopping (SIGTERM), a request that reached the server is still answered (with
+    // `Connection: close`), not refused with a 503: a scan the client already sent gets its result.
+    return503OnClosing: false,
     // An over-long path segment names no record: 404 with the usual envelope (contract §1).
     frameworkErrors: (error, _request, reply) => {
       const notFound = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
