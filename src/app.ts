@@ -28,12 +28,12 @@ import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
-import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
-import { invitationRoutes } from './modules/registration/invitations.routes.js';
-import { inviteeRoutes } from './modules/registration/invitee.routes.js';
-import { recordRoutes } from './modules/registration/record.routes.js';
-import { registrationRoutes } from './modules/registration/registrations.routes.js';
-import { staffRoutes } from './modules/registration/staff.routes.js';
+import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
+import { invitationRoutes } from './modules/registration/invitations/invitations.routes.js';
+import { inviteeRoutes } from './modules/registration/invitations/invitee.routes.js';
+import { registrationRoutes } from './modules/registration/lifecycle/registrations.routes.js';
+import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
+import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 // Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.

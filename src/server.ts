@@ -7,13 +7,13 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
+import type { DemoResult } from './demo/seed.js';
 import type { Deps } from './deps.js';
 import { createMailer } from './integrations/mailer.js';
 import { type Jobs, startJobs } from './jobs/queue.js';
 import { startWorker } from './jobs/runner.js';
 import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
-import type { DemoResult } from './modules/demo/seed.js';
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
@@ -88,7 +88,7 @@ export async function startServer(opts: {
     let demo: DemoResult | null = null;
     if (opts.seedDemoIfEmpty) {
       // Loaded lazily: the demo generator (faker) is only needed on a first start.
-      const { isDatabaseEmpty, seedDemo } = await import('./modules/demo/seed.js');
+      const { isDatabaseEmpty, seedDemo } = await import('./demo/seed.js');
       demo = await deps.db.transaction(async (tx) => ((await isDatabaseEmpty(tx)) ? seedDemo(tx, {}) : null));
     }
     const app = await buildApp(deps);
