@@ -7,13 +7,13 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/client.js';
 import { migrateDatabase } from './db/migrate.js';
+import type { DemoResult } from './demo/seed.js';
 import type { Deps } from './deps.js';
 import { createMailer } from './integrations/mailer.js';
 import { createJobs } from './jobs/queue.js';
 import { startWorker } from './jobs/runner.js';
 import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
-import type { DemoResult } from './modules/demo/seed.js';
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
@@ -120,7 +120,7 @@ export async function startServer(opts: {
     let demo: DemoResult | null = null;
     if (opts.seedDemoIfEmpty && (await isDatabaseEmpty(deps.db))) {
       // Loaded lazily: the demo generator (faker) is only needed on a first start.
-      const { isDatabaseEmpty: stillEmpty, seedDemo } = await import('./modules/demo/seed.js');
+      const { isDatabaseEmpty: stillEmpty, seedDemo } = await import('./demo/seed.js');
       demo = await deps.db.transaction(async (tx) => ((await stillEmpty(tx)) ? seedDemo(tx, {}) : null));
     }
     const app = await buildApp(deps);

@@ -22,7 +22,7 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
-import { listTickets } from '../registration/registrations.service.js';
+import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
 import { guardianPages } from './guardian.web.js';
