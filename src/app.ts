@@ -2,6 +2,7 @@
  * buildApp(deps): the HTTP composition root. Plugins first (errors, route tracking, auth gate,
  * OpenAPI), then every module's routes under /api/v1, listed explicitly.
  */
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -77,6 +78,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await registerOpenApi(app);
   await app.register(
     async (api) => {
+      // Contract §10 "Compression": API responses over 1 KB in br or gzip when the client asks (br
+      // preferred). Scoped to /api/v1: web pages carry CSRF tokens next to reflected input, which
+      // compression would expose (BREACH). The SSE scan feed hijacks its reply, so it bypasses the
+      // hook and stays unbuffered. zlib runs on the libuv thread pool, off the event loop.
+      await api.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
       healthRoutes(api, deps);
       accountRoutes(api, deps);
       sessionRoutes(api, deps);

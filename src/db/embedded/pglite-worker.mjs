@@ -4,13 +4,15 @@
 // Messages to the parent: {type:'ready', host, port} | {type:'error', message}. Parent → worker: 'stop'.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const { dataDir, maxConnections } = workerData;
 let db;
 let server;
 try {
-  db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir);
+  // pg_trgm: the participant search's trigram index (migration 0009_search_trgm).
+  db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { pg_trgm } });
   server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();
   const conn = server.getServerConn();
