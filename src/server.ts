@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/client.js';
+import { type Database, openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createMailer } from './integrations/mailer.js';
@@ -21,15 +21,16 @@ export interface OwnedDeps extends Deps {
 }
 
 /**
- * Opens the configured database, applies migrations, starts the job queue (and, with `worker`, the
- * job handlers). Throws DataDirLockedError if the embedded folder is in use.
+ * Opens the configured database (or takes `database`, already open, and owns it from then on),
+ * applies migrations, starts the job queue (and, with `worker`, the job handlers). Throws
+ * DataDirLockedError if the embedded folder is in use.
  */
 export async function createDeps(
   config: Config,
-  opts: { logger?: Logger; worker?: boolean } = {},
+  opts: { logger?: Logger; worker?: boolean; database?: Database } = {},
 ): Promise<OwnedDeps> {
   const log = opts.logger ?? createLogger(config.logLevel);
-  const database = await openDatabase(config);
+  const database = opts.database ?? (await openDatabase(config));
   let jobs: Jobs;
   try {
     await runMigrations(database.db);
