@@ -2,6 +2,7 @@
  * buildApp(deps): the HTTP composition root. Plugins first (errors, route tracking, auth gate,
  * OpenAPI), then every module's routes under /api/v1, listed explicitly.
  */
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -28,12 +29,12 @@ import { seriesRoutes } from './modules/events/series.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
-import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
-import { invitationRoutes } from './modules/registration/invitations.routes.js';
-import { inviteeRoutes } from './modules/registration/invitee.routes.js';
-import { recordRoutes } from './modules/registration/record.routes.js';
-import { registrationRoutes } from './modules/registration/registrations.routes.js';
-import { staffRoutes } from './modules/registration/staff.routes.js';
+import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
+import { invitationRoutes } from './modules/registration/invitations/invitations.routes.js';
+import { inviteeRoutes } from './modules/registration/invitations/invitee.routes.js';
+import { registrationRoutes } from './modules/registration/lifecycle/registrations.routes.js';
+import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
+import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 // Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
@@ -51,6 +52,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // route schemas cap each parameter. Over this limit the router itself answers 414.
     routerOptions: { maxParamLength: 2048 },
     trustProxy: deps.config.trustProxy,
+    // While stopping (SIGTERM), a request that reached the server is still answered (with
+    // `Connection: close`), not refused with a 503: a scan the client already sent gets its result.
+    return503OnClosing: false,
     // An over-long path segment names no record: 404 with the usual envelope (contract §1).
     frameworkErrors: (error, _request, reply) => {
       const notFound = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
@@ -70,6 +74,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await registerOpenApi(app);
   await app.register(
     async (api) => {
+      // Contract §10 "Compression": API responses over 1 KB in br or gzip when the client asks (br
+      // preferred). Scoped to /api/v1: web pages carry CSRF tokens next to reflected input, which
+      // compression would expose (BREACH). The SSE scan feed hijacks its reply, so it bypasses the
+      // hook and stays unbuffered. zlib runs on the libuv thread pool, off the event loop.
+      await api.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
       healthRoutes(api, deps);
       accountRoutes(api, deps);
       sessionRoutes(api, deps);

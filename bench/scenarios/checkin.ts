@@ -4,13 +4,17 @@
  * time in the context (`scanned`: travel pickup + NFC badge on first check-in), 20 % repeat one
  * already scanned in this round (`already_scanned`). Each round uses a fresh check-in context and
  * registrations no earlier round (or the warm-up) scanned, so every "first" is a real first
- * check-in, with its travel pickup and badge token. Target: ≥ 1,000 scans/s with p99 ≤ 50 ms
+ * check-in, with its travel pickup and badge token. Goal: ≥ 1,500 scans/s with p99 ≤ 50 ms in every round
  * (load generator on the same machine).
  * After each round the stored outcomes are counted to prove every request was recorded once.
  */
 import autocannon from 'autocannon';
 import { percentile, type Samples, summarize } from '../load.js';
-import { largest, type Scenario } from './types.js';
+import { type GoalLine, largest, type Scenario } from './types.js';
+
+/** Goal: in EVERY round p99 ≤ 50 ms and at least this many scans per second. */
+const GOAL_P99_MS = 50;
+const GOAL_SCANS_PER_SEC = 1_500;
 
 const CONNECTIONS = 50;
 const REPEAT_EVERY = 5; // every 5th request repeats an earlier participant: 20 %
@@ -163,15 +167,31 @@ export const checkin: Scenario = {
     };
     ctx.attach('checkin', summary);
   },
+  goals(_rows, details) {
+    const pg = details.checkin?.pg as { rounds: RoundResult[] } | undefined;
+    if (!pg) return [];
+    const rounds = pg.rounds;
+    const ok = rounds.every((r) => r.p99Ms <= GOAL_P99_MS && r.scansPerSec >= GOAL_SCANS_PER_SEC);
+    return [
+      {
+        what: `check-in, ${CONNECTIONS} connections (${rounds.length} rounds)`,
+        db: 'pg',
+        measured: rounds.map((r) => `${Math.round(r.scansPerSec)}/s p99 ${r.p99Ms} ms`).join('; '),
+        goal: `every round p99 ≤ ${GOAL_P99_MS} ms and ≥ ${GOAL_SCANS_PER_SEC.toLocaleString('en')} scans/s`,
+        met: ok,
+      } satisfies GoalLine,
+    ];
+  },
+
   summary(details) {
     const pg = details.checkin?.pg as
       | { median: { scansPerSec: number; p50Ms: number; p99Ms: number } }
       | undefined;
     if (!pg) return [];
     const m = pg.median;
-    const ok = m.scansPerSec >= 1000 && m.p99Ms <= 50;
+    const ok = m.scansPerSec >= GOAL_SCANS_PER_SEC && m.p99Ms <= GOAL_P99_MS;
     return [
-      `checkin (PostgreSQL, ${CONNECTIONS} connections, median of rounds): ${m.scansPerSec} scans/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms — target ≥ 1,000 scans/s and p99 ≤ 50 ms: ${ok ? 'met' : 'NOT met'}`,
+      `checkin (PostgreSQL, ${CONNECTIONS} connections, median of rounds): ${m.scansPerSec} scans/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms — target ≥ 1,500 scans/s and p99 ≤ 50 ms: ${ok ? 'met' : 'NOT met'}`,
     ];
   },
 };

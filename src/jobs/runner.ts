@@ -5,7 +5,7 @@ import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
 import { checkPushReceipts } from '../modules/push/push-receipts.js';
-import { requestEsignSignature } from '../modules/registration/consents.service.js';
+import { requestEsignSignature } from '../modules/registration/lifecycle/consents.service.js';
 import { pruneRetention } from '../modules/retention/retention.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
 

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInvitation } from '../../src/modules/registration/invitations.service.js';
+import { createInvitation } from '../../src/modules/registration/invitations/invitations.service.js';
 import { claimRows } from '../access/rows/invitation-claim.js';
 import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, type World } from '../support/world.js';

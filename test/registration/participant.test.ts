@@ -11,7 +11,7 @@ import { digestSecret } from '../../src/lib/secrets.js';
 import { createUser } from '../../src/modules/accounts/users.service.js';
 import { issueMobileToken } from '../../src/modules/credentials/issue.service.js';
 import { createEventRecord } from '../../src/modules/events/records.service.js';
-import { recordTypedSignature } from '../../src/modules/registration/consents.service.js';
+import { recordTypedSignature } from '../../src/modules/registration/lifecycle/consents.service.js';
 import { BASE_URL, call, P, type RegHarness, startRegHarness, tokenIn } from './harness.js';
 
 let h: RegHarness;

@@ -230,6 +230,18 @@ describe('email provider events', () => {
     expect(page2.email_log[0].id).toBeLessThan(page1.email_log[1].id);
     expect((await get('?limit=0')).statusCode).toBe(422);
   });
+
+  it('an out-of-range before_id is a 422 with {error} on both lists, not a database error', async () => {
+    for (const path of ['email_log', 'email_suppressions']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/${path}?before_id=99999999999999999999`,
+        headers: bearer(world.secrets.admin),
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ error: expect.stringContaining('before_id') });
+    }
+  });
 });
 
 describe('lifting a suppression', () => {

@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const { dataDir, maxConnections, snapshot } = workerData;
@@ -15,7 +16,11 @@ let db;
 let server;
 try {
   const loadDataDir = snapshot ? new Blob([readFileSync(snapshot)]) : undefined;
-  db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, loadDataDir ? { loadDataDir } : {});
+  // pg_trgm: the participant search's trigram index (migration 0009_search_trgm).
+  db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, {
+    extensions: { pg_trgm },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();
   const conn = server.getServerConn();

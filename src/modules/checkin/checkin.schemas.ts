@@ -120,7 +120,7 @@ export const ScanListQuery = Type.Object({
     Type.String({
       maxLength: 64,
       description:
-        'A previous synced_at, verbatim: an ISO 8601 date-time or a compound cursor `<ISO 8601>_<scan id>`; anything else → 422',
+        'A previous synced_at, verbatim: an ISO 8601 date-time (an earlier version’s `<ISO 8601>_<scan id>` is still read); anything else → 422',
     }),
   ),
   scan_context_id: Type.Optional(Type.Integer({ description: 'Only scans of this context of the event' })),
@@ -131,8 +131,7 @@ export const ScanList = Type.Object({
   scans: Type.Array(Scan),
   has_more: Type.Boolean(),
   synced_at: Type.String({
-    description:
-      'Cursor to pass back verbatim as `since`: an ISO 8601 timestamp, or `<ISO 8601>_<scan id>` when a page ends between scans sharing one created_at',
+    description: 'Cursor to pass back verbatim as `since`: a plain ISO 8601 UTC timestamp with microseconds',
   }),
 });
 

@@ -19,7 +19,9 @@ export const EmailLogQuery = Type.Object(
     ),
     status: Type.Optional(Type.Union(EMAIL_LOG_STATUSES.map((s) => Type.Literal(s)))),
     event_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Numeric event id' })),
-    before_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Paging: entries with a smaller id' })),
+    before_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Paging: entries with a smaller id' }),
+    ),
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   },
   { additionalProperties: false },

@@ -30,8 +30,8 @@ import { banEmails, bans, events, people, registrations } from '../../db/schema/
 import type { Address } from '../../db/schema/participants.js';
 import { notFound } from '../../lib/errors.js';
 import type { ImportAddressSchema, ImportItem } from './import.schema.js';
-import { pick, writeSections } from './import.sections.js';
 import { importError, validateImportItems } from './import.validate.js';
+import { pick, writeSections } from './record/upsert.js';
 
 export { parseImportFile } from './import.parse.js';
 export { type ImportItem, ImportItemSchema } from './import.schema.js';

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import { signOwnConsent } from '../registration/registrations.service.js';
+import { signOwnConsent } from '../registration/lifecycle/registrations.service.js';
 import { CONSENT_TEXTS, consentTitle } from './consent-texts.js';
 import type { PageErrorItem } from './forms.js';
 import { ownDetail } from './register.web.js';

@@ -19,7 +19,7 @@ import {
   getPortal,
   patchPortal,
   signPortalConsent,
-} from '../registration/guardian-portal.service.js';
+} from '../registration/guardian-portal/guardian-portal.service.js';
 import { renderConsent, SignForm, signatureProblems } from './consent.web.js';
 import { consentTitle } from './consent-texts.js';
 import {

@@ -12,8 +12,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import { getOwnRecord, patchOwnRecord } from '../registration/record.service.js';
-import { getTicket, submitRegistration } from '../registration/registrations.service.js';
+import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
+import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
 import { consentTitle } from './consent-texts.js';
 import {
   errorsFromMessage,

@@ -22,7 +22,7 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
-import { listTickets } from '../registration/registrations.service.js';
+import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
 import { guardianPages } from './guardian.web.js';
@@ -65,7 +65,8 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
     web.addHook('onRoute', (route) => {
       route.logSerializers = { ...logSerializers, ...route.logSerializers };
     });
-    await web.register(cookie, { secret: deps.sealer.mac('muster-web-cookies-v1') });
+    // Signed with the current key; a cookie signed before a key rotation still verifies.
+    await web.register(cookie, { secret: deps.sealer.macs('muster-web-cookies-v1') });
     await web.register(formbody, { bodyLimit: 64 * 1024 });
     await web.register(csrf, {
       sessionPlugin: '@fastify/cookie',
