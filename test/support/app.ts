@@ -1,6 +1,7 @@
 /**
- * One app per test file: fresh database (test/support/db.ts) → loadConfig → createDeps (opens the
- * database and migrates) → buildApp. Requests go through `app.inject()`.
+ * One app per test file: fresh database copied from the run's migrated template (test/support/db.ts)
+ * → loadConfig → createDeps (migrations: nothing left to apply) → buildApp. Requests go through
+ * `app.inject()`.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -20,7 +21,7 @@ export interface TestApp {
 export async function startTestApp(extraEnv: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...database.env, ...extraEnv });
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { database: await database.open(config) });
   let app: FastifyInstance;
   try {
     app = await buildApp(deps);
