@@ -88,6 +88,6 @@ describe('request body over the limit', () => {
   it('the server answers normally afterwards, on a new connection', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/me`, { headers: appHeaders(token) });
     expect(res.status).toBe(200);
-    expect((await res.json()).email).toBe('big.body@example.com');
+    expect(((await res.json()) as { email: string }).email).toBe('big.body@example.com');
   });
 });
