@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
 import { registerHttpBasics } from './http/basics.js';
+import { registerBodyDrain } from './http/drain.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerKeyUsage } from './http/key-usage.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerValidation(app);
   registerErrorHandling(app);
   registerHttpBasics(app);
+  registerBodyDrain(app);
   registerAuthorization(app, deps);
   registerKeyUsage(app, deps);
   // Security headers on every response; rate limits are opt-in per route (`config.rateLimit`).
