@@ -288,11 +288,14 @@ function parseUpstreamExchange(e: Static<typeof EnvSchema>): UpstreamExchangeCon
     if (url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname))
       throw new ConfigError(`Invalid configuration: ${name} must use https (http only for localhost)`);
   }
-  const redirectUris = e.MUSTER_UPSTREAM_REDIRECT_URIS!.split(',')
+  const redirectUris = e
+    .MUSTER_UPSTREAM_REDIRECT_URIS!.split(',')
     .map((u) => u.trim())
     .filter(Boolean);
   if (redirectUris.length === 0 || redirectUris.some((u) => !URL.canParse(u)))
-    throw new ConfigError('Invalid configuration: MUSTER_UPSTREAM_REDIRECT_URIS must be a comma-separated list of URIs');
+    throw new ConfigError(
+      'Invalid configuration: MUSTER_UPSTREAM_REDIRECT_URIS must be a comma-separated list of URIs',
+    );
   return Object.freeze({
     tokenUrl: e.MUSTER_UPSTREAM_TOKEN_URL!,
     userinfoUrl: e.MUSTER_UPSTREAM_USERINFO_URL!,
