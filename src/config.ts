@@ -20,6 +20,7 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'Muster <no-reply@muster.example>' }),
   MUSTER_OUTBOX_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MUSTER_SECRET_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
+  MUSTER_SECRET_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   MUSTER_TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_WORKER: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   MUSTER_OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
@@ -86,6 +87,8 @@ export interface Config {
   readonly outboxDir: string;
   /** 32-byte key (base64) sealing secrets inside queued jobs; see lib/sealed.ts for the fallback. */
   readonly secretKey: string | undefined;
+  /** The key being rotated out (MUSTER_SECRET_KEY_PREVIOUS): opens and verifies, never seals. */
+  readonly previousSecretKey: string | undefined;
   /** Trust X-Forwarded-For (behind a reverse proxy) for client IPs used by rate limits. */
   readonly trustProxy: boolean;
   /** Whether `muster serve` also runs the job worker in-process. */
@@ -206,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? path.join(os.tmpdir(), 'muster-outbox')
         : path.join(e.MUSTER_DATA_DIR, 'outbox')),
     secretKey: e.MUSTER_SECRET_KEY,
+    previousSecretKey: e.MUSTER_SECRET_KEY_PREVIOUS,
     runWorker: e.MUSTER_WORKER === 'true',
     trustProxy: e.MUSTER_TRUST_PROXY === 'true',
     oidc,

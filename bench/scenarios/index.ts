@@ -8,6 +8,7 @@ import { eventLoop } from './event-loop.js';
 import { fullSync } from './full-sync.js';
 import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
+import { start } from './start.js';
 import type { Scenario } from './types.js';
 
 export const scenarios: readonly Scenario[] = [
@@ -19,4 +20,5 @@ export const scenarios: readonly Scenario[] = [
   eventLoop,
   checkin,
   chatBlast,
+  start,
 ];

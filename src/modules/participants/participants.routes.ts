@@ -1,4 +1,5 @@
 /** Routes of the participants read endpoints (spec "Participants"; contract §4). */
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
@@ -38,9 +39,12 @@ export function participantRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       const query = request.query as { updated_since?: string };
+      const chunks = await service.listParticipants(ctxOf(deps, request), query);
+      // A byte stream with a small buffer: the next batch is read only once the client (or the
+      // compressor) has taken the previous one, so memory stays bounded on any list size.
       return reply
         .type('application/json; charset=utf-8')
-        .send(await service.listParticipants(ctxOf(deps, request), query));
+        .send(Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 }));
     },
   );
 
