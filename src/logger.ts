@@ -22,6 +22,7 @@ export const REDACT_PATHS = [
   '*.*.botToken',
   '*.smtpUrl',
   '*.secretKey',
+  '*.previousSecretKey',
   '*.clientSecret',
   '*.*.clientSecret',
 ];

@@ -9,6 +9,7 @@ import { exportScenario } from './export.js';
 import { fullSync } from './full-sync.js';
 import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
+import { start } from './start.js';
 import type { Scenario } from './types.js';
 
 export const scenarios: readonly Scenario[] = [
@@ -21,4 +22,5 @@ export const scenarios: readonly Scenario[] = [
   checkin,
   chatBlast,
   exportScenario,
+  start,
 ];

@@ -10,6 +10,7 @@ import { registerAdminCommands } from './commands/admin.js';
 import { registerCredentialCommands } from './commands/credentials.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerRevokeCommands } from './commands/revoke.js';
+import { registerSecretKeyCommand } from './commands/secret-key.js';
 import { registerSeriesEventCommands } from './commands/series-events.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerWorkerCommand } from './commands/worker.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerServeCommand(program);
   registerWorkerCommand(program); // issue 6: standalone job worker
+  registerSecretKeyCommand(program);
   registerAdminCommands(program);
   registerSeriesEventCommands(program);
   registerCredentialCommands(program);

@@ -13,6 +13,9 @@ import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrate.js';
 
+/** The MUSTER_SECRET_KEY of CLI subprocesses on PostgreSQL (32 bytes, base64). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
+
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
@@ -44,8 +47,11 @@ export async function freshDatabase(opts: { migrate?: boolean } = {}): Promise<T
     databaseUrl = url.toString();
   }
   const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
+  if (databaseUrl) {
+    env.DATABASE_URL = databaseUrl;
+    // On PostgreSQL `serve` and `worker` refuse to start without the shared key.
+    env.MUSTER_SECRET_KEY = TEST_SECRET_KEY;
+  } else delete env.DATABASE_URL;
 
   const query = async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
     const database = await openDatabase({ databaseUrl, dataDir, dbPoolSize: 1 });

@@ -65,7 +65,8 @@ export function webRoutes(app: FastifyInstance, deps: Deps): void {
     web.addHook('onRoute', (route) => {
       route.logSerializers = { ...logSerializers, ...route.logSerializers };
     });
-    await web.register(cookie, { secret: deps.sealer.mac('muster-web-cookies-v1') });
+    // Signed with the current key; a cookie signed before a key rotation still verifies.
+    await web.register(cookie, { secret: deps.sealer.macs('muster-web-cookies-v1') });
     await web.register(formbody, { bodyLimit: 64 * 1024 });
     await web.register(csrf, {
       sessionPlugin: '@fastify/cookie',
