@@ -31,8 +31,11 @@ export const AccessibleEvent = Type.Object({
   role: Nullable(
     Type.String({
       description:
-        'Widest role: global_admin, owner, organizer, event_admin, safeguarding_lead, ops, limited, read_only',
+        '`global_admin`; else the widest event role (event_admin, safeguarding_lead, ops, limited, read_only); else `series_member` when the event is reached only through a series role (the value the mobile app labels)',
     }),
+  ),
+  series_role: Nullable(
+    Type.String({ description: 'The widest series role on the event’s series: owner, organizer, or null' }),
   ),
   can_view_participants: Type.Boolean(),
   can_view_participant_pii: Type.Boolean(),
@@ -57,7 +60,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Events the user can access',
         description:
-          'All events for a global admin; otherwise events where the user holds an event or series role. Ordered by start date (no date last). `role` and the `can_*`/`travel_enabled` flags are extensions the mobile app reads.',
+          'All events for a global admin; otherwise events where the user holds an event or series role. Ordered by start date (no date last). `role`, `series_role` and the `can_*`/`travel_enabled` flags are extensions the mobile app reads: `role` is one of the values the app knows (`series_member` for an event reached only through a series role; `owner`/`organizer` are in `series_role`).',
         response: { 200: Type.Object({ events: Type.Array(AccessibleEvent) }), ...errorResponses(401, 403) },
       },
     },

@@ -4,7 +4,7 @@
  * GET /oauth/authorize checks the client's request (checkAuthorizeRequest); the user proves their
  * address with a one-time 6-digit code (email-code.service.ts) or an upstream OpenID Connect
  * provider (upstream.service.ts); either ends in a single-use authorization code
- * (issueAuthorizationCode) that POST /session exchanges with PKCE for a mobile token
+ * (made by issueAuthorizationCode) that POST /session exchanges with PKCE for a mobile token
  * (exchange.service.ts). Secrets are stored as digests only, compared in constant time.
  *
  * Security-critical: pinned by test/signin/flow.test.ts, codes.test.ts, oidc.test.ts, dev.test.ts.
@@ -12,10 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import { lt, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { authorizationCodes, eventRoles, seriesRoles, signInRequests } from '../../db/schema/index.js';
+import { authorizationCodes, signInRequests } from '../../db/schema/index.js';
 import { digestSecret } from '../../lib/secrets.js';
-import type { UserRow } from '../accounts/users.service.js';
-import { isBanned } from '../bans/bans.service.js';
 import { findClient, isRegisteredRedirectUri, type OAuthClient } from './clients.service.js';
 import type { ClientRequest } from './signin.pages.js';
 
@@ -94,24 +92,6 @@ export function redirectWith(uri: string, params: Record<string, string | undefi
   for (const [key, value] of Object.entries(params))
     if (value !== undefined) url.searchParams.append(key, value);
   return url.href;
-}
-
-// ------------------------------------------------------------------------------------------------
-// Who may sign in
-// ------------------------------------------------------------------------------------------------
-
-/**
- * Known users may sign in, except a participant-only user (no global admin, no event or series
- * role) whose address is on a ban in force: staff keep their access, banned participants get no
- * code (and are refused upstream sign-in the same way).
- */
-export async function maySignIn(tx: Tx, user: UserRow): Promise<boolean> {
-  if (user.globalAdmin) return true;
-  const res = await tx.execute<{ staff: boolean }>(sql`
-    SELECT EXISTS (SELECT 1 FROM ${eventRoles} WHERE ${eventRoles.userId} = ${user.id})
-        OR EXISTS (SELECT 1 FROM ${seriesRoles} WHERE ${seriesRoles.userId} = ${user.id}) AS staff`);
-  if (res.rows[0]?.staff) return true;
-  return !(await isBanned(tx, user.email));
 }
 
 export async function purgeFinished(tx: Tx): Promise<void> {

@@ -12,17 +12,17 @@ import type { Tx } from '../../db/client.js';
 import { signInRequests } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../lib/errors.js';
-import { findUserByEmail, normalizeEmail } from '../accounts/users.service.js';
+import { normalizeEmail } from '../accounts/users.service.js';
 import { queueEmail } from '../email/email.service.js';
 import {
   CODE_TTL_MINUTES,
   CODE_TTL_MS,
   issueAuthorizationCode,
-  maySignIn,
   type PendingRequest,
   pendingOf,
   purgeFinished,
 } from './authorize.service.js';
+import { accountForSignIn, mayReceiveSignIn } from './eligibility.service.js';
 import type { ClientRequest } from './signin.pages.js';
 
 /** Verifications allowed per emailed code; the 6th is refused even with the right code. */
@@ -108,12 +108,12 @@ export async function requestCode(
       expiresAt: new Date(Date.now() + CODE_TTL_MS).toISOString(),
       ip: input.ip,
     });
-    const user = await findUserByEmail(tx, email);
-    if (user && (await maySignIn(tx, user))) {
+    const may = await mayReceiveSignIn(tx, email);
+    if (may.allowed) {
       await queueEmail(deps, tx, {
-        to: user.email,
+        to: may.user?.email ?? email,
         template: 'sign_in_code',
-        vars: { code, expires_minutes: CODE_TTL_MINUTES, name: user.name },
+        vars: { code, expires_minutes: CODE_TTL_MINUTES, name: may.name },
       });
     }
     return { requestId: id };
@@ -175,14 +175,15 @@ export async function verifyCode(
     const wrong: VerifyResult = { kind: 'wrong', pending, attemptsLeft: MAX_CODE_ATTEMPTS - row.attempts };
     if (!sameDigest(row.codeDigest, codeDigest(deps, row.id, input.code))) return wrong;
     // Only reachable for an address whose code was sent, unless an unsent code was guessed.
-    const user = row.email ? await findUserByEmail(tx, row.email) : undefined;
-    if (!user || !(await maySignIn(tx, user))) return wrong;
+    if (!row.email || !(await mayReceiveSignIn(tx, row.email)).allowed) return wrong;
     const [consumed] = await tx
       .update(signInRequests)
       .set({ consumedAt: sql`now()` })
       .where(and(eq(signInRequests.id, row.id), isNull(signInRequests.consumedAt)))
       .returning({ id: signInRequests.id });
     if (!consumed) return { kind: 'dead', pending };
+    const user = await accountForSignIn(tx, row.email);
+    if (!user) return wrong;
     const redirect = await issueAuthorizationCode(tx, pending.request, user.id, 'email');
     return redirect ? { kind: 'ok', redirect } : { kind: 'dead', pending };
   });

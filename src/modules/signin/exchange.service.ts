@@ -9,6 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { NO_ROLES, visibilityFor } from '../../access/policy.js';
 import type { Principal } from '../../access/principal.js';
+import type { UpstreamExchangeConfig } from '../../config.js';
 import type { Tx } from '../../db/client.js';
 import { authorizationCodes, mobileTokens, users } from '../../db/schema/index.js';
 import type { Ctx, Deps } from '../../deps.js';
@@ -16,10 +17,17 @@ import { ApiError } from '../../lib/errors.js';
 import { digestSecret } from '../../lib/secrets.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { getMe, listAccessibleEvents } from '../accounts/accounts.service.js';
-import { findUserByEmail, type UserRow } from '../accounts/users.service.js';
+import type { UserRow } from '../accounts/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { issueMobileToken } from '../credentials/issue.service.js';
-import { CHALLENGE, maySignIn, VERIFIER_PATTERN } from './authorize.service.js';
+import { CHALLENGE, VERIFIER_PATTERN } from './authorize.service.js';
+import { accountForSignIn, mayReceiveSignIn } from './eligibility.service.js';
+import { UpstreamError } from './oidc.service.js';
+import {
+  createUpstreamCodeExchange,
+  type UpstreamClaims,
+  type UpstreamCodeExchange,
+} from './upstream-code.service.js';
 
 export const INVALID_SESSION = 'Invalid session or user not found';
 const VERIFIER = new RegExp(VERIFIER_PATTERN);
@@ -61,16 +69,13 @@ interface Issued {
 export async function exchangeCode(deps: Deps, input: ExchangeInput) {
   const digest = digestSecret(input.code);
   const device = deviceName(input.device_name);
-  const issued = await deps.db.transaction(async (tx): Promise<Issued | null> => {
+  const issued = await deps.db.transaction(async (tx): Promise<Issued | null | 'not_ours'> => {
     const [row] = await tx
       .update(authorizationCodes)
       .set({ usedAt: sql`now()` })
       .where(and(eq(authorizationCodes.codeDigest, digest), isNull(authorizationCodes.usedAt)))
       .returning();
-    if (!row) {
-      await revokeReplayed(tx, digest);
-      return null;
-    }
+    if (!row) return (await revokeReplayed(tx, digest)) ? null : 'not_ours';
     const bound =
       Date.parse(row.expiresAt) > Date.now() &&
       row.redirectUri === input.redirect_uri &&
@@ -86,20 +91,60 @@ export async function exchangeCode(deps: Deps, input: ExchangeInput) {
       .where(eq(authorizationCodes.codeDigest, digest));
     return result;
   });
+  if (issued === 'not_ours') return exchangeUpstreamCode(deps, input, device);
+  if (!issued) throw invalidSession();
+  return sessionResponse(deps, issued);
+}
+
+const exchangers = new WeakMap<UpstreamExchangeConfig, UpstreamCodeExchange>();
+
+/**
+ * A code Muster never issued: when MUSTER_UPSTREAM_* is configured and `redirect_uri` is one of
+ * MUSTER_UPSTREAM_REDIRECT_URIS, it is the upstream provider's code (the deployed mobile app's
+ * sign-in): redeemed there server-side, then the provider's verified email must belong to someone
+ * who may sign in (eligibility.service.ts). Otherwise, or when the provider refuses the code or
+ * the email is not verified: 401. Provider unreachable: 502.
+ */
+async function exchangeUpstreamCode(deps: Deps, input: ExchangeInput, device: string | undefined) {
+  const config = deps.config.upstreamExchange;
+  if (!config) throw invalidSession();
+  let exchanger = exchangers.get(config);
+  if (!exchanger) {
+    exchanger = createUpstreamCodeExchange(config);
+    exchangers.set(config, exchanger);
+  }
+  if (!exchanger.accepts(input.redirect_uri) || !VERIFIER.test(input.code_verifier)) throw invalidSession();
+  let claims: UpstreamClaims;
+  try {
+    claims = await exchanger.redeem(input);
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    deps.log.warn({ reason: error.message }, 'upstream code exchange failed');
+    if (error.unavailable) throw new ApiError(502, 'The identity provider cannot be reached. Try again.');
+    throw invalidSession();
+  }
+  if (!claims.email || !claims.emailVerified) throw invalidSession();
+  const email = claims.email;
+  const issued = await deps.db.transaction(async (tx): Promise<Issued | null> => {
+    const user = await accountForSignIn(tx, email);
+    return user && issueSession(tx, user, device, { method: 'upstream', clientId: config.clientId });
+  });
   if (!issued) throw invalidSession();
   return sessionResponse(deps, issued);
 }
 
 /**
  * A used code presented again: revoke the token issued for it and every successor it was rotated
- * into by POST /session/refresh (`replaced_by_id` chain), as RFC 6749 §4.1.2 recommends.
+ * into by POST /session/refresh (`replaced_by_id` chain), as RFC 6749 §4.1.2 recommends. False
+ * when Muster never issued this code.
  */
-async function revokeReplayed(tx: Tx, digest: string): Promise<void> {
+async function revokeReplayed(tx: Tx, digest: string): Promise<boolean> {
   const [used] = await tx
     .select({ tokenId: authorizationCodes.mobileTokenId, userId: authorizationCodes.userId })
     .from(authorizationCodes)
     .where(eq(authorizationCodes.codeDigest, digest));
-  if (used?.tokenId == null) return;
+  if (!used) return false;
+  if (used.tokenId == null) return true;
   const revoked = await tx.execute<{ id: number }>(sql`
     WITH RECURSIVE chain(id) AS (
       SELECT ${used.tokenId}::int
@@ -119,6 +164,7 @@ async function revokeReplayed(tx: Tx, digest: string): Promise<void> {
       metadata: { user_id: used.userId, revoked_token_ids: revoked.rows.map((r) => r.id) },
     });
   }
+  return true;
 }
 
 /** MUSTER_DEV_SIGN_IN only (the route refuses `dev_email` otherwise): a token for an existing user. */
@@ -126,8 +172,8 @@ export async function devSignIn(deps: Deps, input: { dev_email: string; device_n
   if (!deps.config.devSignIn) throw invalidSession();
   const device = deviceName(input.device_name);
   const issued = await deps.db.transaction(async (tx): Promise<Issued | null> => {
-    const user = await findUserByEmail(tx, input.dev_email);
-    if (!user || !(await maySignIn(tx, user))) return null;
+    const { allowed, user } = await mayReceiveSignIn(tx, input.dev_email);
+    if (!allowed || !user) return null;
     return issueSession(tx, user, device, { method: 'dev', clientId: null });
   });
   if (!issued) throw invalidSession();

@@ -10,15 +10,15 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { signInRequests } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { digestSecret } from '../../lib/secrets.js';
-import { findUserByEmail, normalizeEmail } from '../accounts/users.service.js';
+import { normalizeEmail } from '../accounts/users.service.js';
 import {
   CODE_TTL_MS,
   issueAuthorizationCode,
-  maySignIn,
   type PendingRequest,
   pendingOf,
   purgeFinished,
 } from './authorize.service.js';
+import { accountForSignIn } from './eligibility.service.js';
 import { type Upstream, UpstreamError, type UpstreamSecrets } from './oidc.service.js';
 import type { ClientRequest } from './signin.pages.js';
 
@@ -102,8 +102,8 @@ export async function finishUpstream(
   const email = normalizeEmail(identity.email);
   return deps.db.transaction(async (tx): Promise<UpstreamResult> => {
     await tx.update(signInRequests).set({ email }).where(eq(signInRequests.id, row.id));
-    const user = await findUserByEmail(tx, email);
-    if (!user || !(await maySignIn(tx, user))) return { kind: 'no_account', pending, email };
+    const user = await accountForSignIn(tx, email);
+    if (!user) return { kind: 'no_account', pending, email };
     const redirect = await issueAuthorizationCode(tx, pending.request, user.id, 'oidc');
     return redirect ? { kind: 'ok', redirect } : { kind: 'unknown' };
   });
