@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { type Db, openDatabase } from './db/client.js';
+import { type Database, type Db, openDatabase } from './db/client.js';
 import { migrateDatabase } from './db/migrate.js';
 import type { DemoResult } from './demo/seed.js';
 import type { Deps } from './deps.js';
@@ -23,13 +23,14 @@ export interface OwnedDeps extends Deps {
 }
 
 /**
- * Opens the configured database, applies migrations (skipped when up to date; under the migration
- * lock otherwise), starts the job queue (and, with `worker`, the job handlers) unless `deferJobs`.
- * Throws DataDirLockedError if the embedded folder is in use.
+ * Opens the configured database (or takes `database`, already open, and owns it from then on),
+ * applies migrations (skipped when up to date; under the migration lock otherwise), starts the job
+ * queue (and, with `worker`, the job handlers) unless `deferJobs`. Throws DataDirLockedError if the
+ * embedded folder is in use.
  */
 export async function createDeps(
   config: Config,
-  opts: { logger?: Logger; worker?: boolean; deferJobs?: boolean } = {},
+  opts: { logger?: Logger; worker?: boolean; deferJobs?: boolean; database?: Database } = {},
 ): Promise<OwnedDeps> {
   const log = opts.logger ?? createLogger(config.logLevel);
   const sealer = createSealer({
@@ -38,7 +39,7 @@ export async function createDeps(
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
   });
-  const database = await openDatabase(config);
+  const database = opts.database ?? (await openDatabase(config));
   try {
     await migrateDatabase(database);
     await ensureDefaultClients(database.db);

@@ -70,6 +70,8 @@ export function userMeets(requirement: UserRequirement, user: PrincipalUser, rol
       return true;
     case 'series_member':
       return roles.series.size > 0;
+    case 'series_owner':
+      return roles.series.has('owner');
     case 'event_access':
       return roles.series.size > 0 || roles.event.size > 0;
     case 'participants':

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrate.js';
+import { createTestDatabase } from '../support/db.js';
 
 /** The MUSTER_SECRET_KEY of CLI subprocesses on PostgreSQL (32 bytes, base64). */
 export const TEST_SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
@@ -120,23 +121,21 @@ export function singleJson(stdout: string): Record<string, unknown> {
 }
 
 /**
- * Runs `fn` on a fresh migrated database kept open for the whole call: in-memory embedded, or a new
- * PostgreSQL database (dropped afterwards) when DATABASE_URL is set. For in-process tests.
+ * Runs `fn` on a fresh migrated database kept open for the whole call (test/support/db.ts: in-memory
+ * embedded, or a new PostgreSQL database dropped afterwards when DATABASE_URL is set). For in-process tests.
  */
 export async function withFreshDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  if (!process.env.DATABASE_URL) {
-    const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://', dbPoolSize: 1 });
-    try {
-      await runMigrations(database.db);
-      return await fn(database.db);
-    } finally {
-      await database.close();
-    }
-  }
-  const fresh = await freshDatabase({ migrate: true });
+  const fresh = await createTestDatabase();
+  const database = await fresh.open({
+    databaseUrl: fresh.env.DATABASE_URL,
+    dataDir: 'memory://',
+    dbPoolSize: 1,
+  });
   try {
-    return await fresh.query(fn);
+    await runMigrations(database.db);
+    return await fn(database.db);
   } finally {
-    await fresh.cleanup();
+    await database.close();
+    await fresh.drop();
   }
 }

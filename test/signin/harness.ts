@@ -68,7 +68,7 @@ export async function startSigninApp(
     ...(opts.port ? { PORT: String(opts.port), MUSTER_BASE_URL: `http://127.0.0.1:${opts.port}` } : {}),
     ...opts.env,
   });
-  const deps = await createDeps(config, { logger });
+  const deps = await createDeps(config, { logger, database: await database.open(config) });
   await ensureDefaultClients(deps.db);
   await ensureDefaultClients(deps.db); // idempotent
   await startWorker(deps, { pollingIntervalSeconds: 0.5 });

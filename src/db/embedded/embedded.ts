@@ -83,11 +83,21 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 export interface EmbeddedServer {
   host: string;
   port: number;
+  /** Writes the whole data folder as an uncompressed tarball to `file` (a `snapshot` to start from). */
+  dump(file: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Locks `dataDir` (unless `memory://`), starts the PGlite worker and resolves once it accepts connections. */
-export async function startEmbedded(dataDir: string, maxConnections: number): Promise<EmbeddedServer> {
+/**
+ * Locks `dataDir` (unless `memory://`), starts the PGlite worker and resolves once it accepts
+ * connections. `snapshot`: a tarball written by `dump()` to start from (for a new, empty
+ * `dataDir` only; the test suite starts every in-memory database from one migrated snapshot).
+ */
+export async function startEmbedded(
+  dataDir: string,
+  maxConnections: number,
+  opts: { snapshot?: string } = {},
+): Promise<EmbeddedServer> {
   let release: (() => Promise<void>) | undefined;
   let resolvedDir = dataDir;
   if (dataDir !== 'memory://') {
@@ -96,7 +106,11 @@ export async function startEmbedded(dataDir: string, maxConnections: number): Pr
     release = await lockDataDir(resolvedDir);
   }
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir: dataDir === 'memory://' ? dataDir : path.join(resolvedDir, 'pg'), maxConnections },
+    workerData: {
+      dataDir: dataDir === 'memory://' ? dataDir : path.join(resolvedDir, 'pg'),
+      maxConnections,
+      snapshot: opts.snapshot,
+    },
   });
   try {
     const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
@@ -107,17 +121,31 @@ export async function startEmbedded(dataDir: string, maxConnections: number): Pr
       );
       worker.once('error', reject);
     });
+    /** Posts `message`; resolves with the worker's reply of type `reply`, or undefined after `timeoutMs`. */
+    const ask = (message: unknown, reply: string, timeoutMs: number) =>
+      new Promise<{ type: string; message?: string } | undefined>((resolve) => {
+        const timer = setTimeout(() => done(undefined), timeoutMs);
+        function done(answer: { type: string; message?: string } | undefined) {
+          clearTimeout(timer);
+          worker.off('message', onMessage);
+          resolve(answer);
+        }
+        function onMessage(m: { type: string; message?: string }) {
+          if (m.type === reply) done(m);
+        }
+        worker.on('message', onMessage);
+        worker.postMessage(message);
+      });
     return {
       ...ready,
+      async dump(file) {
+        const answer = await ask({ type: 'dump', file }, 'dumped', 120_000);
+        if (!answer || answer.message !== undefined) {
+          throw new Error(`Embedded database dump failed: ${answer?.message ?? 'timed out'}`);
+        }
+      },
       async stop() {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 5_000);
-          worker.once('message', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          worker.postMessage('stop');
-        });
+        await ask('stop', 'stopped', 5_000);
         await worker.terminate();
         await release?.();
       },
