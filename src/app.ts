@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
 import { registerHttpBasics } from './http/basics.js';
+import { registerBodyDrain } from './http/drain.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerKeyUsage } from './http/key-usage.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -41,9 +42,9 @@ import { registrationRoutes } from './modules/registration/lifecycle/registratio
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
-// Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
 import { teamRoutes } from './modules/team/team.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
+// Web pages: server-rendered HTML at the site root, outside /api/v1.
 import { webRoutes } from './modules/web/web.plugin.js';
 import { webhookPlugin } from './webhooks/webhooks.routes.js';
 
@@ -82,6 +83,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerValidation(app);
   registerErrorHandling(app);
   registerHttpBasics(app);
+  registerBodyDrain(app);
   registerAuthorization(app, deps);
   registerKeyUsage(app, deps);
   // Security headers on every response; rate limits are opt-in per route (`config.rateLimit`).
@@ -109,17 +111,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
-      // Issue 4: series event API (create, read, update, setup completion).
+      // Series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
-      chatBlastRoutes(api, deps); // issue 6: chat blasts
+      chatBlastRoutes(api, deps);
       emailLogRoutes(api, deps);
       suppressionRoutes(api, deps);
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
-      // Registration, participant and guardian side (issue 4; contract §8).
+      // Registration, participant and guardian side (contract §8).
       recordRoutes(api, deps);
       guardianPortalRoutes(api, deps);
-      // Registration (issue 4).
+      // Registration: invitations, lifecycle, tickets, consents.
       invitationRoutes(api, deps);
       inviteeRoutes(api, deps); // POST /invitations/claim (account for an invitee)
       registrationRoutes(api, deps);

@@ -41,7 +41,7 @@ const EnvSchema = Type.Object({
   MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
   // Retention (jobs/runner.ts, modules/retention): processed webhook dedupe rows and scan-feed entries.
   MUSTER_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
-  // Chat blasts (issue 6): Slack-compatible Web API.
+  // Chat blasts: Slack-compatible Web API.
   MUSTER_CHAT_BASE_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://slack.com/api/' }),
   MUSTER_CHAT_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
   MUSTER_CHAT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 4 }),
@@ -110,7 +110,7 @@ export interface Config {
   /** Days a processed webhook_events row and a scan_feed entry are kept (daily prune job). */
   readonly retentionDays: number;
   readonly scanStreamHeartbeatMs: number;
-  /** Chat blasts (issue 6): the Slack-compatible provider and the delivery worker's tuning. */
+  /** Chat blasts: the Slack-compatible provider and the delivery worker's tuning. */
   readonly chat: ChatConfig;
   /** Shared secrets of the inbound receivers; a receiver whose secret is unset answers 503. */
   readonly webhookSecrets: WebhookSecrets;

@@ -5,6 +5,7 @@ import { checkin } from './checkin.js';
 import { deltaPlan } from './delta-plan.js';
 import { deltaSync } from './delta-sync.js';
 import { eventLoop } from './event-loop.js';
+import { exportScenario } from './export.js';
 import { fullSync } from './full-sync.js';
 import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
@@ -20,5 +21,6 @@ export const scenarios: readonly Scenario[] = [
   eventLoop,
   checkin,
   chatBlast,
+  exportScenario,
   start,
 ];

@@ -6,7 +6,8 @@
  * restart ≤ 2 s, first start with the demo ≤ 15 s.
  *
  * The code measured is this checkout, built first (`npm run build`); BENCH_START_ROOT=<checkout>
- * measures another one instead (already built), e.g. for a before/after pair.
+ * measures another one instead (already built; BENCH_START_LABEL names it in the results), e.g. for a
+ * before/after pair.
  *   npm run bench -- --only=pglite --scenarios=start --sizes=20
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -95,7 +96,9 @@ export const start: Scenario = {
     const root = process.env.BENCH_START_ROOT ?? REPO;
     if (!process.env.BENCH_START_ROOT)
       execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO, stdio: 'inherit' });
-    const code = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+    const code =
+      process.env.BENCH_START_LABEL ??
+      execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'muster-bench-start-'));
     try {
       const first = await timeStart(root, dir);

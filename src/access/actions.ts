@@ -46,7 +46,7 @@ export const actions = {
   'series.list': { keys: SERIES_KEY, users: 'authenticated', target: 'none' },
   'series.read': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
   'series.events.list': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
-  // Issue 3: sessions, push tokens, bans.
+  // Sessions, push tokens, bans.
   'session.delete': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
   'session.refresh': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
   'push_tokens.write': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
@@ -108,7 +108,7 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can manage email suppressions',
   },
-  // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
+  // Registration (contract §4 invite, §8). Invite: event key of the event, series key of
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
   'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },

@@ -38,7 +38,7 @@ export function buildProgram(): Command {
     .version(version())
     .showHelpAfterError();
   registerServeCommand(program);
-  registerWorkerCommand(program); // issue 6: standalone job worker
+  registerWorkerCommand(program); // the job worker alone, without HTTP
   registerSecretKeyCommand(program);
   registerAdminCommands(program);
   registerSeriesEventCommands(program);

@@ -47,7 +47,7 @@ import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
-// Web pages (issue 4 item 5): rows run by test/web/rows.test.ts.
+// Web pages: rows run by test/web/rows.test.ts.
 import { webRouteKeys } from './rows/web.js';
 import { webhookRouteKeys } from './rows/webhooks.js';
 
@@ -603,8 +603,8 @@ const ROW_FILE_ROUTES = new Set([
   ...recordRouteKeys,
   ...webRouteKeys,
   ...guardianPortalRouteKeys,
-  ...seriesEventRouteKeys, // issue 4: series event API (test/events/rows.test.ts)
-  ...chatBlastRouteKeys, // issue 6: chat blasts
+  ...seriesEventRouteKeys, // series event API (test/events/rows.test.ts)
+  ...chatBlastRouteKeys, // chat blasts
   // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
   ...webhookRouteKeys,
   ...emailLogRouteKeys,

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMuster } from '../support/processes.js';
+import { checkInContext, startMuster } from '../support/processes.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const dir = mkdtempSync(path.join(tmpdir(), 'muster-restart-'));
@@ -28,13 +28,18 @@ describe.skipIf(onPostgres)('embedded restart after SIGKILL', { timeout: 600_000
     const auth = { authorization: `Bearer ${started.demo!.credentials.admin_mobile_token}` };
     const participants = (await (
       await fetch(`${started.url}/events/${event}/participants`, { headers: auth })
-    ).json()) as { participants: { id: number }[] };
+    ).json()) as { participants: { participant_event_id: number }[] };
+    const context = await checkInContext(started.url, event, started.demo!.credentials.admin_mobile_token!);
     const acknowledged: string[] = [];
     for (const [i, p] of participants.participants.slice(0, 12).entries()) {
       const res = await fetch(`${started.url}/events/${event}/scans`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ participant_id: String(p.id), client_scan_id: `kill-${i}` }),
+        body: JSON.stringify({
+          participant_id: String(p.participant_event_id),
+          scan_context_id: context,
+          client_scan_id: `kill-${i}`,
+        }),
       });
       expect(res.status).toBe(200);
       acknowledged.push(`kill-${i}`);

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, runJson, type TestDatabase } from '../cli/harness.js';
-import { startMuster } from '../support/processes.js';
+import { checkInContext, startMuster } from '../support/processes.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const IN_FLIGHT = 50;
@@ -39,11 +39,16 @@ describe.skipIf(!onPostgres)('graceful stop', { timeout: 300_000 }, () => {
   it('answers the scans already sent, stores each answered scan, and exits 0 within 10 s of SIGTERM', async () => {
     const server = startMuster(['serve', '--json'], db.env);
     const { url } = (await server.started()) as { url: string };
+    const context = await checkInContext(url, eventId, token);
     const sent = registrationIds.map((id, i) =>
       fetch(`${url}/events/${eventId}/scans`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ participant_id: String(id), client_scan_id: `stop-${i}` }),
+        body: JSON.stringify({
+          participant_id: String(id),
+          scan_context_id: context,
+          client_scan_id: `stop-${i}`,
+        }),
       }).then(
         async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown>, i }),
         () => null, // refused or reset before the server read it: no answer, so nothing to check

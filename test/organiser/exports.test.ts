@@ -24,7 +24,7 @@ beforeAll(async () => {
     `UPDATE people SET preferred_name = '=HYPERLINK("http://x")' WHERE id = $1`,
     [world.regs.minorA.personId],
   );
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await t?.close();

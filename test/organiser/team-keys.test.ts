@@ -19,7 +19,7 @@ beforeAll(async () => {
   t = await startTestApp();
   app = t.app;
   world = await buildWorld(t.deps);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await t?.close();

@@ -1,5 +1,5 @@
 /**
- * Staff push notifications (issue 6 item 3) against a real local HTTP server speaking Expo's push
+ * Staff push notifications against a real local HTTP server speaking Expo's push
  * protocol (test/support/expo.ts), processed by the job worker: a pickup scan notifies the event's
  * staff devices (not the scanner, not non-staff, not APNs/FCM tokens), `DeviceNotRegistered`
  * tokens are pruned, sends are chunked by 100, a 503 is retried, a rolled-back write sends nothing.

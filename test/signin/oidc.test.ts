@@ -1,5 +1,5 @@
 /**
- * Upstream OpenID Connect (issue 3 item 1): a real local oidc-provider is the upstream identity
+ * Upstream OpenID Connect: a real local oidc-provider is the upstream identity
  * provider; Muster's sign-in page offers it, Muster exchanges its code with openid-client, matches
  * the user by verified email and never creates one, then issues its own authorization code, which
  * a standard OAuth client (oauth4webapi) exchanges at POST /session.

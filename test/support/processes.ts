@@ -81,3 +81,14 @@ export async function waitForStatus(url: string, status = 200, timeoutMs = 60_00
   }
   return last;
 }
+
+/** The id of the event's "Event check-in" scan context (the demo event has several contexts). */
+export async function checkInContext(apiUrl: string, eventId: number, token: string): Promise<number> {
+  const res = await fetch(`${apiUrl}/events/${eventId}/scan_contexts`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { scan_contexts } = (await res.json()) as { scan_contexts: { id: number; name: string }[] };
+  const found = scan_contexts.find((c) => c.name === 'Event check-in') ?? scan_contexts[0];
+  if (!found) throw new Error(`no scan context in event ${eventId}`);
+  return found.id;
+}

@@ -1,5 +1,5 @@
 /**
- * GET /events/{event_id}/scans/stream (issue 5 item 8): Server-Sent Events of the event's scans and
+ * GET /events/{event_id}/scans/stream: Server-Sent Events of the event's scans and
  * undos, authorised exactly like GET /scans (action `scans.read`; API keys 403). Messages:
  * `event: scan` or `event: scan_undone`, `id:` the feed cursor (a 28-digit decimal number that
  * strictly increases), `data:` the scan as GET /scans shows it (for an undo, each deleted scan).

@@ -1,7 +1,7 @@
 /**
  * A series' API keys managed by its owners (and global admins): list, issue, revoke. Covers the
  * series keys of the series and the event keys of its events (legacy per-event keys stay CLI-only).
- * The secret is returned once, by create, and stored only as a digest (issue.service.ts); audit
+ * The secret is returned once, by create, and stored only as a digest (see issue.service.ts); audit
  * entries name the key, never the secret. `last_used_at` is kept by http/key-usage.ts.
  *
  * Errors: 404 `API key not found` (unknown id or a key of another series), 409 `API key is already

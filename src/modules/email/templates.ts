@@ -13,7 +13,7 @@ import {
 export interface TemplateVars {
   sign_in_code: { code: string; expires_minutes: number; name?: string | null };
   key_revoked: { key_name: string; key_kind: string; revoked_at: string; scope: string };
-  // Registration (issue 4): event invitation and guardian invitation.
+  // Registration: event invitation and guardian invitation.
   invitation: InvitationVars;
   guardian_invitation: GuardianInvitationVars;
   /** A new staff member was given a role: where to sign in (the email itself is the key). */

@@ -6,7 +6,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { CHECKED_IN_AT, type Column, IS_MINOR } from './presets.js';
+import { CHECKED_IN, type Column, FIRST_CHECK_IN, IS_MINOR } from './presets.js';
 
 export const BATCH_SIZE = 500;
 
@@ -26,7 +26,7 @@ function where(eventId: number, f: ExportFilters, after: number): SQL {
       )})`,
     );
   if (f.minor !== undefined) parts.push(sql`${sql.raw(IS_MINOR)} = ${f.minor}`);
-  if (f.checked_in !== undefined) parts.push(sql`(${sql.raw(CHECKED_IN_AT)} IS NOT NULL) = ${f.checked_in}`);
+  if (f.checked_in !== undefined) parts.push(sql`${sql.raw(CHECKED_IN)} = ${f.checked_in}`);
   return sql.join(parts, sql` AND `);
 }
 
@@ -36,7 +36,10 @@ const FROM = `registrations r
   LEFT JOIN registration_medical med ON med.registration_id = r.id
   LEFT JOIN registration_dietary diet ON diet.registration_id = r.id
   LEFT JOIN registration_safeguarding sg ON sg.registration_id = r.id
-  LEFT JOIN registration_accommodations acc ON acc.registration_id = r.id`;
+  LEFT JOIN registration_accommodations acc ON acc.registration_id = r.id
+  LEFT JOIN LATERAL (${FIRST_CHECK_IN}) ci ON true
+  LEFT JOIN LATERAL (SELECT g.name, g.relationship, g.phone, g.email FROM guardians g
+    WHERE g.registration_id = r.id ORDER BY g.is_primary DESC, g.id LIMIT 1) pg ON true`;
 const LEGS = `JOIN travels t ON t.registration_id = r.id
   LEFT JOIN travel_legs l ON l.travel_id = t.id`;
 

@@ -6,7 +6,8 @@
  * (`medical`, `emergency_contacts` for anyone without sensitive access) is refused with 403.
  *
  * Every expression is static SQL text (never user input) over the aliases of exports.repo.ts:
- * r registrations, p people, e events, med/diet/sg/acc section rows, t travels, l travel_legs.
+ * r registrations, p people, e events, med/diet/sg/acc section rows, ci (`at`: first check-in),
+ * pg (first guardian), t travels, l travel_legs.
  */
 import type { Visibility } from '../../access/policy.js';
 
@@ -32,7 +33,11 @@ const yesNo = (expr: string) => `CASE WHEN ${expr} THEN 'yes' ELSE 'no' END`;
 const day = (expr: string) => `to_char(${expr}, 'YYYY-MM-DD')`;
 const at = (expr: string) => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
-export const CHECKED_IN_AT = `(SELECT min(s.scanned_at) FROM scans s JOIN scan_contexts sc ON sc.id = s.scan_context_id AND sc.checks_in WHERE s.registration_id = r.id)`;
+const CHECK_INS = `FROM scans s JOIN scan_contexts sc ON sc.id = s.scan_context_id AND sc.checks_in WHERE s.registration_id = r.id`;
+/** LATERAL body yielding `at`: the registration's first scan in a check-in context (NULL: none). */
+export const FIRST_CHECK_IN = `SELECT min(s.scanned_at) AS at ${CHECK_INS}`;
+/** Whether the registration has been checked in (the `checked_in` filter). */
+export const CHECKED_IN = `EXISTS (SELECT 1 ${CHECK_INS})`;
 /** Under 18 on the event's first day (in its time zone); unknown birth date → not a minor. */
 export const IS_MINOR = `(p.date_of_birth IS NOT NULL AND age(COALESCE((e.starts_at AT TIME ZONE e.timezone)::date, current_date), p.date_of_birth) < interval '18 years')`;
 
@@ -43,15 +48,14 @@ const NAME: Column[] = [
   b('preferred_name', 'p.preferred_name'),
 ];
 const CONTACTS = `(SELECT string_agg(c.name || COALESCE(' (' || c.relationship || ')', '') || COALESCE(': ' || c.phone, '') || COALESCE(', ' || c.email, ''), '; ' ORDER BY c.priority, c.id) FROM emergency_contacts c WHERE c.registration_id = r.id)`;
-const guardian = (col: string) =>
-  `(SELECT g.${col} FROM guardians g WHERE g.registration_id = r.id ORDER BY g.is_primary DESC, g.id LIMIT 1)`;
+const guardian = (col: string) => `pg.${col}`;
 
 const ROSTER: Column[] = [
   ...NAME,
   b('email', 'p.email'),
   b('status', 'r.status'),
-  b('checked_in', yesNo(`${CHECKED_IN_AT} IS NOT NULL`)),
-  b('checked_in_at', at(CHECKED_IN_AT)),
+  b('checked_in', yesNo('ci.at IS NOT NULL')),
+  b('checked_in_at', at('ci.at')),
 ];
 const MEDICAL: Column[] = [
   s('allergies', 'med.allergies'),
@@ -115,7 +119,7 @@ const SAFEGUARDING: Column[] = [
 /** Travel calendar pickup state (contract §10), per travel record: inbound only. */
 const PICKUP_STATE = `CASE WHEN t.direction <> 'inbound' THEN NULL
   WHEN (SELECT ll.travel_picked_up_at FROM travel_legs ll WHERE ll.travel_id = t.id ORDER BY ll.position DESC, ll.id DESC LIMIT 1) IS NOT NULL THEN 'collected'
-  WHEN ${CHECKED_IN_AT} IS NOT NULL THEN 'checked_in'
+  WHEN ci.at IS NOT NULL THEN 'checked_in'
   WHEN t.pickup_dismissed_at IS NOT NULL THEN 'pickup_not_needed'
   ELSE 'awaiting_pickup' END`;
 const TRAVEL: Column[] = [

@@ -1,5 +1,5 @@
 /**
- * Staff push notifications (issue 6 item 3) through Expo's push service.
+ * Staff push notifications through Expo's push service.
  *
  * 1. `enqueueStaffPush(deps, tx, …)` enqueues a `push-send` job in the caller's transaction: a
  *    rolled-back change notifies nobody.

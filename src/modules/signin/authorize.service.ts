@@ -4,7 +4,7 @@
  * GET /oauth/authorize checks the client's request (checkAuthorizeRequest); the user proves their
  * address with a one-time 6-digit code (email-code.service.ts) or an upstream OpenID Connect
  * provider (upstream.service.ts); either ends in a single-use authorization code
- * (issueAuthorizationCode) that POST /session exchanges with PKCE for a mobile token
+ * (made by issueAuthorizationCode) that POST /session exchanges with PKCE for a mobile token
  * (exchange.service.ts). Secrets are stored as digests only, compared in constant time.
  *
  * Security-critical: pinned by test/signin/flow.test.ts, codes.test.ts, oidc.test.ts, dev.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The web pages (issue 4 item 5): server-rendered HTML for the participant and guardian steps that
+ * The web pages: server-rendered HTML for the participant and guardian steps that
  * need a browser. One encapsulated Fastify scope at the site root (outside /api/v1) with:
  * - @fastify/cookie (signed cookies; the secret is derived from the server key, lib/sealed.ts),
  * - @fastify/formbody (HTML form posts; the API itself stays JSON-only),
