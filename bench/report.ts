@@ -8,6 +8,8 @@ import type { GoalLine, ResultRow } from './scenarios/types.js';
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
 export interface RunRecord {
+  /** What code was measured (BENCH_CODE), for A/B runs. */
+  code?: string;
   startedAt: string;
   finishedAt: string;
   durationSec: number;

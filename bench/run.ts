@@ -53,6 +53,8 @@ const selected = scenarios.filter((s) => !wanted || wanted.has(s.name));
 const log = (line: string) => console.log(line);
 const started = new Date();
 const run: RunRecord = {
+  // BENCH_CODE labels the code measured (A/B runs: "before: main abc1234", "after: …").
+  ...(process.env.BENCH_CODE ? { code: process.env.BENCH_CODE } : {}),
   startedAt: started.toISOString(),
   finishedAt: '',
   durationSec: 0,

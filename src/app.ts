@@ -9,23 +9,29 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
 import { registerHttpBasics } from './http/basics.js';
+import { registerBodyDrain } from './http/drain.js';
 import { registerErrorHandling } from './http/errors.js';
+import { registerKeyUsage } from './http/key-usage.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRoutes } from './http/route-table.js';
 import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
+import { auditLogRoutes } from './modules/audit/audit-log.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
 import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
 import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
+import { apiKeyRoutes } from './modules/credentials/api-keys.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { emailLogRoutes } from './modules/email/email-log.routes.js';
 import { suppressionRoutes } from './modules/email/suppressions.routes.js';
 import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
+import { exportRoutes } from './modules/exports/exports.routes.js';
+import { groupRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
@@ -36,6 +42,7 @@ import { registrationRoutes } from './modules/registration/lifecycle/registratio
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
+import { teamRoutes } from './modules/team/team.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
 // Web pages: server-rendered HTML at the site root, outside /api/v1.
 import { webRoutes } from './modules/web/web.plugin.js';
@@ -63,11 +70,22 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         .send({ error: notFound ? 'Not found' : 'Malformed request URL' });
     },
   });
+  // While stopping, every response closes its connection: an idle keep-alive connection would
+  // otherwise hold app.close() open until its keep-alive timeout (72 s).
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
   trackRoutes(app);
   registerValidation(app);
   registerErrorHandling(app);
   registerHttpBasics(app);
+  registerBodyDrain(app);
   registerAuthorization(app, deps);
+  registerKeyUsage(app, deps);
   // Security headers on every response; rate limits are opt-in per route (`config.rateLimit`).
   await app.register(helmet, { global: true, contentSecurityPolicy: false });
   await app.register(rateLimit, { global: false });
@@ -108,6 +126,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       inviteeRoutes(api, deps); // POST /invitations/claim (account for an invitee)
       registrationRoutes(api, deps);
       staffRoutes(api, deps);
+      // Organiser operations (docs/organiser-api.md): groups, exports, audit trail, team, API keys.
+      groupRoutes(api, deps);
+      auditLogRoutes(api, deps);
+      teamRoutes(api, deps);
+      apiKeyRoutes(api, deps);
+      exportRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -28,6 +28,54 @@ interface RoundResult {
   errors: number;
   scanned: number;
   alreadyScanned: number;
+  /** Server activity during the round: checkpoints, WAL full-page images, autovacuum/analyze runs. */
+  server?: ServerActivity;
+}
+
+interface ServerActivity {
+  checkpoints: number;
+  checkpointBuffers: number;
+  autovacuums: number;
+  autoanalyzes: number;
+}
+
+/** Cumulative counters of the database server that explain a slow round (deltas are reported). */
+async function activity(ctx: Parameters<Scenario['run']>[0]): Promise<ServerActivity> {
+  const res = await ctx.query({
+    text: `SELECT (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)::int AS checkpoints,
+                  (SELECT buffers_checkpoint FROM pg_stat_bgwriter)::int AS checkpoint_buffers,
+                  COALESCE(sum(autovacuum_count), 0)::int AS autovacuums,
+                  COALESCE(sum(autoanalyze_count), 0)::int AS autoanalyzes
+             FROM pg_stat_user_tables`,
+    params: [],
+  });
+  const r = res.rows[0]!;
+  return {
+    checkpoints: Number(r.checkpoints),
+    checkpointBuffers: Number(r.checkpoint_buffers),
+    autovacuums: Number(r.autovacuums),
+    autoanalyzes: Number(r.autoanalyzes),
+  };
+}
+
+const minus = (a: ServerActivity, b: ServerActivity): ServerActivity => ({
+  checkpoints: a.checkpoints - b.checkpoints,
+  checkpointBuffers: a.checkpointBuffers - b.checkpointBuffers,
+  autovacuums: a.autovacuums - b.autovacuums,
+  autoanalyzes: a.autoanalyzes - b.autoanalyzes,
+});
+
+/**
+ * Settles the database before the measured rounds, as a door's database is in steady state: the
+ * bulk seed and the scenarios before this one leave a checkpoint due (its full-page writes and
+ * flushes then land in round 1) and tables autovacuum has yet to visit (it then runs during a
+ * round). VACUUM ANALYZE the tables a scan writes, then CHECKPOINT.
+ */
+async function settle(ctx: Parameters<Scenario['run']>[0]): Promise<void> {
+  for (const table of ['registrations', 'scans', 'scan_feed', 'travels', 'travel_legs', 'scan_contexts']) {
+    await ctx.query({ text: `VACUUM (ANALYZE) ${table}`, params: [] });
+  }
+  await ctx.query({ text: 'CHECKPOINT', params: [] });
 }
 
 async function newContext(ctx: Parameters<Scenario['run']>[0], label: string): Promise<number> {
@@ -64,6 +112,7 @@ async function round(
   };
   const latencies: number[] = [];
   let last = 0;
+  const before = await activity(ctx);
   const started = performance.now();
   const instance = autocannon({
     url: ctx.appUrl,
@@ -93,6 +142,7 @@ async function round(
     non2xx: result.non2xx,
   };
   const stats = summarize(samples);
+  const server = minus(await activity(ctx), before);
   const counts = await ctx.query({
     text: `SELECT count(*) FILTER (WHERE outcome = 'scanned')::int AS scanned,
                   count(*) FILTER (WHERE outcome = 'already_scanned')::int AS already
@@ -108,6 +158,7 @@ async function round(
     errors: stats.errors,
     scanned: Number(counts.rows[0]!.scanned),
     alreadyScanned: Number(counts.rows[0]!.already),
+    server,
   };
 }
 
@@ -144,6 +195,9 @@ export const checkin: Scenario = {
       offset += perRound(n);
       return regIds.slice(start, offset);
     };
+    // BENCH_CHECKIN_SETTLE=0 measures without settling (how round 1 used to start).
+    const settled = process.env.BENCH_CHECKIN_SETTLE !== '0';
+    if (settled) await settle(ctx);
     await round(ctx, slice(warmup), warmup, 'warmup');
     const results: RoundResult[] = [];
     for (let r = 1; r <= rounds; r++) {
@@ -151,11 +205,13 @@ export const checkin: Scenario = {
       results.push(res);
       ctx.log(
         `  checkin round ${r}: ${res.scansPerSec} scans/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms ` +
-          `(${res.requests} × 200, ${res.non2xx} non-2xx, ${res.errors} errors; stored ${res.scanned} scanned + ${res.alreadyScanned} already_scanned)`,
+          `(${res.requests} × 200, ${res.non2xx} non-2xx, ${res.errors} errors; stored ${res.scanned} scanned + ${res.alreadyScanned} already_scanned; ` +
+          `server: ${res.server?.checkpoints} checkpoints (${res.server?.checkpointBuffers} buffers), ${res.server?.autovacuums} autovacuums, ${res.server?.autoanalyzes} autoanalyzes)`,
       );
     }
     const summary = {
       connections: CONNECTIONS,
+      settled,
       requestsPerRound: amount,
       repeatShare: 1 / REPEAT_EVERY,
       median: {

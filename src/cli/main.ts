@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerClientCommands } from './commands/clients.js';
 import { registerCredentialCommands } from './commands/credentials.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerRevokeCommands } from './commands/revoke.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerSeriesEventCommands(program);
   registerCredentialCommands(program);
   registerRevokeCommands(program); // adds `revoke` to the `keys` and `tokens` groups
+  registerClientCommands(program);
 
   registerDataCommands(program);
   return program;

@@ -4,7 +4,11 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { RegistrationStatus } from '../db/schema/index.js';
-import type { ImportContact, ImportGuardian, ImportItem } from '../modules/participants/import.schema.js';
+import type {
+  ImportContact,
+  ImportGuardian,
+  ImportItem,
+} from '../modules/participants/record/item.schema.js';
 import {
   ALLERGIES,
   CONDITIONS,

@@ -1,6 +1,6 @@
 /** Demo travel: inbound and outbound trips by plane (1–2 legs with IATA codes), train, car or bus. */
 import type { Faker } from '@faker-js/faker';
-import type { ImportTravel } from '../modules/participants/import.schema.js';
+import type { ImportTravel } from '../modules/participants/record/item.schema.js';
 import { ARRIVAL_AIRPORTS, BUS_ARRIVAL, BUS_ROUTES, ORIGIN_AIRPORTS, TRAIN_ROUTES } from './data.js';
 
 const HOUR = 3_600_000;

@@ -40,6 +40,7 @@ import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
+import { organiserRouteKeys } from './rows/organiser.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
@@ -609,6 +610,7 @@ const ROW_FILE_ROUTES = new Set([
   ...emailLogRouteKeys,
   ...suppressionRouteKeys,
   ...registrationRouteKeys,
+  ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

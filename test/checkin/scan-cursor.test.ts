@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { type AppMethod, appInject } from '../support/mobile-app.js';
 import { addRegistration, buildWorld, type World } from '../support/world.js';
 
 let t: TestApp;
@@ -48,19 +49,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The mobile app's headers: JSON Content-Type and Accept on every request, GET included. */
-function appRequest(method: 'GET' | 'POST', url: string, body?: unknown) {
-  return app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      authorization: `Bearer ${world.users.admin.mobile}`,
-    },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
+const appRequest = (method: AppMethod, url: string, body?: unknown) =>
+  appInject(app, world.users.admin.mobile, method, url, body);
 
 type Page = { scans: { id: number; created_at: string }[]; has_more: boolean; synced_at: string };
 

@@ -115,6 +115,7 @@ describe('staff push notifications', () => {
       body: 'An inbound traveller was collected at Airport pickup.',
       data: {
         kind: 'travel_pickup',
+        type: 'pickup',
         event_id: w.events.A.id,
         participant_event_id: reg,
         scan_context_id: w.contexts.pickupA,
@@ -205,6 +206,7 @@ describe('staff push notifications', () => {
     expect(blast.messages[0]!.data).toEqual({
       chat_blast_id: 7,
       kind: 'blast_finished',
+      type: 'blast',
       event_id: w.events.A.id,
     });
   }, 60_000);

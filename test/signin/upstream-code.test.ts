@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { auditLog, people, users } from '../../src/db/schema/index.js';
 import {
   ban,
@@ -114,6 +115,28 @@ function postSession(body: Record<string, string>) {
 }
 
 const INVALID = { error: 'Invalid session or user not found' };
+
+describe('MUSTER_UPSTREAM_* configuration', () => {
+  const all = {
+    MUSTER_UPSTREAM_TOKEN_URL: 'https://id.example/oauth/token',
+    MUSTER_UPSTREAM_USERINFO_URL: 'https://id.example/api/v1/me',
+    MUSTER_UPSTREAM_CLIENT_ID: 'app',
+    MUSTER_UPSTREAM_CLIENT_SECRET: 'secret',
+    MUSTER_UPSTREAM_REDIRECT_URIS: 'attend://oauth/callback, attendscanner://oauth/callback',
+  };
+  it('all five or none; https only off localhost; the redirect URIs are a list', () => {
+    expect(loadConfig({}).upstreamExchange).toBeNull();
+    expect(loadConfig(all).upstreamExchange).toMatchObject({
+      clientId: 'app',
+      redirectUris: ['attend://oauth/callback', 'attendscanner://oauth/callback'],
+    });
+    const { MUSTER_UPSTREAM_CLIENT_SECRET: _secret, ...partial } = all;
+    expect(() => loadConfig(partial)).toThrow(/MUSTER_UPSTREAM_CLIENT_SECRET required/);
+    expect(() => loadConfig({ ...all, MUSTER_UPSTREAM_TOKEN_URL: 'http://id.example/token' })).toThrow(
+      /MUSTER_UPSTREAM_TOKEN_URL must use https/,
+    );
+  });
+});
 
 describe('POST /session with the upstream provider’s code', () => {
   it('signs in a staff member by verified email and answers what the app reads', async () => {

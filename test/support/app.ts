@@ -68,14 +68,15 @@ export interface TableSnapshot {
 
 /**
  * Row count and an md5 over every row (as text, sorted) of every table in the `public` schema, so a
- * test can prove a denied request changed nothing. `ignoreColumns` leaves bookkeeping columns out
- * (e.g. `last_used_at`) when a test decides they may move.
+ * test can prove a denied request changed nothing. `ignoreColumns` leaves bookkeeping columns out;
+ * by default `last_used_at`, which successful key requests stamp after their response
+ * (src/http/key-usage.ts) and which may therefore land while a test takes its snapshots.
  */
 export async function snapshotDb(
   deps: Pick<Deps, 'database'>,
   opts: { ignoreColumns?: readonly string[] } = {},
 ): Promise<Record<string, TableSnapshot>> {
-  const ignore = new Set(opts.ignoreColumns ?? []);
+  const ignore = new Set(opts.ignoreColumns ?? ['last_used_at']);
   const pool = deps.database.pool;
   const { rows: columns } = await pool.query<{ table_name: string; column_name: string }>(
     `SELECT c.table_name, c.column_name

@@ -15,6 +15,7 @@ import {
   serial,
   text,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, ts, updatedAt } from './common.js';
@@ -65,6 +66,8 @@ export const registrations = pgTable(
   'registrations',
   {
     id: serial('id').primaryKey(),
+    /** `registration_uuid` (contract §10): random, public, never reused; the tickets' QR payload. */
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),

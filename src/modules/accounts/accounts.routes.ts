@@ -26,7 +26,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Events the user can access',
         description:
-          'All events for a global admin; otherwise events where the user holds an event or series role. Ordered by start date (no date last). `role` and the `can_*`/`travel_enabled` flags are extensions the mobile app reads.',
+          'All events for a global admin; otherwise events where the user holds an event or series role. Ordered by start date (no date last). `role`, `series_role` and the `can_*`/`travel_enabled` flags are extensions the mobile app reads: `role` is one of the values the app knows (`series_member` for an event reached only through a series role; `owner`/`organizer` are in `series_role`).',
         response: { 200: Type.Object({ events: Type.Array(AccessibleEvent) }), ...errorResponses(401, 403) },
       },
     },

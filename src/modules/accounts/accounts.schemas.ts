@@ -26,8 +26,11 @@ export const AccessibleEvent = Type.Object({
   role: Nullable(
     Type.String({
       description:
-        'Widest role: global_admin, owner, organizer, event_admin, safeguarding_lead, ops, limited, read_only',
+        '`global_admin`; else the widest event role (event_admin, safeguarding_lead, ops, limited, read_only); else `series_member` when the event is reached only through a series role (the value the mobile app labels)',
     }),
+  ),
+  series_role: Nullable(
+    Type.String({ description: 'The widest series role on the event’s series: owner, organizer, or null' }),
   ),
   can_view_participants: Type.Boolean(),
   can_view_participant_pii: Type.Boolean(),

@@ -128,13 +128,13 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Undo scans of a participant',
-        description: `Deletes the registration’s scans in \`scan_context_id\` (or in every context when omitted); bumps the registration’s \`updated_at\`; audited as \`scans.undo\`. \`{id}\`: a participant_event_id, else a person id registered in the event; unknown → 404. ${WHO_WRITES}`,
+        description: `Deletes the registration’s scans in \`scan_context_id\` (or in every context when omitted); bumps the registration’s \`updated_at\`; audited as \`scans.undo\`. \`{id}\`: any form a scan’s \`participant_id\` takes (URL-encoded): a participant_event_id, else a person id registered in the event; a \`registration_uuid\`, bare or after \`muster://checkin/\` or \`attend://checkin/\`; \`muster://checkin/<person id>\`; \`attend://checkin/<number>\` read like a bare number. Anything else, or nobody in this event → 404 \`Participant not found for this event\`. The mobile app sends \`Content-Type: application/json\` with no body: that is accepted. ${WHO_WRITES}`,
         params: Type.Object({
           event_id: EventIdParam,
-          id: Type.Integer({
-            minimum: 1,
-            maximum: 2147483647,
-            description: 'participant_event_id or person id',
+          id: Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'participant_event_id, person id, registration_uuid or a QR payload (URL-encoded)',
           }),
         }),
         querystring: UndoQuery,
@@ -142,7 +142,7 @@ export function checkinRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
+      const { id } = request.params as { id: string };
       const { scan_context_id } = request.query as { scan_context_id?: number };
       return undoScans(ctxOf(deps, request), { id, scan_context_id });
     },

@@ -40,7 +40,7 @@ const ScanFields = {
   participant_id: Type.Optional(
     Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 200 })], {
       description:
-        'A registration id (participant_event_id), a person id registered in the event, or the QR payload `muster://checkin/<person id>`. A bare number is looked up as a registration id first, then as a person id.',
+        'A registration id (participant_event_id) or a person id registered in the event (a bare number is looked up as a registration id first, then as a person id); a `registration_uuid` (a ticket’s `qr_payload`), bare or after `muster://checkin/` or `attend://checkin/`; `muster://checkin/<person id>` (older printed badges); `attend://checkin/<number>`, read like a bare number. Anything else → 404 `Participant not found for this event`.',
     }),
   ),
   badge_token: Type.Optional(

@@ -165,9 +165,11 @@ export async function rosterRows(db: Tx, eventId: number) {
     first_name: string;
     last_name: string;
     chat_user_id: string | null;
+    slack_user_id: string | null;
     status: string;
   }>(
-    sql`SELECT p.email, p.legal_first_name AS first_name, p.legal_last_name AS last_name, p.chat_user_id, r.status
+    sql`SELECT p.email, p.legal_first_name AS first_name, p.legal_last_name AS last_name, p.chat_user_id,
+               p.chat_user_id AS slack_user_id, r.status
           FROM registrations r JOIN people p ON p.id = r.person_id
          WHERE r.event_id = ${eventId} AND r.status NOT IN ('withdrawn', 'rejected')
          ORDER BY r.id`,

@@ -92,7 +92,10 @@ export async function lookupParticipant(ctx: Ctx, input: { email?: string }) {
   };
 }
 
-/** `{participants:[{email, first_name, last_name, chat_user_id, status}], synced_at}`; withdrawn/rejected excluded. */
+/**
+ * `{participants:[{email, first_name, last_name, chat_user_id, slack_user_id, status}], synced_at}`;
+ * withdrawn/rejected excluded. `slack_user_id` always equals `chat_user_id` (contract §10).
+ */
 export async function participantRoster(ctx: Ctx) {
   const event = eventOf(ctx);
   const synced_at = await syncWatermark(ctx.db);

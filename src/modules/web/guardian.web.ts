@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { problemsOf } from '../participants/record/problems.js';
 import {
   completePortal,
   getPortal,
@@ -23,7 +24,7 @@ import {
 import { renderConsent, SignForm, signatureProblems } from './consent.web.js';
 import { consentTitle } from './consent-texts.js';
 import {
-  errorsFromMessage,
+  errorsFromProblems,
   formToPatch,
   type PageErrorItem,
   type Values,
@@ -264,7 +265,7 @@ export function guardianPages(app: FastifyInstance, deps: Deps): void {
           throw error;
         const errors =
           error.statusCode === 422
-            ? errorsFromMessage(PORTAL, error.message, slots)
+            ? errorsFromProblems(PORTAL, problemsOf(error), slots)
             : [{ message: error.message }];
         return renderPortal(reply, error.statusCode, token, portal, { values, errors });
       }

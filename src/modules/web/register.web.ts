@@ -12,11 +12,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { problemsOf } from '../participants/record/problems.js';
 import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
 import { consentTitle } from './consent-texts.js';
 import {
-  errorsFromMessage,
+  errorsFromProblems,
   formToPatch,
   missingRequired,
   type PageErrorItem,
@@ -155,7 +156,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
           throw error;
         const errors =
           error.statusCode === 422
-            ? errorsFromMessage(section, error.message, slots)
+            ? errorsFromProblems(section, problemsOf(error), slots)
             : [{ message: error.message }];
         return renderSection(reply, error.statusCode, pe, section, values, errors);
       }

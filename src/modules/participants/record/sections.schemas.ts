@@ -1,12 +1,16 @@
 /**
- * Wire shape of `PATCH /registrations/{participant_event_id}` (contract §8): any subset of the
- * ParticipantDetail sections a participant fills in, each an object whose keys are optional
+ * The record sections the participant and their guardians write (the staff-owned superset that
+ * import writes is item.schema.ts).
+ *
+ * RecordPatch, the body of `PATCH /registrations/{participant_event_id}` (contract §8): any subset
+ * of the ParticipantDetail sections a participant fills in, each an object whose keys are optional
  * (absent = keep, `null` = clear where nullable). Staff-owned fields (assigned_room, rooming_exempt,
  * venue_name, consents, guardian status/permissions, live flight data, pickups, status) are not
- * accepted: they are unknown fields here (422). The response is the ParticipantDetail.
+ * accepted: they are unknown fields here (422). PortalPatch, the body of `PATCH /guardian/{token}`:
+ * a guardian's own part of the record.
  */
 import { type Static, type TSchema, Type } from 'typebox';
-import { TRAVEL_FIELDS } from '../import.schema.js';
+import { Nullable } from '../../../http/schema-helpers.js';
 
 const strict = { additionalProperties: false } as const;
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -17,6 +21,32 @@ const OptDateTime = () => Opt(Type.String({ format: 'date-time' }));
 const Name = (max = 200) => Type.String({ minLength: 1, maxLength: max });
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/** The travel fields the import item and the participant's own PATCH share (spec "Travel"). */
+export const TRAVEL_FIELDS = {
+  visa_required: Opt(Type.Boolean()),
+  visa_status: OptStr(100),
+  visa_type: OptStr(100),
+  visa_number: OptStr(100),
+  passport_nationality: OptStr(100),
+  is_unaccompanied_minor: OptBool(),
+  carrier: OptStr(200),
+  flight_number: OptStr(50),
+  train_departure_station: OptStr(200),
+  train_arrival_station: OptStr(200),
+  departure_station: OptStr(200),
+  arrival_station: OptStr(200),
+  departure_city: OptStr(200),
+  arrival_city: OptStr(200),
+  departure_time: OptDateTime(),
+  arrival_time: OptDateTime(),
+  expected_arrival_time: OptDateTime(),
+  bus_departure_location: OptStr(500),
+  bus_arrival_location: OptStr(500),
+  origin_address: OptStr(),
+  other_details: OptStr(),
+  notes: OptStr(),
+};
 
 export const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'] as const;
 export const TRAVEL_MODES = ['plane', 'train', 'car', 'bus', 'other'] as const;
@@ -176,3 +206,28 @@ export type TravelPatchInput = Static<typeof TravelPatch>;
 
 /** The section names of RecordPatch, in the order they are written (for the audit entry). */
 export const PATCH_KEYS = Object.keys(RecordPatch.properties) as (keyof RecordPatchInput)[];
+
+const Answer = Type.Union([Type.Literal('granted'), Type.Literal('denied')]);
+
+/**
+ * What a guardian writes of their own guardian record through the portal (contract §8 "Guardian
+ * portal"): their details, the permissions (`granted` | `denied`) and their emergency contacts. The
+ * email is the invitation's address and is not here (an unknown field).
+ */
+export const PortalPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 50, description: 'International format' }))),
+    relationship: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    media_permission: Type.Optional(Answer),
+    photo_permission: Type.Optional(Answer),
+    travel_permission: Type.Optional(Answer),
+    emergency_medical_consent: Type.Optional(Answer),
+    otc_medication_consent: Type.Optional(Nullable(Answer)),
+    emergency_contacts: Type.Optional(
+      Type.Array(ContactPatch, { maxItems: 10, description: 'Replaces this guardian’s contacts' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PortalPatchInput = Static<typeof PortalPatch>;

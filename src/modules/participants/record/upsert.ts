@@ -1,10 +1,16 @@
 /**
- * Writers for the sections of one registration during an import (see importParticipants for the
- * rules). One-row sections are upserted on their registration_id primary key; consents on
- * (registration, consent_type); travel on (registration, direction) and legs on (travel, position);
- * guardians are matched by email, then name. Nothing is ever inserted twice for the same item.
+ * The one writer of a participant record (import, the participant's own PATCH, the guardian portal
+ * and staff edits all call it). Rules: an absent key keeps the stored value, a present one (null
+ * where nullable) is written. One-row sections are upserted on their registration_id primary key
+ * (a section given as `null` is cleared: accommodation, accessibility and travel rows deleted);
+ * consents on (registration, consent_type); travel on (registration, direction) and legs on
+ * (travel, position); guardians are matched by email, then name (upsert-lists.ts). `accessibility`
+ * and `personal.address` replace the stored object as a whole. Nothing is inserted twice.
+ * The person (names, phone, date of birth, address, pronouns) is shared by all of their
+ * registrations, so a write through one registration changes what every event sees of them.
  */
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import type { Tx } from '../../../db/client.js';
 import {
   accessibilityDetails,
@@ -12,46 +18,73 @@ import {
   consents,
   dietaryDetails,
   emergencyContacts,
-  guardians,
   medicalDetails,
+  people,
   safeguardingDetails,
-  travelLegs,
-  travels,
 } from '../../../db/schema/index.js';
-import type { ImportContact, ImportGuardian, ImportItem, ImportTravel } from '../import.schema.js';
+import type { Address } from '../../../db/schema/participants.js';
 import {
   ACCOMMODATION_KEYS,
   CONSENT_KEYS,
   DIETARY_DETAIL,
   DIETARY_TOP,
-  GUARDIAN_KEYS,
-  LEG_KEYS,
   MEDICAL_DETAIL,
   MEDICAL_TOP,
   SAFEGUARDING_FLAGS,
   SAFEGUARDING_TEXT,
   SAFEGUARDING_TOP,
-  TRAVEL_KEYS,
 } from './fields.js';
+import type { ImportAddressSchema, ImportItem } from './item.schema.js';
+import { all, pick } from './pick.js';
+import { contactKey, insertContacts, writeGuardians, writeTravel } from './upsert-lists.js';
 
-type Values = Record<string, unknown>;
+const PERSON_KEYS = ['phone', 'pronouns', 'headshot_url', 'chat_user_id'] as const;
+const PERSONAL_KEYS = ['legal_first_name', 'legal_last_name', 'preferred_name', 'date_of_birth'] as const;
+/** `personal` keys stored on the registration (they differ per event), not on the person. */
+export const REGISTRATION_PERSONAL_KEYS = [
+  'tshirt_size',
+  'engagement_preference',
+  'engagement_notes',
+] as const;
 
-const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** The keys of `src` that are present (not undefined) among `keys`, renamed to camelCase columns. */
-export function pick<T>(src: object | null | undefined, keys: readonly string[]): Partial<T> {
-  const out: Values = {};
-  if (!src) return out as Partial<T>;
-  for (const key of keys) {
-    const value = (src as Values)[key];
-    if (value !== undefined) out[camel(key)] = value;
+/** Address with blank keys omitted (spec personal.address). */
+function cleanAddress(address: Static<typeof ImportAddressSchema> | null): Address {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(address ?? {})) {
+    if (typeof value === 'string' && value.trim()) out[key] = value.trim();
   }
-  return out as Partial<T>;
+  return out as Address;
 }
 
-/** Every key of `keys` set to `value` (clearing a section given as null). */
-function all<T>(keys: readonly string[], value: unknown): Partial<T> {
-  return Object.fromEntries(keys.map((k) => [camel(k), value])) as Partial<T>;
+/**
+ * Creates or updates the person of `item`: updates person `existingId` with the keys given, or
+ * inserts a new person (the caller has checked `personal.legal_first_name`/`legal_last_name`).
+ */
+export async function upsertPerson(
+  tx: Tx,
+  item: ImportItem,
+  existingId: number | undefined,
+): Promise<number> {
+  const values: Partial<typeof people.$inferInsert> = {
+    ...pick<typeof people.$inferInsert>(item, PERSON_KEYS),
+    ...pick<typeof people.$inferInsert>(item.personal, PERSONAL_KEYS),
+  };
+  if (item.personal?.address !== undefined) values.address = cleanAddress(item.personal.address);
+  if (existingId !== undefined) {
+    if (Object.keys(values).length) await tx.update(people).set(values).where(eq(people.id, existingId));
+    return existingId;
+  }
+  const [row] = await tx
+    .insert(people)
+    .values({
+      ...values,
+      email: item.email,
+      // Both checked before any write.
+      legalFirstName: item.personal!.legal_first_name!,
+      legalLastName: item.personal!.legal_last_name!,
+    })
+    .returning({ id: people.id });
+  return row!.id;
 }
 
 /** Writes every section the item mentions for registration `rid`. */
@@ -127,107 +160,16 @@ export async function writeSections(tx: Tx, rid: number, item: ImportItem): Prom
       .where(and(eq(emergencyContacts.registrationId, rid), isNull(emergencyContacts.guardianId)));
     // An exported ParticipantDetail lists guardians' contacts in the top-level list too (contract
     // §4); those are written under their guardian only, so a re-import does not duplicate them.
-    const key = (c: ImportContact) => `${c.name.trim().toLowerCase()}|${c.phone.replace(/\s+/g, '')}`;
-    const ofGuardians = new Set((item.guardians ?? []).flatMap((g) => (g.emergency_contacts ?? []).map(key)));
+    const ofGuardians = new Set(
+      (item.guardians ?? []).flatMap((g) => (g.emergency_contacts ?? []).map(contactKey)),
+    );
     await insertContacts(
       tx,
       rid,
       null,
-      item.emergency_contacts.filter((c) => !ofGuardians.has(key(c))),
+      item.emergency_contacts.filter((c) => !ofGuardians.has(contactKey(c))),
     );
   }
   await writeTravel(tx, rid, 'inbound', item.travel_inbound);
   await writeTravel(tx, rid, 'outbound', item.travel_outbound);
-}
-
-async function insertContacts(
-  tx: Tx,
-  rid: number,
-  guardianId: number | null,
-  list: ImportContact[],
-): Promise<void> {
-  if (list.length === 0) return;
-  await tx.insert(emergencyContacts).values(
-    list.map((c, i) => ({
-      registrationId: rid,
-      guardianId,
-      name: c.name,
-      phone: c.phone,
-      email: c.email ?? null,
-      relationship: c.relationship,
-      priority: c.priority ?? i + 1,
-    })),
-  );
-}
-
-/** Replaces the guardian set: matched guardians (by email, then name) keep their id; the rest go. */
-async function writeGuardians(tx: Tx, rid: number, given: ImportGuardian[]): Promise<void> {
-  const existing = await tx
-    .select({ id: guardians.id, email: guardians.email, name: guardians.name })
-    .from(guardians)
-    .where(eq(guardians.registrationId, rid));
-  const unmatched = new Map(existing.map((g) => [g.id, g]));
-  const norm = (s: string | null | undefined) => s?.trim().toLowerCase() || null;
-  for (const g of given) {
-    const email = norm(g.email);
-    const match =
-      [...unmatched.values()].find((e) => email !== null && norm(e.email) === email) ??
-      [...unmatched.values()].find((e) => !email && !norm(e.email) && norm(e.name) === norm(g.name));
-    const set = {
-      ...pick<typeof guardians.$inferInsert>(g, GUARDIAN_KEYS),
-      ...(g.email !== undefined ? { email } : {}),
-    };
-    let id: number;
-    if (match) {
-      unmatched.delete(match.id);
-      id = match.id;
-      if (Object.keys(set).length) await tx.update(guardians).set(set).where(eq(guardians.id, id));
-    } else {
-      const [row] = await tx
-        .insert(guardians)
-        .values({ ...set, registrationId: rid })
-        .returning({ id: guardians.id });
-      id = row!.id;
-    }
-    if (g.emergency_contacts) {
-      if (match) await tx.delete(emergencyContacts).where(eq(emergencyContacts.guardianId, id));
-      await insertContacts(tx, rid, id, g.emergency_contacts);
-    }
-  }
-  if (unmatched.size) await tx.delete(guardians).where(inArray(guardians.id, [...unmatched.keys()]));
-}
-
-async function writeTravel(
-  tx: Tx,
-  rid: number,
-  direction: 'inbound' | 'outbound',
-  travel: ImportTravel | null | undefined,
-): Promise<void> {
-  if (travel === undefined) return;
-  if (travel === null) {
-    await tx.delete(travels).where(and(eq(travels.registrationId, rid), eq(travels.direction, direction)));
-    return;
-  }
-  const set = pick<typeof travels.$inferInsert>(travel, TRAVEL_KEYS);
-  const [row] = await tx
-    .insert(travels)
-    .values({ ...set, mode: travel.mode, registrationId: rid, direction })
-    .onConflictDoUpdate({ target: [travels.registrationId, travels.direction], set })
-    .returning({ id: travels.id });
-  const travelId = row!.id;
-  if (!travel.legs) return;
-  for (const [i, leg] of travel.legs.entries()) {
-    const legSet = pick<typeof travelLegs.$inferInsert>(leg, LEG_KEYS);
-    // Deprecated alias (spec TravelLeg): used only when the canonical field is absent.
-    if (legSet.travelPickedUpAt === undefined && leg.airport_picked_up_at !== undefined) {
-      legSet.travelPickedUpAt = leg.airport_picked_up_at;
-    }
-    const q = tx.insert(travelLegs).values({ ...legSet, travelId, position: i + 1 });
-    await (Object.keys(legSet).length
-      ? q.onConflictDoUpdate({ target: [travelLegs.travelId, travelLegs.position], set: legSet })
-      : q.onConflictDoNothing());
-  }
-  await tx
-    .delete(travelLegs)
-    .where(and(eq(travelLegs.travelId, travelId), gt(travelLegs.position, travel.legs.length)));
 }

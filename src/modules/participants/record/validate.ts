@@ -1,16 +1,20 @@
 /**
- * Field validation of a record PATCH (contract §8: "Validation per field (dates, enums, E.164-ish
- * phones, IATA codes) → 422 naming the field"). First the schema (types, enums, formats, unknown
- * fields; messages from the import validator), then the rules a schema cannot say. Every problem is
- * listed in one 422 `{error}`, e.g. `guardians[0].phone must be a phone number in international
- * format, e.g. +447700900123; personal.date_of_birth must not be in the future`.
+ * Field validation of a record write by the participant or a guardian (contract §8: "Validation
+ * per field (dates, enums, E.164-ish phones, IATA codes) → 422 naming the field"). First the schema
+ * (types, enums, formats, unknown fields), then the rules a schema cannot say. Every problem is
+ * listed in one 422 `{error, problems}` (problems.ts), e.g. error `guardians[0].phone must be a
+ * phone number in international format, e.g. +447700900123; personal.date_of_birth must not be in
+ * the future` with `problems: [{field: 'guardians[0].phone', message: …}, …]`.
  * Returns the patch normalised: airport codes and flight codes upper-cased, emails lower-cased.
  */
-import type { TObject, TSchema } from 'typebox';
-import { Value } from 'typebox/value';
-import { unprocessable } from '../../../lib/errors.js';
-import { describeSchemaErrors, type SchemaError } from '../import.validate.js';
-import { RecordPatch, type RecordPatchInput, type TravelPatchInput } from './sections.schemas.js';
+import { describeSchemaErrors, type Problem, problemsError, schemaErrors } from './problems.js';
+import {
+  PortalPatch,
+  type PortalPatchInput,
+  RecordPatch,
+  type RecordPatchInput,
+  type TravelPatchInput,
+} from './sections.schemas.js';
 
 /** E.164-ish: optional +, 7..15 digits; spaces, dots, dashes and parentheses allowed between. */
 export function isPhone(value: string): boolean {
@@ -50,70 +54,58 @@ export function nulPath(value: unknown, path = ''): string | null {
 /** 422 when any string of the body holds a NUL character (named by its field). */
 export function assertNoNul(body: unknown): void {
   const at = nulPath(body);
-  if (at) throw unprocessable(`${at} must not contain NUL characters`);
+  if (at) throw problemsError([{ field: at, message: `${at} must not contain NUL characters` }]);
 }
 
-/** Schema errors of a strict object, one top-level key at a time so one bad key never hides another. */
-export function schemaErrors(schema: TObject, body: Record<string, unknown>): SchemaError[] {
-  const props: Record<string, TSchema> = schema.properties;
-  const out: SchemaError[] = [];
-  const unknown = Object.keys(body).filter((key) => !Object.hasOwn(props, key));
-  if (unknown.length > 0) {
-    out.push({
-      keyword: 'additionalProperties',
-      instancePath: '',
-      params: { additionalProperties: unknown },
-      message: '',
-    });
-  }
-  for (const [key, value] of Object.entries(body)) {
-    if (!Object.hasOwn(props, key)) continue;
-    for (const e of Value.Errors(props[key]!, value) as SchemaError[]) {
-      out.push({ ...e, instancePath: `/${key}${e.instancePath}` });
-    }
-  }
-  return out;
-}
+/** A problem of `field` whose message reads `<field> <text>`. */
+const problem = (field: string, text: string): Problem => ({ field, message: `${field} ${text}` });
 
-function travelProblems(name: string, travel: TravelPatchInput, problems: string[]): void {
+function travelProblems(name: string, travel: TravelPatchInput, problems: Problem[]): void {
   const before = (a: string | null | undefined, b: string | null | undefined) =>
     a && b && Date.parse(b) < Date.parse(a);
   if (before(travel.departure_time, travel.arrival_time))
-    problems.push(`${name}.arrival_time must not be before ${name}.departure_time`);
+    problems.push(problem(`${name}.arrival_time`, `must not be before ${name}.departure_time`));
   travel.legs?.forEach((leg, i) => {
     const at = `${name}.legs[${i}]`;
     for (const key of ['departure_airport', 'arrival_airport'] as const) {
       const code = leg[key]?.trim().toUpperCase();
       if (code === undefined) continue;
       if (!IATA_AIRPORT.test(code))
-        problems.push(`${at}.${key} must be a 3-letter IATA airport code, e.g. LHR`);
+        problems.push(problem(`${at}.${key}`, 'must be a 3-letter IATA airport code, e.g. LHR'));
       else leg[key] = code;
     }
     if (leg.flight_code) {
       const code = leg.flight_code.replace(/\s+/g, '').toUpperCase();
       if (!FLIGHT_CODE.test(code))
-        problems.push(`${at}.flight_code must be an IATA flight number, e.g. BA117`);
+        problems.push(problem(`${at}.flight_code`, 'must be an IATA flight number, e.g. BA117'));
       else leg.flight_code = code;
     }
     if (before(leg.departure_time, leg.arrival_time))
-      problems.push(`${at}.arrival_time must not be before ${at}.departure_time`);
+      problems.push(problem(`${at}.arrival_time`, `must not be before ${at}.departure_time`));
   });
 }
 
 /** Rules beyond the schema; mutates `patch` to normalise codes and emails. */
-function ruleProblems(patch: RecordPatchInput, today: string): string[] {
-  const problems: string[] = [];
+/** A problem when `value` is given and is not a phone number. */
+function phoneProblem(field: string, value: string | null | undefined): Problem[] {
+  return value !== null && value !== undefined && value.trim() !== '' && !isPhone(value)
+    ? [problem(field, PHONE_MESSAGE)]
+    : [];
+}
+
+function ruleProblems(patch: RecordPatchInput, today: string): Problem[] {
+  const problems: Problem[] = [];
   const phone = (field: string, value: string | null | undefined) => {
-    if (value !== null && value !== undefined && value.trim() !== '' && !isPhone(value))
-      problems.push(`${field} ${PHONE_MESSAGE}`);
+    problems.push(...phoneProblem(field, value));
   };
   phone('phone', patch.phone);
   const dob = patch.personal?.date_of_birth;
-  if (dob && dob > today) problems.push('personal.date_of_birth must not be in the future');
-  if (dob && dob < '1900-01-01') problems.push('personal.date_of_birth must be 1900-01-01 or later');
+  const dobField = 'personal.date_of_birth';
+  if (dob && dob > today) problems.push(problem(dobField, 'must not be in the future'));
+  if (dob && dob < '1900-01-01') problems.push(problem(dobField, 'must be 1900-01-01 or later'));
   const stay = patch.accommodation;
   if (stay?.check_in_date && stay.check_out_date && stay.check_out_date < stay.check_in_date)
-    problems.push('accommodation.check_out_date must not be before accommodation.check_in_date');
+    problems.push(problem('accommodation.check_out_date', 'must not be before accommodation.check_in_date'));
   patch.emergency_contacts?.forEach((c, i) => {
     phone(`emergency_contacts[${i}].phone`, c.phone);
   });
@@ -123,11 +115,12 @@ function ruleProblems(patch: RecordPatchInput, today: string): string[] {
       phone(`guardians[${i}].phone`, g.phone);
       g.email = g.email.trim().toLowerCase();
       const first = seen.get(g.email);
-      if (first !== undefined) problems.push(`guardians[${i}].email duplicates guardians[${first}].email`);
+      if (first !== undefined)
+        problems.push(problem(`guardians[${i}].email`, `duplicates guardians[${first}].email`));
       seen.set(g.email, i);
     });
     if (patch.guardians.filter((g) => g.is_primary).length > 1)
-      problems.push('guardians: at most one guardian can be is_primary');
+      problems.push({ field: 'guardians', message: 'guardians: at most one guardian can be is_primary' });
   }
   if (patch.travel_inbound) travelProblems('travel_inbound', patch.travel_inbound, problems);
   if (patch.travel_outbound) travelProblems('travel_outbound', patch.travel_outbound, problems);
@@ -140,7 +133,9 @@ function ruleProblems(patch: RecordPatchInput, today: string): string[] {
  */
 export function validateRecordPatch(body: unknown, today: string): RecordPatchInput {
   if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw unprocessable('The request body must be a JSON object of record sections');
+    throw problemsError([
+      { field: 'body', message: 'The request body must be a JSON object of record sections' },
+    ]);
   assertNoNul(body);
   const copy = structuredClone(body) as Record<string, unknown>;
   // Guardian emails are the match key: surrounding spaces are not a reason to refuse one.
@@ -154,6 +149,30 @@ export function validateRecordPatch(body: unknown, today: string): RecordPatchIn
     errors.length > 0
       ? describeSchemaErrors(errors, undefined, 'body')
       : ruleProblems(copy as RecordPatchInput, today);
-  if (problems.length > 0) throw unprocessable(problems.join('; '));
+  if (problems.length > 0) throw problemsError(problems);
   return copy as RecordPatchInput;
+}
+
+/**
+ * Checks an untrusted guardian-portal PATCH body (the guardian's own details, permissions and
+ * emergency contacts; PortalPatch). Throws ApiError 422 `{error, problems}` naming every bad field.
+ */
+export function validatePortalPatch(body: unknown): PortalPatchInput {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw problemsError([{ field: 'body', message: 'The request body must be a JSON object' }]);
+  assertNoNul(body);
+  const problems = describeSchemaErrors(
+    schemaErrors(PortalPatch, body as Record<string, unknown>),
+    undefined,
+    'body',
+  );
+  if (problems.length === 0) {
+    const patch = body as PortalPatchInput;
+    if (patch.phone && !isPhone(patch.phone)) problems.push(problem('phone', PHONE_MESSAGE));
+    patch.emergency_contacts?.forEach((c, i) => {
+      if (!isPhone(c.phone)) problems.push(problem(`emergency_contacts[${i}].phone`, PHONE_MESSAGE));
+    });
+  }
+  if (problems.length > 0) throw problemsError(problems);
+  return body as PortalPatchInput;
 }

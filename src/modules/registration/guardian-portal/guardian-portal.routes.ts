@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { errorResponses } from '../../../http/schema-helpers.js';
+import { errorResponses, ProblemsErrorBody } from '../../../http/schema-helpers.js';
 import { SignRequest as SignConsentRequest } from '../lifecycle/registration.schemas.js';
 import { PortalBody, PortalPatch } from './guardian-portal.schemas.js';
 import * as service from './guardian-portal.service.js';
@@ -51,7 +51,11 @@ export function guardianPortalRoutes(app: FastifyInstance, deps: Deps): void {
         security: [],
         params: Params,
         body: PortalPatch,
-        response: { 200: PortalBody, ...errorResponses(400, 404, 409, 410, 413, 422, 429) },
+        response: {
+          200: PortalBody,
+          ...errorResponses(400, 404, 409, 410, 413, 429),
+          422: ProblemsErrorBody,
+        },
       },
     },
     async (request) => service.patchPortal(deps, tokenOf(request), request.body),

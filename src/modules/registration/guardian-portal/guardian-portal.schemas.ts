@@ -4,9 +4,8 @@
  * summary of the child's registration (no medical or safeguarding detail), the permissions to grant
  * and the consents waiting on a guardian's signature.
  */
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { DateOnly, DateTime, Nullable, NullableDateTime } from '../../../http/schema-helpers.js';
-import { ContactPatch } from '../../participants/record/sections.schemas.js';
 
 const NStr = Nullable(Type.String());
 
@@ -34,8 +33,6 @@ export const PERMISSION_LABELS: Record<PermissionKey, string> = {
   emergency_medical_consent: 'Staff may consent to emergency medical treatment if you cannot be reached',
   otc_medication_consent: 'Staff may give over-the-counter medication (optional)',
 };
-
-const Answer = Type.Union([Type.Literal('granted'), Type.Literal('denied')]);
 
 export const GuardianContact = Type.Object({
   id: Type.Integer(),
@@ -108,20 +105,4 @@ export const PortalBody = Type.Object({
   expires_at: DateTime,
 });
 
-export const PortalPatch = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    phone: Type.Optional(Nullable(Type.String({ maxLength: 50, description: 'International format' }))),
-    relationship: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-    media_permission: Type.Optional(Answer),
-    photo_permission: Type.Optional(Answer),
-    travel_permission: Type.Optional(Answer),
-    emergency_medical_consent: Type.Optional(Answer),
-    otc_medication_consent: Type.Optional(Nullable(Answer)),
-    emergency_contacts: Type.Optional(
-      Type.Array(ContactPatch, { maxItems: 10, description: 'Replaces this guardian’s contacts' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type PortalPatchInput = Static<typeof PortalPatch>;
+export { PortalPatch, type PortalPatchInput } from '../../participants/record/sections.schemas.js';

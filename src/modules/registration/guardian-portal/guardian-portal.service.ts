@@ -4,7 +4,8 @@
  *
  * Check order: malformed or unknown token → 404 `Guardian link not found`; expired → 410
  * `This guardian link has expired; ask the participant or the event team for a new one`; then the
- * body (422 naming each field); then the state: the child's registration `withdrawn` or `rejected`
+ * body (422 `{error, problems}` naming each field; validation and the write are the participant-record
+ * write model's validatePortalPatch and writeGuardianPatch); then the state: the child's registration `withdrawn` or `rejected`
  * → 409 `This registration is <status>`. Reading never changes anything. The first PATCH (or the
  * completion) marks the guardian `accepted`; completion marks it `completed` and re-runs the
  * registration's completion check (contract §4). Writes are audited (`guardians.portal.update`,
@@ -16,8 +17,8 @@ import type { Deps, Deps as FullDeps } from '../../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../../lib/errors.js';
 import { digestSecret } from '../../../lib/secrets.js';
 import { recordAudit } from '../../audit/audit.service.js';
-import { describeSchemaErrors } from '../../participants/import.validate.js';
-import { assertNoNul, isPhone, PHONE_MESSAGE, schemaErrors } from '../../participants/record/validate.js';
+import { assertNoNul, validatePortalPatch } from '../../participants/record/validate.js';
+import { writeGuardianPatch } from '../../participants/record/write.js';
 import { CONSENT_NOT_FOUND, recordTypedSignature } from '../lifecycle/consents.service.js';
 import { recheckCompletion } from '../lifecycle/lifecycle.js';
 import { type GuardianLink, guardianByDigest, portalView } from './guardian-portal.repo.js';
@@ -25,8 +26,6 @@ import {
   PERMISSION_KEYS,
   PERMISSION_LABELS,
   PERMISSION_VALUES,
-  PortalPatch,
-  type PortalPatchInput,
   REQUIRED_PERMISSIONS,
 } from './guardian-portal.schemas.js';
 
@@ -67,23 +66,6 @@ export async function getPortal(deps: Db, token: string) {
   return view(deps.db, link.id);
 }
 
-function validatePatch(body: unknown): PortalPatchInput {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw unprocessable('The request body must be a JSON object');
-  assertNoNul(body);
-  const errors = schemaErrors(PortalPatch, body as Record<string, unknown>);
-  const problems = describeSchemaErrors(errors, undefined, 'body');
-  if (problems.length === 0) {
-    const patch = body as PortalPatchInput;
-    if (patch.phone && !isPhone(patch.phone)) problems.push(`phone ${PHONE_MESSAGE}`);
-    patch.emergency_contacts?.forEach((c, i) => {
-      if (!isPhone(c.phone)) problems.push(`emergency_contacts[${i}].phone ${PHONE_MESSAGE}`);
-    });
-  }
-  if (problems.length > 0) throw unprocessable(problems.join('; '));
-  return body as PortalPatchInput;
-}
-
 function assertActive(link: GuardianLink): void {
   if (link.registrationStatus === 'withdrawn' || link.registrationStatus === 'rejected')
     throw conflict(`This registration is ${link.registrationStatus}`);
@@ -107,20 +89,13 @@ async function audit(tx: Tx, link: GuardianLink, action: string, metadata: Recor
 /** PATCH /guardian/{token}: own details, permissions, own emergency contacts → the portal view. */
 export async function patchPortal(deps: Db, token: string, body: unknown) {
   await guardianByToken(deps.db, token);
-  const patch = validatePatch(body);
+  const patch = validatePortalPatch(body);
   return deps.db.transaction(async (tx) => {
     const link = await guardianByToken(tx, token, true);
     assertActive(link);
-    const { emergency_contacts: contacts, ...fields } = patch;
-    const set = Object.entries(fields).map(([k, v]) => sql`${sql.identifier(k)} = ${v}`);
-    await tx.execute(sql`UPDATE guardians SET ${sql.join([...set, ACCEPT], sql`, `)} WHERE id = ${link.id}`);
-    if (contacts) {
-      await tx.execute(sql`DELETE FROM emergency_contacts WHERE guardian_id = ${link.id}`);
-      for (const [i, c] of contacts.entries()) {
-        await tx.execute(sql`INSERT INTO emergency_contacts (registration_id, guardian_id, name, phone, email, relationship, priority)
-          VALUES (${link.registrationId}, ${link.id}, ${c.name}, ${c.phone}, ${c.email ?? null}, ${c.relationship}, ${c.priority ?? i + 1})`);
-      }
-    }
+    await writeGuardianPatch(tx, { guardianId: link.id, registrationId: link.registrationId }, patch, [
+      ACCEPT,
+    ]);
     await audit(tx, link, 'guardians.portal.update', { fields: Object.keys(patch) });
     return view(tx, link.id);
   });

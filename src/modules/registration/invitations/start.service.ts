@@ -104,6 +104,6 @@ export async function startRegistration(ctx: Ctx, token: string): Promise<{ tick
     await tx.execute(sql`
       UPDATE invitations SET status = 'accepted', accepted_at = now(), registration_id = ${registrationId}
        WHERE id = ${inv.id}`);
-    return { ticket: await ticketById(tx, registrationId) };
+    return { ticket: await ticketById(tx, registrationId, ctx.config.baseUrl) };
   });
 }

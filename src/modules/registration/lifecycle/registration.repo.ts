@@ -22,6 +22,7 @@ const DISPLAY_STATUS: Record<RegistrationStatus, string> = {
 
 type TicketRow = {
   id: number;
+  uuid: string;
   participant_id: number;
   status: RegistrationStatus;
   attendee_name: string;
@@ -30,7 +31,7 @@ type TicketRow = {
 };
 
 const TICKET_SELECT = sql.raw(`
-  SELECT r.id, p.id AS participant_id, r.status,
+  SELECT r.id, r.uuid, p.id AS participant_id, r.status,
          COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name) AS attendee_name,
          EXISTS (SELECT 1 FROM scans s JOIN scan_contexts c ON c.id = s.scan_context_id
                   WHERE s.registration_id = r.id AND c.checks_in) AS checked_in,
@@ -42,36 +43,43 @@ const TICKET_SELECT = sql.raw(`
     JOIN people p ON p.id = r.person_id
     JOIN events e ON e.id = r.event_id`);
 
-function ticketJson(row: TicketRow): TicketJson {
+/**
+ * One ticket. `qr_payload` is the bare `registration_uuid` (contract §10): any scanner app passes
+ * it through unchanged and it names exactly one registration. `onboarding_url` is the absolute
+ * link of the web page that continues this registration (`/register/{id}`; sign-in first).
+ */
+function ticketJson(row: TicketRow, baseUrl: string): TicketJson {
   return {
     id: row.id,
+    registration_uuid: row.uuid,
     participant_id: row.participant_id,
     status: row.status,
     display_status: DISPLAY_STATUS[row.status],
     confirmed: row.status === 'complete',
     checked_in: row.checked_in,
     attendee_name: row.attendee_name,
-    qr_payload: `muster://checkin/${row.participant_id}`,
+    qr_payload: row.uuid,
     short_code: String(row.id),
+    onboarding_url: `${baseUrl.replace(/\/$/, '')}/register/${row.id}`,
     event: row.event,
   };
 }
 
-async function ticketRows(tx: Tx, where: SQL): Promise<TicketJson[]> {
+async function ticketRows(tx: Tx, where: SQL, baseUrl: string): Promise<TicketJson[]> {
   const res = await tx.execute<TicketRow>(
     sql`${TICKET_SELECT} WHERE ${where} ORDER BY e.starts_at NULLS LAST, r.id`,
   );
-  return res.rows.map(ticketJson);
+  return res.rows.map((row) => ticketJson(row, baseUrl));
 }
 
-/** The user's registrations, earliest event first. */
-export function ticketsOf(tx: Tx, userId: number): Promise<TicketJson[]> {
-  return ticketRows(tx, sql`p.user_id = ${userId}`);
+/** The user's registrations, earliest event first; links under `baseUrl` (the public base URL). */
+export function ticketsOf(tx: Tx, userId: number, baseUrl: string): Promise<TicketJson[]> {
+  return ticketRows(tx, sql`p.user_id = ${userId}`, baseUrl);
 }
 
 /** One registration as a ticket (no ownership check: callers check it first). */
-export async function ticketById(tx: Tx, registrationId: number): Promise<TicketJson> {
-  const [ticket] = await ticketRows(tx, sql`r.id = ${registrationId}`);
+export async function ticketById(tx: Tx, registrationId: number, baseUrl: string): Promise<TicketJson> {
+  const [ticket] = await ticketRows(tx, sql`r.id = ${registrationId}`, baseUrl);
   if (!ticket) throw notFound(REGISTRATION_NOT_FOUND);
   return ticket;
 }

@@ -19,6 +19,10 @@ export const TicketEvent = Type.Object({
 
 export const Ticket = Type.Object({
   id: Type.Integer({ description: 'participant_event_id (the registration id)' }),
+  registration_uuid: Type.String({
+    format: 'uuid',
+    description: 'The registration’s random public id (never reused); also its `qr_payload`',
+  }),
   participant_id: Type.Integer(),
   status: Type.String({
     description: 'invited | in_progress | awaiting_guardian | complete | withdrawn | rejected',
@@ -27,9 +31,18 @@ export const Ticket = Type.Object({
   confirmed: Type.Boolean({ description: 'status is `complete`' }),
   checked_in: Type.Boolean({ description: 'Scanned in any check-in context' }),
   attendee_name: Type.String({ description: 'display_name: preferred name, else legal first + last' }),
-  qr_payload: Type.String({ examples: ['muster://checkin/42'] }),
+  qr_payload: Type.String({
+    description:
+      'What the ticket’s QR code encodes: the bare `registration_uuid`, which scanner apps pass through unchanged and POST /scans accepts as `participant_id`',
+    examples: ['3f0c8a52-7d4e-4c1b-9a8e-2b6f1d0e9c47'],
+  }),
   short_code: Type.String({
     description: 'The participant_event_id as text: staff can type it at the door (scans, search)',
+  }),
+  onboarding_url: Type.String({
+    format: 'uri',
+    description:
+      'Absolute link to the web page that continues this registration (`<MUSTER_BASE_URL>/register/<id>`; the participant signs in first). The mobile app opens it for unconfirmed tickets.',
   }),
   event: TicketEvent,
 });

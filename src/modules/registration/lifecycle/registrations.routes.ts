@@ -57,7 +57,7 @@ export function registrationRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'The caller’s registrations as tickets',
-        description: `Earliest event first. \`qr_payload\` is \`muster://checkin/<participant_id>\` (what the door scanner reads). ${WHO}`,
+        description: `Earliest event first. \`qr_payload\` is the bare \`registration_uuid\` (what the door scanner reads and sends back as \`participant_id\`); \`onboarding_url\` is the absolute link of the web page that continues the registration. ${WHO}`,
         response: { 200: TicketList, ...errorResponses(401, 403) },
       },
     },

@@ -26,13 +26,13 @@ export function userOf(ctx: Ctx): UserPrincipal['user'] {
 
 /** GET /tickets → `{tickets}`: the caller's registrations, earliest event first. */
 export async function listTickets(ctx: Ctx): Promise<{ tickets: TicketJson[] }> {
-  return { tickets: await repo.ticketsOf(ctx.db, userOf(ctx).id) };
+  return { tickets: await repo.ticketsOf(ctx.db, userOf(ctx).id, ctx.config.baseUrl) };
 }
 
 /** GET /tickets/{pe} → `{ticket}`; 404 `Registration not found`, 403 `This is not your registration` (someone else's). */
 export async function getTicket(ctx: Ctx, rawId: string): Promise<{ ticket: TicketJson }> {
   const own = await repo.ownRegistration(ctx.db, userOf(ctx).id, rawId);
-  return { ticket: await repo.ticketById(ctx.db, own.id) };
+  return { ticket: await repo.ticketById(ctx.db, own.id, ctx.config.baseUrl) };
 }
 
 /**
@@ -61,7 +61,10 @@ export async function submitRegistration(
     await requestConsents(ctx, tx, own.id, minor ? 'guardian' : 'participant');
     if (minor) await sendGuardianInvitations(ctx, tx, own.id);
     await recheckCompletion(tx, own.id, { role: 'participant', principal: ctx.access.principal });
-    return { ticket: await repo.ticketById(tx, own.id), consents: await repo.consentsOf(tx, own.id) };
+    return {
+      ticket: await repo.ticketById(tx, own.id, ctx.config.baseUrl),
+      consents: await repo.consentsOf(tx, own.id),
+    };
   });
 }
 
@@ -80,7 +83,7 @@ export async function withdrawRegistration(
       actor: { role: 'participant', principal: ctx.access.principal },
       reason: reason?.trim() || undefined,
     });
-    return { ticket: await repo.ticketById(tx, own.id) };
+    return { ticket: await repo.ticketById(tx, own.id, ctx.config.baseUrl) };
   });
 }
 
@@ -132,7 +135,7 @@ export async function signOwnConsent(
     });
     return {
       consent: await repo.consentById(tx, id),
-      ticket: await repo.ticketById(tx, registrationId),
+      ticket: await repo.ticketById(tx, registrationId, ctx.config.baseUrl),
     };
   });
 }

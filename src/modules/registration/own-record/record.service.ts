@@ -5,29 +5,26 @@
  * Check order (contract §1: 404 target not found → 403 outside reach → 422 → action): a malformed
  * or unknown id is 404 `Registration not found`; someone else's registration is 403
  * `This is not your registration` (staff included: they use the participants endpoints); then the
- * body (422 naming each bad field); then the state: a `withdrawn` or `rejected` registration is
+ * body (422 `{error, problems}` naming each bad field); then the state: a `withdrawn` or `rejected` registration is
  * 409 `This registration is <status> and can no longer be edited` (a conflict with the record's
  * state, not a fault in the body).
  *
- * Writes go through the import's section writers (one code path for both); the registration's
+ * Validation and writes go through the participant-record write model (participants/record:
+ * validateRecordPatch, writeRecordPatch, the same section writers as import); the registration's
  * `updated_at` is bumped and the change audited (`registrations.record.update`, section names only).
  * A submitted registration then re-runs the completion check (contract §4), so an edit can move it
  * (e.g. a date of birth that makes a minor → `awaiting_guardian`); while it is `awaiting_guardian`,
  * guardians added (or given a new address) by the edit are emailed their portal link at once.
  */
-import { sql } from 'drizzle-orm';
 import type { Visibility } from '../../../access/policy.js';
 import type { Tx } from '../../../db/client.js';
-import { registrations } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../deps.js';
 import { conflict, notFound } from '../../../lib/errors.js';
 import { recordAudit } from '../../audit/audit.service.js';
-import type { ImportItem } from '../../participants/import.schema.js';
-import { REGISTRATION_PERSONAL_KEYS, upsertPerson } from '../../participants/import.service.js';
 import { participantDetailJson } from '../../participants/participants.repo.js';
-import { PATCH_KEYS, type RecordPatchInput } from '../../participants/record/sections.schemas.js';
-import { pick, writeSections } from '../../participants/record/upsert.js';
+import { PATCH_KEYS } from '../../participants/record/sections.schemas.js';
 import { validateRecordPatch } from '../../participants/record/validate.js';
+import { writeRecordPatch } from '../../participants/record/write.js';
 import { inviteNewGuardians } from '../invitations/guardian-invitations.js';
 import { REGISTRATION_NOT_FOUND, recheckCompletion } from '../lifecycle/lifecycle.js';
 import type { OwnRegistration } from '../lifecycle/registration.repo.js';
@@ -58,21 +55,6 @@ export async function getOwnRecord(ctx: Ctx, raw: string): Promise<string> {
   return detailJson(ctx.db, await ownRegistration(ctx, raw));
 }
 
-/**
- * Top-level contacts that repeat one of the guardians' contacts (GET lists both together,
- * contract §4) are not copied into the registration's own list on a round-trip.
- */
-async function withoutGuardianContacts(tx: Tx, rid: number, patch: RecordPatchInput) {
-  if (!patch.emergency_contacts) return patch.emergency_contacts;
-  const res = await tx.execute<{ name: string; phone: string }>(
-    sql`SELECT name, phone FROM emergency_contacts WHERE registration_id = ${rid} AND guardian_id IS NOT NULL`,
-  );
-  const key = (c: { name: string; phone: string }) =>
-    `${c.name.trim().toLowerCase()}|${c.phone.replace(/\s+/g, '')}`;
-  const ofGuardians = new Set(res.rows.map(key));
-  return patch.emergency_contacts.filter((c) => !ofGuardians.has(key(c)));
-}
-
 /** PATCH → the updated `{participant}` as JSON text (see the file comment for statuses). */
 export async function patchOwnRecord(ctx: Ctx, raw: string, body: unknown): Promise<string> {
   await ownRegistration(ctx, raw);
@@ -83,18 +65,7 @@ export async function patchOwnRecord(ctx: Ctx, raw: string, body: unknown): Prom
       throw conflict(`This registration is ${reg.status} and can no longer be edited`);
     const sections = PATCH_KEYS.filter((k) => patch[k] !== undefined);
     if (sections.length === 0) return detailJson(tx, reg);
-    const item = {
-      ...patch,
-      email: reg.email,
-      emergency_contacts: await withoutGuardianContacts(tx, reg.id, patch),
-    } as ImportItem;
-    await upsertPerson(tx, item, reg.personId);
-    const own = pick<typeof registrations.$inferInsert>(patch.personal, REGISTRATION_PERSONAL_KEYS);
-    await tx
-      .update(registrations)
-      .set({ ...own, updatedAt: sql`now()` })
-      .where(sql`${registrations.id} = ${reg.id}`);
-    await writeSections(tx, reg.id, item);
+    await writeRecordPatch(tx, reg, patch);
     // A submitted record whose facts changed may move (e.g. a new date of birth makes a minor).
     await recheckCompletion(tx, reg.id, { role: 'participant', principal: ctx.access.principal });
     // Guardians added after the submission (or a record that now needs them) are invited now.

@@ -1,11 +1,19 @@
 /**
- * The import item (contract §8 "Import"): the spec's ParticipantDetail shape without ids, plus
- * `status`. Read-only fields of an exported ParticipantDetail (ids, display_name, checked_in_at,
+ * The whole participant record as one item, staff-owned fields included: what import writes
+ * (contract §8 "Import") and what the section writers (upsert.ts) take. The spec's
+ * ParticipantDetail shape without ids, plus `status`. Read-only fields of an exported ParticipantDetail (ids, display_name, checked_in_at,
  * scans_by_context, …) are accepted and ignored so an export can be re-imported; any other unknown
  * field is a 422, so a typo is never silently dropped.
  */
 import { type Static, type TSchema, Type } from 'typebox';
-import type { RegistrationStatus } from '../../db/schema/index.js';
+import type { RegistrationStatus } from '../../../db/schema/index.js';
+import {
+  AddressPatch,
+  DietaryPatch,
+  MedicalPatch,
+  SafeguardingPatch,
+  TRAVEL_FIELDS,
+} from './sections.schemas.js';
 
 const Str = (max = 2000) => Type.String({ maxLength: max });
 /** Optional and nullable: absent = keep the stored value, null = clear it. */
@@ -36,17 +44,7 @@ const _sameStatuses: [Static<typeof ImportStatusSchema>, RegistrationStatus] ext
   : never = true;
 void _sameStatuses;
 
-export const ImportAddressSchema = Type.Object(
-  {
-    line_1: OptStr(500),
-    line_2: OptStr(500),
-    city: OptStr(200),
-    state: OptStr(200),
-    postal_code: OptStr(50),
-    country: OptStr(200),
-  },
-  strict,
-);
+export const ImportAddressSchema = AddressPatch;
 
 export const ImportPersonalSchema = Type.Object(
   {
@@ -155,32 +153,6 @@ export const ImportLegSchema = Type.Object(
   strict,
 );
 
-/** The travel fields the import item and the participant's own PATCH share (spec "Travel"). */
-export const TRAVEL_FIELDS = {
-  visa_required: Opt(Type.Boolean()),
-  visa_status: OptStr(100),
-  visa_type: OptStr(100),
-  visa_number: OptStr(100),
-  passport_nationality: OptStr(100),
-  is_unaccompanied_minor: OptBool(),
-  carrier: OptStr(200),
-  flight_number: OptStr(50),
-  train_departure_station: OptStr(200),
-  train_arrival_station: OptStr(200),
-  departure_station: OptStr(200),
-  arrival_station: OptStr(200),
-  departure_city: OptStr(200),
-  arrival_city: OptStr(200),
-  departure_time: OptDateTime(),
-  arrival_time: OptDateTime(),
-  expected_arrival_time: OptDateTime(),
-  bus_departure_location: OptStr(500),
-  bus_arrival_location: OptStr(500),
-  origin_address: OptStr(),
-  other_details: OptStr(),
-  notes: OptStr(),
-};
-
 export const ImportTravelSchema = Type.Object(
   {
     id: Ignored(),
@@ -193,21 +165,9 @@ export const ImportTravelSchema = Type.Object(
   strict,
 );
 
-export const ImportMedicalSchema = Type.Object(
-  { allergy_severity: OptStr(200), emergency_action_plan: OptStr(), additional_notes: OptStr() },
-  strict,
-);
-export const ImportDietarySchema = Type.Object({ intolerances: OptStr(), notes: OptStr() }, strict);
-export const ImportSafeguardingSchema = Type.Object(
-  {
-    high_support_notes: OptStr(),
-    authorized_pickup_adults: OptStr(),
-    other_instructions: OptStr(),
-    curfew_acknowledged: OptBool(),
-    overnight_rules_acknowledged: OptBool(),
-  },
-  strict,
-);
+export const ImportMedicalSchema = MedicalPatch;
+export const ImportDietarySchema = DietaryPatch;
+export const ImportSafeguardingSchema = SafeguardingPatch;
 
 /** One participant registration to import. Only `email` is always required. */
 export const ImportItemSchema = Type.Object(
