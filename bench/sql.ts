@@ -7,11 +7,11 @@ import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Visibility } from '../src/access/policy.js';
 import type { Tx } from '../src/db/client.js';
+import { syncWatermark } from '../src/db/watermark.js';
 import {
   batchSql,
   listIdsSql,
   searchParticipantsJson,
-  syncWatermark,
 } from '../src/modules/participants/participants.repo.js';
 import { participantFrom, participantSelect } from '../src/modules/participants/participants.serialize.js';
 

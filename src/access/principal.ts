@@ -21,7 +21,6 @@ export type Principal =
   | ({ kind: 'event_key'; eventId: number; ownerUserId: number | null; legacy: boolean } & CredentialInfo);
 
 export type UserPrincipal = Extract<Principal, { user: PrincipalUser }>;
-export type KeyPrincipal = Extract<Principal, { kind: 'series_key' | 'event_key' }>;
 
 export function isUserPrincipal(p: Principal): p is UserPrincipal {
   return p.kind === 'mobile' || p.kind === 'global';

@@ -14,10 +14,10 @@
  *   `created_at > since` then resumes exactly after the page: no scan is skipped or repeated.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { syncWatermark } from '../../db/watermark.js';
 import type { Ctx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
-import { syncWatermark } from '../participants/participants.repo.js';
 import { LIST_NEWEST_LIMIT, LIST_SINCE_LIMIT, type ScanJson, type ScanListInput } from './checkin.schemas.js';
 import { checkContextFilter } from './contexts.js';
 import { SCAN_COLUMNS, SCAN_FROM, type ScanRow, scanJson } from './scan-row.js';

@@ -11,15 +11,11 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
-import { unprocessable } from '../../lib/errors.js';
-import { checkContextFilter } from './contexts.js';
-import { type FeedEntry, headCursor, parseCursor } from './scan-feed.repo.js';
 import { ScanStreamHub } from './scan-stream.js';
+import { sseMessage, streamStart } from './stream.service.js';
 
 /** Bytes queued for a slow client before it is disconnected. */
 const MAX_BUFFERED = 1024 * 1024;
-
-export const BAD_LAST_EVENT_ID = 'Last-Event-ID is not an id of this stream';
 
 const StreamQuery = Type.Object({
   scan_context_id: Type.Optional(Type.Integer({ description: 'Only scans of this context of the event' })),
@@ -37,11 +33,6 @@ const DESCRIPTION = [
   'A `: heartbeat` comment keeps idle connections open (every 15 s by default). Changes committed by any server process appear within about one poll interval (MUSTER_SCAN_STREAM_POLL_MS, 300 ms by default).',
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.',
 ].join('\n\n');
-
-/** SSE text of one feed entry (payload is single-line JSON). */
-export function sseMessage(entry: FeedEntry): string {
-  return `event: ${entry.kind}\nid: ${entry.cursor}\ndata: ${entry.payload}\n\n`;
-}
 
 const hubs = new WeakMap<Deps, ScanStreamHub>();
 
@@ -84,13 +75,11 @@ export function scanStreamRoutes(app: FastifyInstance, deps: Deps): void {
       const ctx = ctxOf(deps, request);
       const event = ctx.access.event!;
       const { scan_context_id } = request.query as { scan_context_id?: number };
-      await checkContextFilter(ctx.db, event.id, scan_context_id);
       const last = request.headers['last-event-id'];
-      let cursor: string;
-      if (typeof last === 'string' && last !== '') {
-        if (!parseCursor(last)) throw unprocessable(BAD_LAST_EVENT_ID);
-        cursor = last.trim();
-      } else cursor = await headCursor(ctx.db);
+      const cursor = await streamStart(ctx, event.id, {
+        scanContextId: scan_context_id,
+        lastEventId: typeof last === 'string' ? last : undefined,
+      });
 
       reply.hijack();
       const raw = reply.raw;

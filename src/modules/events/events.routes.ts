@@ -8,9 +8,8 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { EventRequest, type EventRequestBody } from './event-input.schemas.js';
-import { EventFullBody } from './events.schemas.js';
+import { EventFullBody, SeriesParams } from './events.schemas.js';
 import * as service from './events.service.js';
-import { SeriesParams } from './series.routes.js';
 
 const tags = ['series'];
 const SeriesEventParams = Type.Object({

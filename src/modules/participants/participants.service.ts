@@ -3,6 +3,7 @@
  * context (the event is already resolved and access checked) and returns a JSON string or object.
  */
 import type { EventRow } from '../../access/resolve.js';
+import { syncWatermark } from '../../db/watermark.js';
 import type { Ctx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
@@ -39,7 +40,7 @@ export async function listParticipants(
   }
   const event = eventOf(ctx);
   const since = input.updated_since;
-  const watermark = await repo.syncWatermark(ctx.db);
+  const watermark = await syncWatermark(ctx.db);
   const ids = await repo.listParticipantIds(ctx.db, event.id, watermark, since);
   const { db, access } = ctx;
   return (async function* () {
@@ -97,7 +98,7 @@ export async function lookupParticipant(ctx: Ctx, input: { email?: string }) {
  */
 export async function participantRoster(ctx: Ctx) {
   const event = eventOf(ctx);
-  const synced_at = await repo.syncWatermark(ctx.db);
+  const synced_at = await syncWatermark(ctx.db);
   const participants = await repo.rosterRows(ctx.db, event.id);
   return { participants, synced_at };
 }

@@ -4,7 +4,7 @@ import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
 import { ctxOf } from '../../../http/authorize.js';
 import { EventIdParam } from '../../../http/schema-helpers.js';
-import { createInvitation } from './invitations.service.js';
+import { inviteParticipant } from './invitations.service.js';
 
 const InviteRequest = Type.Object(
   {
@@ -62,15 +62,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       const ctx = ctxOf(deps, request);
       const body = request.body as InviteInput;
-      const created = await ctx.db.transaction((tx) =>
-        createInvitation(ctx, tx, {
-          eventId: ctx.access.event!.id,
-          email: body.email,
-          firstName: body.first_name,
-          lastName: body.last_name,
-          actor: { principal: ctx.access.principal },
-        }),
-      );
+      const created = await inviteParticipant(ctx, body);
       return reply.status(201).send({
         success: true,
         message: `Invitation sent to ${created.email}`,

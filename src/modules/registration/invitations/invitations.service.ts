@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Principal } from '../../../access/principal.js';
 import type { Tx } from '../../../db/client.js';
-import type { Deps } from '../../../deps.js';
+import type { Ctx, Deps } from '../../../deps.js';
 import { conflict, notFound, unprocessable } from '../../../lib/errors.js';
 import { digestSecret } from '../../../lib/secrets.js';
 import { recordAudit } from '../../audit/audit.service.js';
@@ -127,6 +127,25 @@ export async function createInvitation(
     targetId: row.id,
   });
   return { invitationId: row.id, email, eventName: event.name, token, expiresAt: row.expires_at, emailLogId };
+}
+
+/**
+ * POST /events/{event_id}/participants: `createInvitation` in its own transaction, on the gate's
+ * event, by the authorised caller (same errors).
+ */
+export function inviteParticipant(
+  ctx: Ctx,
+  input: { email?: string; first_name?: string | null; last_name?: string | null },
+): Promise<CreatedInvitation> {
+  return ctx.db.transaction((tx) =>
+    createInvitation(ctx, tx, {
+      eventId: ctx.access.event!.id,
+      email: input.email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      actor: { principal: ctx.access.principal },
+    }),
+  );
 }
 
 function clean(value: string | null | undefined): string | null {
