@@ -18,6 +18,8 @@ export interface CompareOptions {
    * per side) is turned into a request count, see calibratedAmount.
    */
   rounds?: number;
+  /** Extra request headers for both servers (e.g. accept-encoding). */
+  headers?: Record<string, string>;
 }
 
 const stripSyncedAt = (body: string) => body.replace(/"synced_at":"[^"]*"/, '"synced_at":""');
@@ -36,6 +38,8 @@ function mergeEl(parts: readonly ElStats[]): ElStats {
     p50Ms: Math.max(...parts.map((p) => p.p50Ms)),
     p99Ms: Math.max(...parts.map((p) => p.p99Ms)),
     maxMs: Math.max(...parts.map((p) => p.maxMs)),
+    rssStartMB: Math.min(...parts.map((p) => p.rssStartMB ?? Number.POSITIVE_INFINITY)),
+    rssGrowthMB: Math.max(...parts.map((p) => p.rssGrowthMB ?? 0)),
   };
 }
 
@@ -64,10 +68,13 @@ function calibratedAmount(spec: LoadSpec, probeMs: number): number {
 export async function compareEndpoint(ctx: BenchContext, opts: CompareOptions): Promise<ResultRow> {
   const rounds = Math.max(1, opts.rounds ?? 2);
   let t = performance.now();
-  const appBody = await fetchBody(ctx.appUrl + opts.path, ctx.authHeaders);
+  const extra = opts.headers ?? {};
+  const appHeaders = { ...ctx.authHeaders, ...extra };
+  // fetch() decodes gzip and br: the bodies compared are the decoded bytes.
+  const appBody = await fetchBody(ctx.appUrl + opts.path, appHeaders);
   const appMs = performance.now() - t;
   t = performance.now();
-  const floorBody = await fetchBody(ctx.floorUrl + opts.path, {});
+  const floorBody = await fetchBody(ctx.floorUrl + opts.path, extra);
   const probeMs = Math.max(appMs, performance.now() - t, 1);
   const sameJson = stripSyncedAt(appBody) === stripSyncedAt(floorBody);
   if (!sameJson) {
@@ -87,10 +94,10 @@ export async function compareEndpoint(ctx: BenchContext, opts: CompareOptions): 
       warmup: i === 0 ? opts.spec.warmup : 0,
       amount: Math.max(opts.spec.connections, Math.ceil(total / rounds)),
     };
-    const a = await measured(ctx, ctx.appUrl + opts.path, ctx.authHeaders, spec);
+    const a = await measured(ctx, ctx.appUrl + opts.path, appHeaders, spec);
     app.push(a.samples);
     appEl.push(a.el);
-    const f = await measured(ctx, ctx.floorUrl + opts.path, {}, spec);
+    const f = await measured(ctx, ctx.floorUrl + opts.path, extra, spec);
     floor.push(f.samples);
     floorEl.push(f.el);
   }
@@ -113,6 +120,8 @@ export async function compareEndpoint(ctx: BenchContext, opts: CompareOptions): 
     appEventLoop: mergeEl(appEl),
     floorEventLoop: mergeEl(floorEl),
     sameJson,
+    acceptEncoding: extra['accept-encoding'],
+    rawBytes: Buffer.byteLength(appBody),
   };
   ctx.record(row);
   return row;

@@ -29,6 +29,9 @@ export interface ElStats {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Resident set size of the server process when sampling started, and its peak growth (MB). */
+  rssStartMB?: number;
+  rssGrowthMB?: number;
 }
 
 export interface HostApi {
@@ -42,6 +45,8 @@ export interface HostApi {
   script(args: {
     statements: { text: string; params: unknown[] }[];
   }): Promise<{ rows: Record<string, unknown>[] }[]>;
+  /** (Re)fills the floor's table of precomputed participant JSON for the bench event. */
+  refreshFloor(): Promise<{ rows: number; seconds: number }>;
   elStart(): Promise<void>;
   elStop(): Promise<ElStats>;
   /**

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
@@ -14,6 +15,7 @@ import { createDeps, type OwnedDeps } from '../src/server.js';
 import { type FloorServer, startFloorServer } from './floor.js';
 import type { DbTarget, ElStats, HostApi, HostRequest, HostResponse, Servers } from './host-protocol.js';
 import { type BenchEvent, growTo, resetBench, setupBenchEvent } from './seed-large.js';
+import { FLOOR_TABLE, floorFillStatements } from './sql.js';
 
 interface Running {
   target: DbTarget;
@@ -27,6 +29,8 @@ interface Running {
 let running: Running | null = null;
 let event: BenchEvent | null = null;
 let histogram: IntervalHistogram | null = null;
+/** RSS sampling alongside the event-loop monitor (every 20 ms). */
+let rss: { start: number; max: number; timer: NodeJS.Timeout } | null = null;
 
 function current(): Running {
   if (!running) throw new Error('host: database not open');
@@ -136,8 +140,31 @@ const api: HostApi = {
     return out;
   },
 
+  async refreshFloor() {
+    const r = current();
+    if (!event) throw new Error('host: no bench event');
+    const t = performance.now();
+    const pool = r.floorPool ?? r.deps.database.pool;
+    for (const st of floorFillStatements(event.eventId)) await pool.query(st.text, st.params);
+    const n = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${FLOOR_TABLE} WHERE event_id = $1`,
+      [event.eventId],
+    );
+    return { rows: n.rows[0]!.n, seconds: (performance.now() - t) / 1000 };
+  },
+
   async elStart() {
     histogram?.disable();
+    if (rss) clearInterval(rss.timer);
+    const start = process.memoryUsage.rss();
+    const sample = {
+      start,
+      max: start,
+      timer: setInterval(() => {
+        sample.max = Math.max(sample.max, process.memoryUsage.rss());
+      }, 20),
+    };
+    rss = sample;
     histogram = monitorEventLoopDelay({ resolution: EL_RESOLUTION_MS });
     histogram.enable();
   },
@@ -147,6 +174,12 @@ const api: HostApi = {
     histogram.disable();
     const stats = elStats(histogram);
     histogram = null;
+    if (rss) {
+      clearInterval(rss.timer);
+      stats.rssStartMB = Math.round(rss.start / 2 ** 20);
+      stats.rssGrowthMB = Math.round((Math.max(rss.max, process.memoryUsage.rss()) - rss.start) / 2 ** 20);
+      rss = null;
+    }
     return stats;
   },
 
@@ -157,7 +190,7 @@ const api: HostApi = {
     await stopAll(r);
     running = null;
     // The embedded worker keeps its cluster in <data dir>/pg (src/db/embedded/embedded.ts).
-    const db = new PGlite(path.join(path.resolve(target.dataDir), 'pg'));
+    const db = new PGlite(path.join(path.resolve(target.dataDir), 'pg'), { extensions: { pg_trgm } });
     const queryMs: number[] = [];
     let el: ElStats;
     try {

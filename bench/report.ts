@@ -3,11 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResultRow } from './scenarios/types.js';
+import type { GoalLine, ResultRow } from './scenarios/types.js';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
 export interface RunRecord {
+  /** What code was measured (BENCH_CODE), for A/B runs. */
+  code?: string;
   startedAt: string;
   finishedAt: string;
   durationSec: number;
@@ -18,6 +20,7 @@ export interface RunRecord {
   databases: Record<string, unknown>;
   seeds: { db: string; n: number; added: number; seconds: number }[];
   results: ResultRow[];
+  goals?: GoalLine[];
   details: Record<string, Record<string, unknown>>;
   failures: { db: string; n: number; scenario: string; error: string }[];
 }
@@ -49,11 +52,14 @@ export function formatTable(rows: readonly ResultRow[]): string {
     'req/s',
     'floor p50 ms',
     'ratio',
-    'KB/resp',
+    'raw KB',
+    'wire KB',
     'loop max ms',
   ];
   const body = rows.map((r) => [
-    r.scenario,
+    r.acceptEncoding && !r.scenario.includes(r.acceptEncoding)
+      ? `${r.scenario} (${r.acceptEncoding})`
+      : r.scenario,
     r.db,
     String(r.n),
     String(r.connections),
@@ -62,6 +68,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
     fmt(r.app.rps),
     fmt(r.floor?.p50Ms),
     r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x`,
+    r.rawBytes === undefined ? '-' : fmt(r.rawBytes / 1024, 0),
     fmt(r.app.bytesPerResponse / 1024, 0),
     fmt(r.appEventLoop?.maxMs, 0),
   ]);
@@ -92,4 +99,24 @@ export function saveRun(run: RunRecord, date = localDate(new Date(run.startedAt)
   doc.runs.push(run);
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
   return file;
+}
+
+/** The goals table: each row of the performance issue's table, measured, goal, met, ratio to the floor. */
+export function formatGoals(goals: readonly GoalLine[]): string {
+  const header = ['goal row', 'db', 'measured', 'goal', 'met', 'x floor'];
+  const body = goals.map((g) => [
+    g.what,
+    g.db,
+    g.measured,
+    g.goal,
+    g.met === null ? '?' : g.met ? 'met' : 'NOT met',
+    g.floorRatio === null || g.floorRatio === undefined ? '-' : `${g.floorRatio.toFixed(2)}x`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }

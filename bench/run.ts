@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { HostClient } from './host-client.js';
 import type { DbKind, DbTarget, OpenResult } from './host-protocol.js';
-import { formatTable, machineInfo, type RunRecord, saveRun } from './report.js';
+import { formatGoals, formatTable, machineInfo, type RunRecord, saveRun } from './report.js';
 import { scenarios } from './scenarios/index.js';
 import type { BenchContext, ResultRow } from './scenarios/types.js';
 
@@ -53,6 +53,8 @@ const selected = scenarios.filter((s) => !wanted || wanted.has(s.name));
 const log = (line: string) => console.log(line);
 const started = new Date();
 const run: RunRecord = {
+  // BENCH_CODE labels the code measured (A/B runs: "before: main abc1234", "after: …").
+  ...(process.env.BENCH_CODE ? { code: process.env.BENCH_CODE } : {}),
   startedAt: started.toISOString(),
   finishedAt: '',
   durationSec: 0,
@@ -192,11 +194,16 @@ try {
   run.durationSec = Math.round((finished.getTime() - started.getTime()) / 1000);
   run.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
   log(`\n${formatTable(run.results)}`);
-  log('ratio = app p50 / floor p50 (floor: the same JSON from one SQL statement behind bare node:http)');
+  log(
+    'ratio = app p50 / floor p50 (floor: the same bytes read from a table of precomputed JSON per registration, ' +
+      'streamed by bare node:http); raw KB = decoded body, wire KB = bytes received',
+  );
   for (const scenario of selected) {
     const lines = scenario.summary?.(run.details) ?? [];
     if (lines.length) log(`\n${lines.join('\n')}`);
   }
+  run.goals = selected.flatMap((scenario) => scenario.goals?.(run.results, run.details) ?? []);
+  if (run.goals.length) log(`\nGoals (bench/README.md "Goals"):\n${formatGoals(run.goals)}`);
   for (const f of run.failures) log(`FAILED ${f.scenario} [${f.db}, n=${f.n}]: ${f.error}`);
   const file = saveRun(run);
   log(

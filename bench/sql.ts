@@ -3,14 +3,15 @@
  * the endpoints run: repo functions are called with a capturing stand-in for the Drizzle handle,
  * which records the statement (text + parameters) instead of executing it.
  */
-import type { SQL } from 'drizzle-orm';
+import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Visibility } from '../src/access/policy.js';
 import type { Tx } from '../src/db/client.js';
+import { syncWatermark } from '../src/db/watermark.js';
 import {
-  listParticipantsJson,
+  batchSql,
+  listIdsSql,
   searchParticipantsJson,
-  syncWatermark,
 } from '../src/modules/participants/participants.repo.js';
 import { participantFrom, participantSelect } from '../src/modules/participants/participants.serialize.js';
 
@@ -48,9 +49,22 @@ async function captureOne(fn: (db: Tx) => Promise<unknown>): Promise<Statement> 
 /** The sync high-water-mark query of the list endpoint (column `hw`, ISO text). */
 export const watermarkStatement = () => captureOne((db) => syncWatermark(db));
 
-/** The list endpoint's participants query, exactly as listParticipantsJson runs it (column `arr`). */
+/** A prepared repo statement (placeholders) with its values, as text + positional parameters. */
+function filled(query: SQL, values: Record<string, unknown>): Statement {
+  const q = dialect.sqlToQuery(query);
+  return { text: q.sql, params: fillPlaceholders(q.params, values) };
+}
+
+/**
+ * The list endpoint's first statement, exactly as listParticipantIds runs it (column `id`): the
+ * rows of the list; with `updatedSince` it must read only the changed rows (delta-plan.ts).
+ */
 export const listStatement = (eventId: number, watermark: string, updatedSince?: string) =>
-  captureOne((db) => listParticipantsJson(db, eventId, FULL, watermark, updatedSince));
+  filled(listIdsSql(updatedSince !== undefined), { event: eventId, watermark, since: updatedSince });
+
+/** One batch of the list's participant JSON, exactly as participantsJsonBatch runs it (column `j`). */
+export const listBatchStatement = (eventId: number, ids: number[], watermark: string) =>
+  filled(batchSql({ v: FULL, delta: false }), { event: eventId, ids, watermark });
 
 /**
  * The search endpoint's ranking statement, exactly as searchParticipantsJson runs it first (column
@@ -62,24 +76,39 @@ export async function searchRankStatement(eventId: number, q: string, limit = 20
   return rank;
 }
 
+/** Table of the floor: one row per registration with its participant JSON text, precomputed. */
+export const FLOOR_TABLE = 'bench_floor_participants';
+
 /**
- * Floor of the list endpoint: the whole response body `{"participants":[…],"synced_at":"…"}` from
- * ONE statement ($1 = event id, $2 = updated_since when `delta`), built from the same
- * participantSelect/participantFrom fragments and the same watermark expression.
+ * (Re)fills the floor table for the event from the per-row serializer (FULL visibility): the same
+ * bytes the endpoint sends per participant, read later as one text column with no JSON work.
  */
-export async function listFloorSql(delta: boolean): Promise<string> {
-  const wm = await watermarkStatement();
-  return `WITH w AS MATERIALIZED (${wm.text})
-SELECT '{"participants":[' || COALESCE((
-    SELECT string_agg(x.j, ',' ORDER BY x.id) FROM (
-      SELECT r.id, ${participantSelect(FULL)} FROM ${participantFrom(FULL)}
-       WHERE r.event_id = $1 AND r.updated_at <= (SELECT hw FROM w)::timestamptz${delta ? ' AND r.updated_at > $2::timestamptz' : ''}) x
-  ), '') || '],"synced_at":"' || (SELECT hw FROM w) || '"}' AS body`;
+export function floorFillStatements(eventId: number): Statement[] {
+  return [
+    {
+      text: `CREATE UNLOGGED TABLE IF NOT EXISTS ${FLOOR_TABLE} (
+        event_id int NOT NULL, id int NOT NULL, updated_at timestamptz NOT NULL, j text NOT NULL,
+        PRIMARY KEY (event_id, id))`,
+      params: [],
+    },
+    {
+      text: `CREATE INDEX IF NOT EXISTS ${FLOOR_TABLE}_updated ON ${FLOOR_TABLE} (event_id, updated_at)`,
+      params: [],
+    },
+    { text: `DELETE FROM ${FLOOR_TABLE} WHERE event_id = $1`, params: [eventId] },
+    {
+      text: `INSERT INTO ${FLOOR_TABLE} (event_id, id, updated_at, j)
+             SELECT r.event_id, r.id, r.updated_at, ${participantSelect(FULL)} FROM ${participantFrom(FULL)}
+              WHERE r.event_id = $1`,
+      params: [eventId],
+    },
+    { text: `ANALYZE ${FLOOR_TABLE}`, params: [] },
+  ];
 }
 
 /**
  * Floor of the search endpoint: `{"results":[…]}` from ONE statement: the repo's ranking query as a
- * materialised CTE, then the same participant JSON fragments for those ids in rank order.
+ * materialised CTE, then the precomputed JSON of those ids (FLOOR_TABLE) in rank order.
  */
 export async function searchFloorStatement(eventId: number, q: string): Promise<Statement> {
   const rank = await searchRankStatement(eventId, q);
@@ -87,11 +116,22 @@ export async function searchFloorStatement(eventId: number, q: string): Promise<
   return {
     text: `WITH ranked AS MATERIALIZED (SELECT q.id, row_number() OVER () AS ord FROM (${rank.text}) q)
 SELECT '{"results":[' || COALESCE((
-    SELECT string_agg(x.j, ',' ORDER BY x.ord) FROM (
-      SELECT k.ord, ${participantSelect(FULL)} FROM ${participantFrom(FULL)}
-        JOIN ranked k ON k.id = r.id
-       WHERE r.event_id = $${eventParam}) x
-  ), '') || ']}' AS body`,
+    SELECT string_agg(f.j, ',' ORDER BY k.ord) FROM ranked k
+      JOIN ${FLOOR_TABLE} f ON f.event_id = $${eventParam} AND f.id = k.id), '') || ']}' AS body`,
     params: [...rank.params, eventId],
   };
+}
+
+/**
+ * The whole list body as ONE statement on the per-row serializer ($1 = event id): what the endpoint
+ * ran before it streamed batches; used by event-loop.ts to block an in-process PGlite with it.
+ */
+export async function wholeListSql(): Promise<string> {
+  const wm = await watermarkStatement();
+  return `WITH w AS MATERIALIZED (${wm.text})
+SELECT '{"participants":[' || COALESCE((
+    SELECT string_agg(x.j, ',' ORDER BY x.id) FROM (
+      SELECT r.id, ${participantSelect(FULL)} FROM ${participantFrom(FULL)}
+       WHERE r.event_id = $1 AND r.updated_at <= (SELECT hw FROM w)::timestamptz) x
+  ), '') || '],"synced_at":"' || (SELECT hw FROM w) || '"}' AS body`;
 }

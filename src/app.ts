@@ -2,42 +2,50 @@
  * buildApp(deps): the HTTP composition root. Plugins first (errors, route tracking, auth gate,
  * OpenAPI), then every module's routes under /api/v1, listed explicitly.
  */
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
 import { registerHttpBasics } from './http/basics.js';
+import { registerBodyDrain } from './http/drain.js';
 import { registerErrorHandling } from './http/errors.js';
+import { registerKeyUsage } from './http/key-usage.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRoutes } from './http/route-table.js';
 import { typed } from './http/typed.js';
 import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
+import { auditLogRoutes } from './modules/audit/audit-log.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
 import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { nfcRoutes } from './modules/checkin/nfc.routes.js';
 import { scanStreamRoutes } from './modules/checkin/stream.routes.js';
+import { apiKeyRoutes } from './modules/credentials/api-keys.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { emailLogRoutes } from './modules/email/email-log.routes.js';
 import { suppressionRoutes } from './modules/email/suppressions.routes.js';
 import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
+import { exportRoutes } from './modules/exports/exports.routes.js';
+import { groupRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
-import { guardianPortalRoutes } from './modules/registration/guardian-portal.routes.js';
-import { invitationRoutes } from './modules/registration/invitations.routes.js';
-import { inviteeRoutes } from './modules/registration/invitee.routes.js';
-import { recordRoutes } from './modules/registration/record.routes.js';
-import { registrationRoutes } from './modules/registration/registrations.routes.js';
-import { staffRoutes } from './modules/registration/staff.routes.js';
+import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
+import { invitationRoutes } from './modules/registration/invitations/invitations.routes.js';
+import { inviteeRoutes } from './modules/registration/invitations/invitee.routes.js';
+import { registrationRoutes } from './modules/registration/lifecycle/registrations.routes.js';
+import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
+import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
+import { teamRoutes } from './modules/team/team.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
-// Web pages (issue 4 item 5): server-rendered HTML at the site root, outside /api/v1.
+// Web pages: server-rendered HTML at the site root, outside /api/v1.
 import { webRoutes } from './modules/web/web.plugin.js';
 import { webhookPlugin } from './webhooks/webhooks.routes.js';
 
@@ -52,6 +60,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // route schemas cap each parameter. Over this limit the router itself answers 414.
     routerOptions: { maxParamLength: 2048 },
     trustProxy: deps.config.trustProxy,
+    // While stopping (SIGTERM), a request that reached the server is still answered (with
+    // `Connection: close`), not refused with a 503: a scan the client already sent gets its result.
+    return503OnClosing: false,
     // An over-long path segment names no record: 404 with the usual envelope (contract §1).
     frameworkErrors: (error, _request, reply) => {
       const notFound = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
@@ -60,11 +71,22 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         .send({ error: notFound ? 'Not found' : 'Malformed request URL' });
     },
   });
+  // While stopping, every response closes its connection: an idle keep-alive connection would
+  // otherwise hold app.close() open until its keep-alive timeout (72 s).
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
   trackRoutes(app);
   registerValidation(app);
   registerErrorHandling(app);
   registerHttpBasics(app);
+  registerBodyDrain(app);
   registerAuthorization(app, deps);
+  registerKeyUsage(app, deps);
   // Security headers on every response; rate limits are opt-in per route (`config.rateLimit`).
   await app.register(helmet, { global: true, contentSecurityPolicy: false });
   await app.register(rateLimit, { global: false });
@@ -72,6 +94,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(
     async (plain) => {
       const api = typed(plain);
+      // Contract §10 "Compression": API responses over 1 KB in br or gzip when the client asks (br
+      // preferred). Scoped to /api/v1: web pages carry CSRF tokens next to reflected input, which
+      // compression would expose (BREACH). The SSE scan feed hijacks its reply, so it bypasses the
+      // hook and stays unbuffered. zlib runs on the libuv thread pool, off the event loop.
+      await api.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
       healthRoutes(api, deps);
       accountRoutes(api, deps);
       sessionRoutes(api, deps);
@@ -86,21 +113,27 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
-      // Issue 4: series event API (create, read, update, setup completion).
+      // Series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
-      chatBlastRoutes(api, deps); // issue 6: chat blasts
+      chatBlastRoutes(api, deps);
       emailLogRoutes(api, deps);
       suppressionRoutes(api, deps);
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
-      // Registration, participant and guardian side (issue 4; contract §8).
+      // Registration, participant and guardian side (contract §8).
       recordRoutes(api, deps);
       guardianPortalRoutes(api, deps);
-      // Registration (issue 4).
+      // Registration: invitations, lifecycle, tickets, consents.
       invitationRoutes(api, deps);
       inviteeRoutes(api, deps); // POST /invitations/claim (account for an invitee)
       registrationRoutes(api, deps);
       staffRoutes(api, deps);
+      // Organiser operations (docs/organiser-api.md): groups, exports, audit trail, team, API keys.
+      groupRoutes(api, deps);
+      auditLogRoutes(api, deps);
+      teamRoutes(api, deps);
+      apiKeyRoutes(api, deps);
+      exportRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

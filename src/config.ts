@@ -20,11 +20,18 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'Muster <no-reply@muster.example>' }),
   MUSTER_OUTBOX_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MUSTER_SECRET_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
+  MUSTER_SECRET_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   MUSTER_TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_WORKER: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   MUSTER_OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   MUSTER_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   MUSTER_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  // POST /session with an upstream provider's authorization code (the deployed mobile app's sign-in).
+  MUSTER_UPSTREAM_TOKEN_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  MUSTER_UPSTREAM_USERINFO_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  MUSTER_UPSTREAM_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  MUSTER_UPSTREAM_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_UPSTREAM_REDIRECT_URIS: Type.Optional(Type.String({ minLength: 1, maxLength: 20000 })),
   MUSTER_DEV_SIGN_IN: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_EXPO_PUSH_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://exp.host' }),
   MUSTER_EXPO_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
@@ -34,7 +41,7 @@ const EnvSchema = Type.Object({
   MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
   // Retention (jobs/runner.ts, modules/retention): processed webhook dedupe rows and scan-feed entries.
   MUSTER_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
-  // Chat blasts (issue 6): Slack-compatible Web API.
+  // Chat blasts: Slack-compatible Web API.
   MUSTER_CHAT_BASE_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://slack.com/api/' }),
   MUSTER_CHAT_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
   MUSTER_CHAT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 4 }),
@@ -80,12 +87,16 @@ export interface Config {
   readonly outboxDir: string;
   /** 32-byte key (base64) sealing secrets inside queued jobs; see lib/sealed.ts for the fallback. */
   readonly secretKey: string | undefined;
+  /** The key being rotated out (MUSTER_SECRET_KEY_PREVIOUS): opens and verifies, never seals. */
+  readonly previousSecretKey: string | undefined;
   /** Trust X-Forwarded-For (behind a reverse proxy) for client IPs used by rate limits. */
   readonly trustProxy: boolean;
   /** Whether `muster serve` also runs the job worker in-process. */
   readonly runWorker: boolean;
   /** Upstream OpenID Connect provider offered on the sign-in page; null when not configured. */
   readonly oidc: OidcConfig | null;
+  /** Upstream authorization codes accepted by POST /session (MUSTER_UPSTREAM_*); null when not configured. */
+  readonly upstreamExchange: UpstreamExchangeConfig | null;
   /** MUSTER_DEV_SIGN_IN: POST /session accepts `{dev_email}` (development only; default off). */
   readonly devSignIn: boolean;
   /** Base URL of Expo's push service (`{base}/--/api/v2/push/send`); a local fake in tests. */
@@ -99,7 +110,7 @@ export interface Config {
   /** Days a processed webhook_events row and a scan_feed entry are kept (daily prune job). */
   readonly retentionDays: number;
   readonly scanStreamHeartbeatMs: number;
-  /** Chat blasts (issue 6): the Slack-compatible provider and the delivery worker's tuning. */
+  /** Chat blasts: the Slack-compatible provider and the delivery worker's tuning. */
   readonly chat: ChatConfig;
   /** Shared secrets of the inbound receivers; a receiver whose secret is unset answers 503. */
   readonly webhookSecrets: WebhookSecrets;
@@ -141,6 +152,19 @@ export interface OidcConfig {
   readonly clientId: string;
   /** Absent: a public client (PKCE only, no client authentication). */
   readonly clientSecret: string | undefined;
+}
+
+/**
+ * The upstream OAuth 2.0 provider whose authorization codes POST /session exchanges server-side
+ * (modules/signin/upstream-exchange.service.ts): its token and userinfo endpoints, Muster's client
+ * there, and the redirect URIs the app may have used (exact strings).
+ */
+export interface UpstreamExchangeConfig {
+  tokenUrl: string;
+  userinfoUrl: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUris: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -185,9 +209,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? path.join(os.tmpdir(), 'muster-outbox')
         : path.join(e.MUSTER_DATA_DIR, 'outbox')),
     secretKey: e.MUSTER_SECRET_KEY,
+    previousSecretKey: e.MUSTER_SECRET_KEY_PREVIOUS,
     runWorker: e.MUSTER_WORKER === 'true',
     trustProxy: e.MUSTER_TRUST_PROXY === 'true',
     oidc,
+    upstreamExchange: parseUpstreamExchange(e),
     devSignIn: e.MUSTER_DEV_SIGN_IN === 'true',
     expoPushUrl: e.MUSTER_EXPO_PUSH_URL.replace(/\/+$/, ''),
     expoAccessToken: e.MUSTER_EXPO_ACCESS_TOKEN,
@@ -241,6 +267,45 @@ function parseOidc(e: Static<typeof EnvSchema>): OidcConfig | null {
     issuer,
     clientId: e.MUSTER_OIDC_CLIENT_ID,
     clientSecret: e.MUSTER_OIDC_CLIENT_SECRET,
+  });
+}
+
+const UPSTREAM_VARS = [
+  'MUSTER_UPSTREAM_TOKEN_URL',
+  'MUSTER_UPSTREAM_USERINFO_URL',
+  'MUSTER_UPSTREAM_CLIENT_ID',
+  'MUSTER_UPSTREAM_CLIENT_SECRET',
+  'MUSTER_UPSTREAM_REDIRECT_URIS',
+] as const;
+
+/** All five MUSTER_UPSTREAM_* together or none; https endpoints (http only for a loopback host). */
+function parseUpstreamExchange(e: Static<typeof EnvSchema>): UpstreamExchangeConfig | null {
+  const missing = UPSTREAM_VARS.filter((name) => !e[name]);
+  if (missing.length === UPSTREAM_VARS.length) return null;
+  if (missing.length > 0)
+    throw new ConfigError(
+      `Invalid configuration: ${missing.join(', ')} required with ${UPSTREAM_VARS.filter((n) => !missing.includes(n)).join(', ')}`,
+    );
+  for (const name of ['MUSTER_UPSTREAM_TOKEN_URL', 'MUSTER_UPSTREAM_USERINFO_URL'] as const) {
+    const url = URL.parse(e[name]!);
+    if (!url) throw new ConfigError(`Invalid configuration: ${name} is not a URL`);
+    if (url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname))
+      throw new ConfigError(`Invalid configuration: ${name} must use https (http only for localhost)`);
+  }
+  const redirectUris = e
+    .MUSTER_UPSTREAM_REDIRECT_URIS!.split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (redirectUris.length === 0 || redirectUris.some((u) => !URL.canParse(u)))
+    throw new ConfigError(
+      'Invalid configuration: MUSTER_UPSTREAM_REDIRECT_URIS must be a comma-separated list of URIs',
+    );
+  return Object.freeze({
+    tokenUrl: e.MUSTER_UPSTREAM_TOKEN_URL!,
+    userinfoUrl: e.MUSTER_UPSTREAM_USERINFO_URL!,
+    clientId: e.MUSTER_UPSTREAM_CLIENT_ID!,
+    clientSecret: e.MUSTER_UPSTREAM_CLIENT_SECRET!,
+    redirectUris: Object.freeze(redirectUris),
   });
 }
 

@@ -44,6 +44,8 @@ export type SeriesEventCtx = Ctx<SeriesEventAccess>;
 export type UserCtx = Ctx<UserAccess>;
 /** A user-only action on an event: the event row and a user principal. */
 export type UserEventCtx = Ctx<EventAccess & UserAccess>;
+/** A user-only action on a series: the series row and a user principal. */
+export type UserSeriesCtx = Ctx<SeriesAccess & UserAccess>;
 /** A mobile-token-only action's context (contract §9). */
 export type MobileCtx = Ctx<MobileAccess>;
 /** An action on the caller's own registration: `access.registration` is resolved and theirs. */

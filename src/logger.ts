@@ -10,7 +10,7 @@ export const REDACT_PATHS = [
   '*.password',
   '*.code',
   '*.code_verifier',
-  // Chat provider bot token (issue 6).
+  // Chat provider bot token.
   '*.botToken',
   '*.bot_token',
   // Provider secrets (config.webhookSecrets, config.esign.apiKey) if a config object is ever logged.
@@ -22,6 +22,7 @@ export const REDACT_PATHS = [
   '*.*.botToken',
   '*.smtpUrl',
   '*.secretKey',
+  '*.previousSecretKey',
   '*.clientSecret',
   '*.*.clientSecret',
 ];

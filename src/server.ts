@@ -2,52 +2,57 @@
  * Composition root: config → deps (database opened, migrations applied) → app → listen.
  * `muster serve` (what `npm start` runs) calls startServer; tests call createDeps + buildApp.
  */
+import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/client.js';
-import { runMigrations } from './db/migrate.js';
+import { type Database, type Db, openDatabase } from './db/client.js';
+import { migrateDatabase } from './db/migrate.js';
+import type { DemoResult } from './demo/seed.js';
 import type { Deps } from './deps.js';
 import { createMailer } from './integrations/mailer.js';
-import { type Jobs, startJobs } from './jobs/queue.js';
+import { createJobs } from './jobs/queue.js';
 import { startWorker } from './jobs/runner.js';
 import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
-import type { DemoResult } from './modules/demo/seed.js';
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
+  /** Starts the job queue and, with `worker`, the job handlers (idempotent; createDeps awaits it unless `deferJobs`). */
+  startJobs(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Opens the configured database, applies migrations, starts the job queue (and, with `worker`, the
- * job handlers). Throws DataDirLockedError if the embedded folder is in use.
+ * Opens the configured database (or takes `database`, already open, and owns it from then on),
+ * applies migrations (skipped when up to date; under the migration lock otherwise), starts the job
+ * queue (and, with `worker`, the job handlers) unless `deferJobs`. Throws DataDirLockedError if the
+ * embedded folder is in use.
  */
 export async function createDeps(
   config: Config,
-  opts: { logger?: Logger; worker?: boolean } = {},
+  opts: { logger?: Logger; worker?: boolean; deferJobs?: boolean; database?: Database } = {},
 ): Promise<OwnedDeps> {
   const log = opts.logger ?? createLogger(config.logLevel);
-  const database = await openDatabase(config);
-  let jobs: Jobs;
+  const sealer = createSealer({
+    secretKey: config.secretKey,
+    previousSecretKey: config.previousSecretKey,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+  });
+  const database = opts.database ?? (await openDatabase(config));
   try {
-    await runMigrations(database.db);
+    await migrateDatabase(database);
     await ensureDefaultClients(database.db);
-    jobs = await startJobs(database, log, { supervise: opts.worker ?? false });
   } catch (error) {
     await database.close();
     throw error;
   }
+  const jobs = createJobs(database, log, { supervise: opts.worker ?? false });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, log });
-  const sealer = createSealer({
-    secretKey: config.secretKey,
-    dataDir: config.dataDir,
-    databaseUrl: config.databaseUrl,
-  });
   if (sealer.source === 'ephemeral' && config.databaseUrl) {
     log.warn('MUSTER_SECRET_KEY is not set: queued emails carrying sign-in codes will not survive a restart');
   }
+  let jobsStarted: Promise<void> | undefined;
   const deps: OwnedDeps = {
     config,
     database,
@@ -56,14 +61,33 @@ export async function createDeps(
     jobs,
     mailer,
     sealer,
+    startJobs() {
+      jobsStarted ??= jobs.start().then(() => (opts.worker ? startWorker(deps) : undefined));
+      return jobsStarted;
+    },
     async close() {
       await jobs.stop();
       mailer.close();
       await database.close();
     },
   };
-  if (opts.worker) await startWorker(deps);
+  if (!opts.deferJobs) {
+    try {
+      await deps.startJobs();
+    } catch (error) {
+      await deps.close();
+      throw error;
+    }
+  }
   return deps;
+}
+
+/** True when there are no users and no series yet (the demo is seeded only then). */
+async function isDatabaseEmpty(db: Db): Promise<boolean> {
+  const result = await db.execute<{ empty: boolean }>(
+    sql`SELECT NOT EXISTS (SELECT 1 FROM users) AND NOT EXISTS (SELECT 1 FROM series) AS empty`,
+  );
+  return result.rows[0]?.empty === true;
 }
 
 export interface RunningServer {
@@ -73,26 +97,41 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** migrate → (seed the demo when the database is empty) → serve the API. */
+/**
+ * migrate → (seed the demo when asked and the database is empty) → serve the API → start the job
+ * queue. The HTTP modules load while the database opens (the embedded one starts in a worker
+ * thread), and the job queue starts after listening: requests that enqueue before it is up wait
+ * for it (Jobs.start), and /readyz answers 503 until it is.
+ */
 export async function startServer(opts: {
   config: Config;
   seedDemoIfEmpty: boolean;
   log?: boolean;
 }): Promise<RunningServer> {
   const { config } = opts;
-  const deps = await createDeps(config, {
-    logger: createLogger(opts.log === false ? 'silent' : config.logLevel),
-    worker: config.runWorker,
-  });
+  const [deps, { buildApp }] = await Promise.all([
+    createDeps(config, {
+      logger: createLogger(opts.log === false ? 'silent' : config.logLevel),
+      worker: config.runWorker,
+      deferJobs: true,
+    }),
+    import('./app.js'),
+  ]);
   try {
     let demo: DemoResult | null = null;
-    if (opts.seedDemoIfEmpty) {
+    if (opts.seedDemoIfEmpty && (await isDatabaseEmpty(deps.db))) {
       // Loaded lazily: the demo generator (faker) is only needed on a first start.
-      const { isDatabaseEmpty, seedDemo } = await import('./modules/demo/seed.js');
-      demo = await deps.db.transaction(async (tx) => ((await isDatabaseEmpty(tx)) ? seedDemo(tx, {}) : null));
+      const { isDatabaseEmpty: stillEmpty, seedDemo } = await import('./demo/seed.js');
+      demo = await deps.db.transaction(async (tx) => ((await stillEmpty(tx)) ? seedDemo(tx, {}) : null));
     }
     const app = await buildApp(deps);
-    await app.listen({ port: config.port, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+      await deps.startJobs();
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const base = config.port === 0 ? config.baseUrl.replace(/:0$/, `:${port}`) : config.baseUrl;

@@ -1,5 +1,5 @@
 /**
- * Chat blast fan-out (issue 6): on its own scratch database (PostgreSQL: a temporary database on
+ * Chat blast fan-out: on its own scratch database (PostgreSQL: a temporary database on
  * BENCH_ADMIN_URL or postgres://postgres@127.0.0.1:5432/postgres; embedded: a temporary PGlite
  * folder opened in this process), with 5,000 `complete` participants linked to chat accounts:
  *

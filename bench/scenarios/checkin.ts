@@ -1,16 +1,20 @@
 /**
- * Check-in at the door (issue 5 "Done when"): `POST /events/{e}/scans` at 50 concurrent connections
+ * Check-in at the door (target ≥ 1,000 scans/s, p99 ≤ 50 ms): `POST /events/{e}/scans` at 50 concurrent connections
  * on PostgreSQL, every request a unique `client_scan_id`; 80 % scan a registration for the first
  * time in the context (`scanned`: travel pickup + NFC badge on first check-in), 20 % repeat one
  * already scanned in this round (`already_scanned`). Each round uses a fresh check-in context and
  * registrations no earlier round (or the warm-up) scanned, so every "first" is a real first
- * check-in, with its travel pickup and badge token. Target: ≥ 1,000 scans/s with p99 ≤ 50 ms
+ * check-in, with its travel pickup and badge token. Goal: ≥ 1,500 scans/s with p99 ≤ 50 ms in every round
  * (load generator on the same machine).
  * After each round the stored outcomes are counted to prove every request was recorded once.
  */
 import autocannon from 'autocannon';
 import { percentile, type Samples, summarize } from '../load.js';
-import { largest, type Scenario } from './types.js';
+import { type GoalLine, largest, type Scenario } from './types.js';
+
+/** Goal: in EVERY round p99 ≤ 50 ms and at least this many scans per second. */
+const GOAL_P99_MS = 50;
+const GOAL_SCANS_PER_SEC = 1_500;
 
 const CONNECTIONS = 50;
 const REPEAT_EVERY = 5; // every 5th request repeats an earlier participant: 20 %
@@ -24,6 +28,54 @@ interface RoundResult {
   errors: number;
   scanned: number;
   alreadyScanned: number;
+  /** Server activity during the round: checkpoints, WAL full-page images, autovacuum/analyze runs. */
+  server?: ServerActivity;
+}
+
+interface ServerActivity {
+  checkpoints: number;
+  checkpointBuffers: number;
+  autovacuums: number;
+  autoanalyzes: number;
+}
+
+/** Cumulative counters of the database server that explain a slow round (deltas are reported). */
+async function activity(ctx: Parameters<Scenario['run']>[0]): Promise<ServerActivity> {
+  const res = await ctx.query({
+    text: `SELECT (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)::int AS checkpoints,
+                  (SELECT buffers_checkpoint FROM pg_stat_bgwriter)::int AS checkpoint_buffers,
+                  COALESCE(sum(autovacuum_count), 0)::int AS autovacuums,
+                  COALESCE(sum(autoanalyze_count), 0)::int AS autoanalyzes
+             FROM pg_stat_user_tables`,
+    params: [],
+  });
+  const r = res.rows[0]!;
+  return {
+    checkpoints: Number(r.checkpoints),
+    checkpointBuffers: Number(r.checkpoint_buffers),
+    autovacuums: Number(r.autovacuums),
+    autoanalyzes: Number(r.autoanalyzes),
+  };
+}
+
+const minus = (a: ServerActivity, b: ServerActivity): ServerActivity => ({
+  checkpoints: a.checkpoints - b.checkpoints,
+  checkpointBuffers: a.checkpointBuffers - b.checkpointBuffers,
+  autovacuums: a.autovacuums - b.autovacuums,
+  autoanalyzes: a.autoanalyzes - b.autoanalyzes,
+});
+
+/**
+ * Settles the database before the measured rounds, as a door's database is in steady state: the
+ * bulk seed and the scenarios before this one leave a checkpoint due (its full-page writes and
+ * flushes then land in round 1) and tables autovacuum has yet to visit (it then runs during a
+ * round). VACUUM ANALYZE the tables a scan writes, then CHECKPOINT.
+ */
+async function settle(ctx: Parameters<Scenario['run']>[0]): Promise<void> {
+  for (const table of ['registrations', 'scans', 'scan_feed', 'travels', 'travel_legs', 'scan_contexts']) {
+    await ctx.query({ text: `VACUUM (ANALYZE) ${table}`, params: [] });
+  }
+  await ctx.query({ text: 'CHECKPOINT', params: [] });
 }
 
 async function newContext(ctx: Parameters<Scenario['run']>[0], label: string): Promise<number> {
@@ -60,6 +112,7 @@ async function round(
   };
   const latencies: number[] = [];
   let last = 0;
+  const before = await activity(ctx);
   const started = performance.now();
   const instance = autocannon({
     url: ctx.appUrl,
@@ -89,6 +142,7 @@ async function round(
     non2xx: result.non2xx,
   };
   const stats = summarize(samples);
+  const server = minus(await activity(ctx), before);
   const counts = await ctx.query({
     text: `SELECT count(*) FILTER (WHERE outcome = 'scanned')::int AS scanned,
                   count(*) FILTER (WHERE outcome = 'already_scanned')::int AS already
@@ -104,6 +158,7 @@ async function round(
     errors: stats.errors,
     scanned: Number(counts.rows[0]!.scanned),
     alreadyScanned: Number(counts.rows[0]!.already),
+    server,
   };
 }
 
@@ -140,6 +195,9 @@ export const checkin: Scenario = {
       offset += perRound(n);
       return regIds.slice(start, offset);
     };
+    // BENCH_CHECKIN_SETTLE=0 measures without settling (how round 1 used to start).
+    const settled = process.env.BENCH_CHECKIN_SETTLE !== '0';
+    if (settled) await settle(ctx);
     await round(ctx, slice(warmup), warmup, 'warmup');
     const results: RoundResult[] = [];
     for (let r = 1; r <= rounds; r++) {
@@ -147,11 +205,13 @@ export const checkin: Scenario = {
       results.push(res);
       ctx.log(
         `  checkin round ${r}: ${res.scansPerSec} scans/s, p50 ${res.p50Ms} ms, p99 ${res.p99Ms} ms ` +
-          `(${res.requests} × 200, ${res.non2xx} non-2xx, ${res.errors} errors; stored ${res.scanned} scanned + ${res.alreadyScanned} already_scanned)`,
+          `(${res.requests} × 200, ${res.non2xx} non-2xx, ${res.errors} errors; stored ${res.scanned} scanned + ${res.alreadyScanned} already_scanned; ` +
+          `server: ${res.server?.checkpoints} checkpoints (${res.server?.checkpointBuffers} buffers), ${res.server?.autovacuums} autovacuums, ${res.server?.autoanalyzes} autoanalyzes)`,
       );
     }
     const summary = {
       connections: CONNECTIONS,
+      settled,
       requestsPerRound: amount,
       repeatShare: 1 / REPEAT_EVERY,
       median: {
@@ -163,15 +223,31 @@ export const checkin: Scenario = {
     };
     ctx.attach('checkin', summary);
   },
+  goals(_rows, details) {
+    const pg = details.checkin?.pg as { rounds: RoundResult[] } | undefined;
+    if (!pg) return [];
+    const rounds = pg.rounds;
+    const ok = rounds.every((r) => r.p99Ms <= GOAL_P99_MS && r.scansPerSec >= GOAL_SCANS_PER_SEC);
+    return [
+      {
+        what: `check-in, ${CONNECTIONS} connections (${rounds.length} rounds)`,
+        db: 'pg',
+        measured: rounds.map((r) => `${Math.round(r.scansPerSec)}/s p99 ${r.p99Ms} ms`).join('; '),
+        goal: `every round p99 ≤ ${GOAL_P99_MS} ms and ≥ ${GOAL_SCANS_PER_SEC.toLocaleString('en')} scans/s`,
+        met: ok,
+      } satisfies GoalLine,
+    ];
+  },
+
   summary(details) {
     const pg = details.checkin?.pg as
       | { median: { scansPerSec: number; p50Ms: number; p99Ms: number } }
       | undefined;
     if (!pg) return [];
     const m = pg.median;
-    const ok = m.scansPerSec >= 1000 && m.p99Ms <= 50;
+    const ok = m.scansPerSec >= GOAL_SCANS_PER_SEC && m.p99Ms <= GOAL_P99_MS;
     return [
-      `checkin (PostgreSQL, ${CONNECTIONS} connections, median of rounds): ${m.scansPerSec} scans/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms — target ≥ 1,000 scans/s and p99 ≤ 50 ms: ${ok ? 'met' : 'NOT met'}`,
+      `checkin (PostgreSQL, ${CONNECTIONS} connections, median of rounds): ${m.scansPerSec} scans/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms — target ≥ 1,500 scans/s and p99 ≤ 50 ms: ${ok ? 'met' : 'NOT met'}`,
     ];
   },
 };

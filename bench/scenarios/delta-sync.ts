@@ -4,7 +4,7 @@
  */
 import { compareEndpoint } from '../compare.js';
 import { changeRegistrations, waitForQuiet } from '../mutate.js';
-import { largest, type Scenario } from './types.js';
+import { type GoalLine, largest, type Scenario } from './types.js';
 
 export const CHANGED = 20;
 
@@ -21,6 +21,7 @@ export const deltaSync: Scenario = {
 
     const touched = await changeRegistrations(ctx, CHANGED);
     await waitForQuiet(ctx);
+    await ctx.host.call('refreshFloor');
     const path = `${base}?updated_since=${encodeURIComponent(since)}`;
     const check = await fetch(ctx.appUrl + path, { headers: ctx.authHeaders });
     const got = ((await check.json()) as { participants: unknown[] }).participants.length;
@@ -36,5 +37,20 @@ export const deltaSync: Scenario = {
       spec: { connections: ctx.db === 'pglite' ? 1 : 4, duration: ctx.quick ? 2 : 6, warmup: 20 },
       rounds: ctx.quick ? 2 : 4,
     });
+  },
+
+  goals(rows) {
+    return rows
+      .filter((r) => r.scenario.startsWith('delta sync'))
+      .map(
+        (r): GoalLine => ({
+          what: `delta sync, ${CHANGED} changed of ${r.n} (${r.connections} clients)`,
+          db: r.db,
+          measured: `p50 ${r.app.p50Ms} ms, p99 ${r.app.p99Ms} ms`,
+          goal: 'p50 ≤ 10 ms, p99 ≤ 30 ms',
+          met: r.app.p50Ms <= 10 && r.app.p99Ms <= 30,
+          floorRatio: r.ratio,
+        }),
+      );
   },
 };

@@ -6,7 +6,7 @@
  */
 import type { ElStats } from '../host-protocol.js';
 import { runLoad, summarize } from '../load.js';
-import { listFloorSql } from '../sql.js';
+import { wholeListSql } from '../sql.js';
 import { largest, type Scenario } from './types.js';
 
 export const eventLoop: Scenario = {
@@ -28,7 +28,7 @@ export const eventLoop: Scenario = {
     };
 
     if (ctx.db === 'pglite') {
-      const text = await listFloorSql(false);
+      const text = await wholeListSql();
       const res = await ctx.host.call('inProcessPglite', {
         text,
         params: [ctx.event.eventId],

@@ -5,9 +5,11 @@ import { checkin } from './checkin.js';
 import { deltaPlan } from './delta-plan.js';
 import { deltaSync } from './delta-sync.js';
 import { eventLoop } from './event-loop.js';
+import { exportScenario } from './export.js';
 import { fullSync } from './full-sync.js';
 import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
+import { start } from './start.js';
 import type { Scenario } from './types.js';
 
 export const scenarios: readonly Scenario[] = [
@@ -19,4 +21,6 @@ export const scenarios: readonly Scenario[] = [
   eventLoop,
   checkin,
   chatBlast,
+  exportScenario,
+  start,
 ];

@@ -27,6 +27,22 @@ export interface ResultRow {
   floorEventLoop?: ElStats;
   /** The app's body equals the floor's (synced_at aside). */
   sameJson?: boolean;
+  /** Accept-Encoding sent (both servers), and the decoded body's size in bytes (one response). */
+  acceptEncoding?: string;
+  rawBytes?: number;
+}
+
+/** One line of the goals table: a row of the performance issue's table, measured in this run. */
+export interface GoalLine {
+  what: string;
+  db: DbKind;
+  /** The absolute figures, as printed. */
+  measured: string;
+  goal: string;
+  /** null: not measurable in this run (e.g. too few samples). */
+  met: boolean | null;
+  /** App / floor (p50) where a floor exists. */
+  floorRatio?: number | null;
 }
 
 export interface BenchContext {
@@ -58,6 +74,8 @@ export interface Scenario {
   run(ctx: BenchContext): Promise<void>;
   /** Lines printed after the table, from what the scenario attached (`details[<key>][<db>]`). */
   summary?(details: Readonly<Record<string, Record<string, unknown>>>): string[];
+  /** Goal lines (absolute, goal, met, ratio to the floor) from this run's rows and details. */
+  goals?(rows: readonly ResultRow[], details: Readonly<Record<string, Record<string, unknown>>>): GoalLine[];
 }
 
 export const largest = (all: readonly number[]) => all.slice(-1);

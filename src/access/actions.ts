@@ -15,6 +15,7 @@
 export type UserRequirement =
   | 'authenticated' // any signed-in user
   | 'series_member' // global admin or a series role on the target series
+  | 'series_owner' // global admin or the `owner` series role on the target series
   | 'event_access' // global admin, any event role, or a series role on the event's series
   | 'participants' // event access except read_only-only
   | 'event_write' // global admin, series role, or any event role other than read_only (writes at the door)
@@ -47,7 +48,7 @@ export const actions = {
   'series.list': { keys: SERIES_KEY, users: 'authenticated', target: 'none' },
   'series.read': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
   'series.events.list': { keys: SERIES_KEY, users: 'series_member', target: 'series' },
-  // Issue 3: sessions, push tokens, bans.
+  // Sessions, push tokens, bans.
   'session.delete': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
   'session.refresh': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
   'push_tokens.write': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
@@ -109,7 +110,7 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can manage email suppressions',
   },
-  // Registration (issue 4; contract §4 invite, §8). Invite: event key of the event, series key of
+  // Registration (contract §4 invite, §8). Invite: event key of the event, series key of
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
   'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
@@ -122,6 +123,24 @@ export const actions = {
   },
   'consents.sign': { keys: NO_KEYS, users: 'authenticated', target: 'consent:own', mobileOnly: true },
   'registrations.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Organiser operations (the staff dashboard's API). Users only: keys 403 before any lookup.
+  // Exports: participants access; a preset wholly made of fields the caller may not see is 403.
+  'exports.read': { keys: NO_KEYS, users: 'participants', target: 'event:id' },
+  // Audit trail: event admins, series roles and global admins per event; everything: global admins.
+  'audit_log.event': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  'audit_log.read': {
+    keys: NO_KEYS,
+    users: 'global_admin',
+    target: 'none',
+    denyMessage: 'Only global admins can read the whole audit log',
+  },
+  // Team: event admins (and series roles) manage event roles; series owners manage series roles.
+  'event_roles.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  'series_roles.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
+  // API keys of a series and its events: series owners and global admins.
+  'api_keys.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
+  // Groups of an event and their members: event admins, series roles, global admins.
+  'groups.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

@@ -70,6 +70,8 @@ export function userMeets(requirement: UserRequirement, user: PrincipalUser, rol
       return true;
     case 'series_member':
       return roles.series.size > 0;
+    case 'series_owner':
+      return roles.series.has('owner');
     case 'event_access':
       return roles.series.size > 0 || roles.event.size > 0;
     case 'participants':
@@ -93,20 +95,21 @@ export function visibilityFor(principal: Principal, roles: Roles): Visibility {
   };
 }
 
-const ROLE_ORDER = [
-  'global_admin',
-  'owner',
-  'organizer',
-  'event_admin',
-  'safeguarding_lead',
-  'ops',
-  'limited',
-  'read_only',
-];
+const ROLE_ORDER = ['global_admin', 'event_admin', 'safeguarding_lead', 'ops', 'limited', 'read_only'];
+const SERIES_ROLE_ORDER: readonly SeriesRole[] = ['owner', 'organizer'];
 
-/** The widest role a user holds on an event (the `role` extension of GET /events entries). */
+/**
+ * The `role` of a GET /events entry (contract §10): `global_admin`, else the widest event role,
+ * else `series_member` when the event is reached only through a series role (the value the mobile
+ * app knows), else null.
+ */
 export function widestRole(user: PrincipalUser, roles: Roles): string | null {
-  const held = new Set<string>([...roles.event, ...roles.series]);
+  const held = new Set<string>(roles.event);
   if (user.globalAdmin) held.add('global_admin');
-  return ROLE_ORDER.find((r) => held.has(r)) ?? null;
+  return ROLE_ORDER.find((r) => held.has(r)) ?? (roles.series.size > 0 ? 'series_member' : null);
+}
+
+/** The `series_role` of a GET /events entry: `owner`, else `organizer`, else null. */
+export function widestSeriesRole(roles: Roles): SeriesRole | null {
+  return SERIES_ROLE_ORDER.find((r) => roles.series.has(r)) ?? null;
 }

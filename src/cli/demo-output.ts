@@ -1,5 +1,5 @@
 /** How the CLI shows demo data: credentials (printed on stdout, never logged) and curl examples. */
-import type { DemoResult } from '../modules/demo/seed.js';
+import type { DemoResult } from '../demo/seed.js';
 
 /** The demo result with snake_case keys, as `--json` prints it. */
 export function demoJson(demo: DemoResult): Record<string, unknown> {

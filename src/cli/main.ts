@@ -7,9 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerClientCommands } from './commands/clients.js';
 import { registerCredentialCommands } from './commands/credentials.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerRevokeCommands } from './commands/revoke.js';
+import { registerSecretKeyCommand } from './commands/secret-key.js';
 import { registerSeriesEventCommands } from './commands/series-events.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerWorkerCommand } from './commands/worker.js';
@@ -36,11 +38,13 @@ export function buildProgram(): Command {
     .version(version())
     .showHelpAfterError();
   registerServeCommand(program);
-  registerWorkerCommand(program); // issue 6: standalone job worker
+  registerWorkerCommand(program); // the job worker alone, without HTTP
+  registerSecretKeyCommand(program);
   registerAdminCommands(program);
   registerSeriesEventCommands(program);
   registerCredentialCommands(program);
   registerRevokeCommands(program); // adds `revoke` to the `keys` and `tokens` groups
+  registerClientCommands(program);
 
   registerDataCommands(program);
   return program;

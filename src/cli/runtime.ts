@@ -7,8 +7,9 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { openDatabase, type Tx } from '../db/client.js';
 import { DataDirLockedError } from '../db/embedded/embedded.js';
-import { runMigrations } from '../db/migrate.js';
+import { migrateDatabase } from '../db/migrate.js';
 import { ApiError } from '../lib/errors.js';
+import { SecretKeyError } from '../lib/sealed.js';
 
 /** What a command prints: `json` with --json, otherwise `text` (lines joined with newlines). */
 export interface CommandResult {
@@ -25,7 +26,8 @@ export interface DbContext {
 export class CliError extends Error {}
 
 /**
- * Loads the configuration, opens the database, applies migrations, runs `fn` in one transaction
+ * Loads the configuration, opens the database, applies migrations (under the migration lock, see
+ * db/migrate.ts), runs `fn` in one transaction
  * (rolled back if it throws) and closes the database. Throws ConfigError, DataDirLockedError,
  * ApiError or whatever `fn` throws.
  */
@@ -33,7 +35,7 @@ export async function withDatabase<T>(fn: (tx: Tx, ctx: DbContext) => Promise<T>
   const config = loadConfig();
   const database = await openDatabase(config);
   try {
-    await runMigrations(database.db);
+    await migrateDatabase(database);
     return await database.db.transaction((tx) => fn(tx, { config, kind: database.kind }));
   } finally {
     await database.close();
@@ -61,7 +63,8 @@ export function describeError(error: unknown): { message: string; expected: bool
   if (error instanceof ApiError || error instanceof ConfigError || error instanceof DataDirLockedError) {
     return { message: error.message, expected: true };
   }
-  if (error instanceof CliError) return { message: error.message, expected: true };
+  if (error instanceof CliError || error instanceof SecretKeyError)
+    return { message: error.message, expected: true };
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && CONNECTION_CODES.has(code)) {
     return {

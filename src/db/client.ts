@@ -18,12 +18,18 @@ export interface Database {
   readonly db: Db;
   readonly pool: pg.Pool;
   readonly kind: 'postgres' | 'embedded';
+  /** Embedded only: writes the data folder as a tarball that `openDatabase`'s `snapshot` can start from. */
+  readonly dump?: (file: string) => Promise<void>;
   close(): Promise<void>;
 }
 
-/** Opens the configured database. Throws DataDirLockedError if the embedded folder is in use. */
+/**
+ * Opens the configured database. Throws DataDirLockedError if the embedded folder is in use.
+ * `snapshot` (embedded only): a tarball from `Database.dump` to start a new database from.
+ */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>,
+  opts: { snapshot?: string } = {},
 ): Promise<Database> {
   if (config.databaseUrl) {
     // jit=off: the participant JSON statements cross the JIT cost threshold and spent ~30% of their
@@ -38,7 +44,7 @@ export async function openDatabase(
   // PGlite is single-session: one pooled connection keeps transactions strictly serial. The server
   // accepts a few more sockets because pg destroys a client after a query error and reconnects
   // while the old socket is still closing (with a limit of 1 that reconnect was refused).
-  const embedded = await startEmbedded(config.dataDir, 4);
+  const embedded = await startEmbedded(config.dataDir, 4, opts);
   const pool = new pg.Pool({
     host: embedded.host,
     port: embedded.port,
@@ -48,7 +54,7 @@ export async function openDatabase(
     max: 1,
     idleTimeoutMillis: 0,
   });
-  return wrap(pool, 'embedded', () => embedded.stop());
+  return { ...wrap(pool, 'embedded', () => embedded.stop()), dump: (file) => embedded.dump(file) };
 }
 
 function wrap(pool: pg.Pool, kind: Database['kind'], stop: () => Promise<void>): Database {

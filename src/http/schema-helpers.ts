@@ -6,6 +6,24 @@ export const DateTime = Type.String({ format: 'date-time', description: 'ISO 860
 export const NullableDateTime = Nullable(DateTime);
 export const DateOnly = Type.String({ format: 'date' });
 export const ErrorBody = Type.Object({ error: Type.String() }, { description: 'Error envelope' });
+/** A 422 of a record write: `error` (every problem's message, joined by "; ") plus each problem as data. */
+export const ProblemsErrorBody = Type.Object(
+  {
+    error: Type.String(),
+    problems: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String({
+            description: 'Field path, e.g. `personal.date_of_birth`, `guardians[0].phone`, `body`',
+          }),
+          message: Type.String({ description: 'The sentence, naming the field as `error` does' }),
+        }),
+        { description: 'One entry per invalid or unknown field' },
+      ),
+    ),
+  },
+  { description: 'Error envelope' },
+);
 
 /** Standard error responses for an authenticated route (contract §1 status codes). */
 export const errorResponses = (...codes: number[]) =>

@@ -17,28 +17,6 @@ import type { ChatConfig } from '../config.js';
 export const CLIENT_RETRIES = 2;
 export const REQUEST_TIMEOUT_MS = 15_000;
 
-/** Provider error codes that will not succeed on a retry: the recipient is marked `failed`. */
-export const PERMANENT_ERRORS = new Set([
-  'user_not_found',
-  'users_not_found',
-  'channel_not_found',
-  'user_disabled',
-  'account_inactive',
-  'cannot_dm_bot',
-  'is_archived',
-  'not_in_channel',
-  'msg_too_long',
-  'no_text',
-  'invalid_auth',
-  'not_authed',
-  'token_revoked',
-  'token_expired',
-  'missing_scope',
-  'restricted_action',
-  'invalid_arguments',
-  'not_allowed_token_type',
-]);
-
 /** Provider error codes worth another attempt later. Unknown codes are permanent. */
 const TRANSIENT_ERRORS = new Set([
   'ratelimited',

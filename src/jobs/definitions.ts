@@ -98,7 +98,7 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     expireInSeconds: 60,
     deadLetter: DEAD_LETTER_QUEUE,
   },
-  // Registration (issue 4).
+  // Registration: invitation and guardian emails, e-signature requests.
   'esign-request': {
     retryLimit: 6,
     retryDelay: 5,

@@ -7,6 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client.js';
+import { withMigrationLock } from '../db/migrate.js';
 import { DEAD_LETTER_QUEUE, type JobName, type JobPayloads, QUEUES } from './definitions.js';
 
 export interface JobInfo {
@@ -29,11 +30,22 @@ export interface Jobs {
   ): Promise<void>;
   /** Runs `name` on a cron schedule (UTC), once across all workers (pg-boss schedules; workers only). */
   schedule(name: JobName, cron: string): Promise<void>;
+  /**
+   * Installs or upgrades pg-boss's schema and creates the queues (under the migration lock), then
+   * starts pg-boss. Idempotent: every other method awaits it, so a process may call it after it
+   * started listening and a request that enqueues earlier simply waits for it.
+   */
+  start(): Promise<void>;
+  /** True once start() has completed (GET /readyz answers 503 before). */
+  readonly running: boolean;
   stop(): Promise<void>;
   /** True once stop() was called: long-running handlers (chat blasts) return at a safe point. */
   readonly stopping: boolean;
   readonly boss: PgBoss;
 }
+
+/** How long stop() lets active jobs finish before failing them back to the queue (ms). */
+export const JOB_STOP_TIMEOUT_MS = 5_000;
 
 /** pg-boss SQL text with $n placeholders → a Drizzle SQL value bound to the same parameters. */
 export function toDrizzleSql(text: string, values: readonly unknown[] = []): SQL {
@@ -48,12 +60,11 @@ function executorFor(tx: Tx) {
   return { executeSql: async (text: string, values?: unknown[]) => tx.execute(toDrizzleSql(text, values)) };
 }
 
-/** Creates queues (idempotent) and returns the job API. `supervise` runs pg-boss maintenance (workers). */
-export async function startJobs(
-  database: Database,
-  log: Logger,
-  opts: { supervise: boolean },
-): Promise<Jobs> {
+/**
+ * The job API, not started yet (see Jobs.start). `supervise` runs pg-boss maintenance and cron
+ * schedules (processes that run the worker).
+ */
+export function createJobs(database: Database, log: Logger, opts: { supervise: boolean }): Jobs {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values) },
     supervise: opts.supervise,
@@ -62,22 +73,38 @@ export async function startJobs(
     migrate: true,
   } as ConstructorParameters<typeof PgBoss>[0]);
   boss.on('error', (error: Error) => log.error({ err: error }, 'job queue error'));
-  await boss.start();
-  const existing = new Set((await boss.getQueues()).map((q) => q.name));
-  if (!existing.has(DEAD_LETTER_QUEUE)) await boss.createQueue(DEAD_LETTER_QUEUE);
-  for (const [name, policy] of Object.entries(QUEUES)) {
-    if (!existing.has(name)) await boss.createQueue(name, policy as PgBoss.Queue);
-  }
+  let started: Promise<void> | undefined;
+  let running = false;
+  const start = () => {
+    // Schema install and queue creation race between processes starting together (both see a
+    // queue missing and insert it): one at a time, under the migration lock.
+    started ??= withMigrationLock(database, async () => {
+      await boss.start();
+      const existing = new Set((await boss.getQueues()).map((q) => q.name));
+      if (!existing.has(DEAD_LETTER_QUEUE)) await boss.createQueue(DEAD_LETTER_QUEUE);
+      for (const [name, policy] of Object.entries(QUEUES)) {
+        if (!existing.has(name)) await boss.createQueue(name, policy as PgBoss.Queue);
+      }
+      running = true;
+    });
+    return started;
+  };
   let stopping = false;
   return {
     boss,
     get stopping() {
       return stopping;
     },
+    get running() {
+      return running;
+    },
+    start,
     async enqueue(tx, name, data, sendOpts = {}) {
+      await start();
       await boss.send(name, data as object, { ...sendOpts, db: executorFor(tx) } as PgBoss.SendOptions);
     },
     async work(name, handler, workOpts = {}) {
+      await start();
       await boss.work(
         name,
         {
@@ -111,11 +138,16 @@ export async function startJobs(
       );
     },
     async schedule(name, cron) {
+      await start();
       await boss.schedule(name, cron, {}, { tz: 'UTC' } as PgBoss.ScheduleOptions);
     },
     async stop() {
       stopping = true;
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 } as PgBoss.StopOptions);
+      if (!started) return;
+      await started.catch(() => {});
+      // Active jobs get a few seconds to finish; the ones still running are then failed (released) so
+      // another worker takes them up, well within the process's stop deadline (cli/stop.ts).
+      await boss.stop({ graceful: true, wait: true, timeout: JOB_STOP_TIMEOUT_MS } as PgBoss.StopOptions);
     },
   };
 }

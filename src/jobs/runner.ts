@@ -5,7 +5,7 @@ import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
 import { checkPushReceipts } from '../modules/push/push-receipts.js';
-import { requestEsignSignature } from '../modules/registration/consents.service.js';
+import { requestEsignSignature } from '../modules/registration/lifecycle/consents.service.js';
 import { pruneRetention } from '../modules/retention/retention.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
 
@@ -27,7 +27,7 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
   await deps.jobs.work('push-receipts', (data) => checkPushReceipts(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
-  // Chat blasts (issue 6): deliver, and resume blasts a crashed worker left unfinished.
+  // Chat blasts: deliver, and resume blasts a crashed worker left unfinished.
   // Two pollers: a long blast does not hold up another event's blast (each runs to completion).
   for (let i = 0; i < 2; i++) {
     await deps.jobs.work('chat-blast-deliver', (data) => deliverBlast(deps, data), {
@@ -42,7 +42,7 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
     batchSize: 25,
   });
-  // Registration (issue 4).
+  // Registration: e-signature requests.
   await deps.jobs.work('esign-request', (data) => requestEsignSignature(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });

@@ -1,44 +1,82 @@
 /**
- * Sealing secrets that must wait in the database (e.g. a sign-in code inside a queued email job):
- * AES-256-GCM with a server key, so a database dump never shows them in plain text.
- * Key: MUSTER_SECRET_KEY (32 bytes, base64); else `<data dir>/secret.key` (created 0600) for the
- * embedded database; else a per-process key (queued secrets do not survive a restart; logged).
+ * Sealing secrets that must wait in the database or in a cookie (a sign-in code inside a queued
+ * email job, a web session): AES-256-GCM with a server key, so a database dump never shows them in
+ * plain text.
+ * Key: MUSTER_SECRET_KEY (32 bytes, base64; `muster secret-key` prints a new one); else
+ * `<data dir>/secret.key` (created 0600) for the embedded database; else (PostgreSQL in tests and
+ * scripts: `muster serve` and `muster worker` refuse to start without the key, requireSharedKey) a
+ * per-process key. Rotation: MUSTER_SECRET_KEY_PREVIOUS (the key being replaced) still opens what it
+ * sealed and still verifies its MACs; everything new is sealed and MACed with MUSTER_SECRET_KEY.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Sealer {
+  /** `v1.<iv>.<tag>.<ciphertext>` (base64url parts) of the JSON of `value`, under the current key. */
   seal(value: unknown): string;
-  /** HMAC-SHA256 (hex) under the server key: for low-entropy secrets such as 6-digit codes. */
+  /** HMAC-SHA256 (hex) under the current key: for low-entropy secrets such as 6-digit codes. */
   mac(value: string): string;
+  /** The MAC under every accepted key, current first: to verify a MAC made before a rotation. */
+  macs(value: string): string[];
+  /** Opens a sealed value with the current key, else the previous one. Throws if neither opens it. */
   unseal<T>(sealed: string): T;
-  /** Where the key came from: 'env' | 'file' | 'ephemeral'. */
+  /** Where the current key came from. */
   readonly source: 'env' | 'file' | 'ephemeral';
 }
 
-export function createSealer(opts: { secretKey?: string; dataDir?: string; databaseUrl?: string }): Sealer {
-  let key: Buffer;
-  let source: Sealer['source'];
-  if (opts.secretKey) {
-    key = Buffer.from(opts.secretKey, 'base64');
-    source = 'env';
-  } else if (!opts.databaseUrl && opts.dataDir && opts.dataDir !== 'memory://') {
+/** Thrown when a configured key is not 32 bytes of base64. */
+export class SecretKeyError extends Error {}
+
+/** A new random key in the form MUSTER_SECRET_KEY takes (32 bytes, base64). */
+export function generateSecretKey(): string {
+  return randomBytes(32).toString('base64');
+}
+
+function parseKey(value: string, name: string): Buffer {
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new SecretKeyError(`${name} must be 32 bytes, base64-encoded`);
+  return key;
+}
+
+function currentKey(opts: { secretKey?: string; dataDir?: string; databaseUrl?: string }): {
+  key: Buffer;
+  source: Sealer['source'];
+} {
+  if (opts.secretKey) return { key: parseKey(opts.secretKey, 'MUSTER_SECRET_KEY'), source: 'env' };
+  if (!opts.databaseUrl && opts.dataDir && opts.dataDir !== 'memory://') {
     const file = path.join(path.resolve(opts.dataDir), 'secret.key');
     if (!existsSync(file)) {
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+      writeFileSync(file, generateSecretKey(), { mode: 0o600 });
     }
-    key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    source = 'file';
-  } else {
-    key = randomBytes(32);
-    source = 'ephemeral';
+    return { key: parseKey(readFileSync(file, 'utf8').trim(), file), source: 'file' };
   }
-  if (key.length !== 32) throw new Error('MUSTER_SECRET_KEY must be 32 bytes, base64-encoded');
+  return { key: randomBytes(32), source: 'ephemeral' };
+}
+
+function open(key: Buffer, iv: string, tag: string, body: string): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+}
+
+export function createSealer(opts: {
+  secretKey?: string;
+  previousSecretKey?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+}): Sealer {
+  const { key, source } = currentKey(opts);
+  const previous = opts.previousSecretKey
+    ? parseKey(opts.previousSecretKey, 'MUSTER_SECRET_KEY_PREVIOUS')
+    : undefined;
+  const keys = previous ? [key, previous] : [key];
+  const hmac = (k: Buffer, value: string) => createHmac('sha256', k).update(value, 'utf8').digest('hex');
   return {
     source,
-    mac: (value) => createHmac('sha256', key).update(value, 'utf8').digest('hex'),
+    mac: (value) => hmac(key, value),
+    macs: (value) => keys.map((k) => hmac(k, value)),
     seal(value) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -48,10 +86,29 @@ export function createSealer(opts: { secretKey?: string; dataDir?: string; datab
     unseal<T>(sealed: string): T {
       const [version, iv, tag, body] = sealed.split('.');
       if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('Unrecognised sealed value');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
-      return JSON.parse(plain.toString('utf8')) as T;
+      let failure: unknown;
+      for (const k of keys) {
+        try {
+          return JSON.parse(open(k, iv, tag, body).toString('utf8')) as T;
+        } catch (error) {
+          failure ??= error; // the authentication tag does not match this key: try the next
+        }
+      }
+      throw failure;
     },
   };
+}
+
+/**
+ * On PostgreSQL every process must seal with the same key (a code queued by one process is emailed
+ * by another; a web session set by one instance is read by the next): `muster serve` and
+ * `muster worker` call this first. Throws SecretKeyError naming the command that makes a key.
+ */
+export function requireSharedKey(config: { databaseUrl?: string; secretKey?: string }): void {
+  if (!config.databaseUrl || config.secretKey) return;
+  throw new SecretKeyError(
+    'MUSTER_SECRET_KEY is not set. With PostgreSQL (DATABASE_URL) every Muster process must share ' +
+      'one secret key. Create one with `muster secret-key` and set MUSTER_SECRET_KEY to it for every ' +
+      'serve and worker process.',
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * E-signature events (DocuSeal-style, contract §6, §8 "Consents") → consent status, then the
- * registration completion check (modules/registration/lifecycle.ts recheckCompletion).
+ * registration completion check (modules/registration/lifecycle/lifecycle.ts recheckCompletion).
  *
  * The consent is the one whose `esign_submission_id` is the event's submission id
  * (`data.submission_id` / `data.submission.id` for `form.*`, `data.id` for `submission.*`).
@@ -14,7 +14,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import type { Deps } from '../deps.js';
-import { recheckCompletion } from '../modules/registration/lifecycle.js';
+import { recheckCompletion } from '../modules/registration/lifecycle/lifecycle.js';
 import { idText, isoOf, obj, str } from './payload.js';
 
 const FINAL = new Set(['signed', 'declined', 'expired']);

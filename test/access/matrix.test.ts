@@ -40,13 +40,14 @@ import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
+import { organiserRouteKeys } from './rows/organiser.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
-// Web pages (issue 4 item 5): rows run by test/web/rows.test.ts.
+// Web pages: rows run by test/web/rows.test.ts.
 import { webRouteKeys } from './rows/web.js';
 import { webhookRouteKeys } from './rows/webhooks.js';
 
@@ -602,13 +603,14 @@ const ROW_FILE_ROUTES = new Set([
   ...recordRouteKeys,
   ...webRouteKeys,
   ...guardianPortalRouteKeys,
-  ...seriesEventRouteKeys, // issue 4: series event API (test/events/rows.test.ts)
-  ...chatBlastRouteKeys, // issue 6: chat blasts
+  ...seriesEventRouteKeys, // series event API (test/events/rows.test.ts)
+  ...chatBlastRouteKeys, // chat blasts
   // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
   ...webhookRouteKeys,
   ...emailLogRouteKeys,
   ...suppressionRouteKeys,
   ...registrationRouteKeys,
+  ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * One full adult registration in headless Chromium (issue 4 item 5), phone-sized: the invitation
+ * One full adult registration in headless Chromium, phone-sized: the invitation
  * email from the test SMTP server → landing page → one-time-code sign-in → every form section
  * (with a validation error and its error summary on the way) → submit → typed consent signatures →
  * complete. Screenshots in test-artifacts/screenshots/adult-*.png.

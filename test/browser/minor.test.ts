@@ -1,5 +1,5 @@
 /**
- * A minor with a guardian in headless Chromium (issue 4 item 5), desktop-sized: invitation email →
+ * A minor with a guardian in headless Chromium, desktop-sized: invitation email →
  * landing → code sign-in → sections (a date of birth under 18 on the event's start, a guardian) →
  * submit → awaiting_guardian → the guardian's email link → portal (permissions, emergency contact,
  * typed consent signatures) → approve → complete, seen by the participant too. Screenshots in

@@ -12,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrate.js';
+import { createTestDatabase } from '../support/db.js';
+
+/** The MUSTER_SECRET_KEY of CLI subprocesses on PostgreSQL (32 bytes, base64). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -44,8 +48,11 @@ export async function freshDatabase(opts: { migrate?: boolean } = {}): Promise<T
     databaseUrl = url.toString();
   }
   const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
+  if (databaseUrl) {
+    env.DATABASE_URL = databaseUrl;
+    // On PostgreSQL `serve` and `worker` refuse to start without the shared key.
+    env.MUSTER_SECRET_KEY = TEST_SECRET_KEY;
+  } else delete env.DATABASE_URL;
 
   const query = async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
     const database = await openDatabase({ databaseUrl, dataDir, dbPoolSize: 1 });
@@ -114,23 +121,21 @@ export function singleJson(stdout: string): Record<string, unknown> {
 }
 
 /**
- * Runs `fn` on a fresh migrated database kept open for the whole call: in-memory embedded, or a new
- * PostgreSQL database (dropped afterwards) when DATABASE_URL is set. For in-process tests.
+ * Runs `fn` on a fresh migrated database kept open for the whole call (test/support/db.ts: in-memory
+ * embedded, or a new PostgreSQL database dropped afterwards when DATABASE_URL is set). For in-process tests.
  */
 export async function withFreshDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  if (!process.env.DATABASE_URL) {
-    const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://', dbPoolSize: 1 });
-    try {
-      await runMigrations(database.db);
-      return await fn(database.db);
-    } finally {
-      await database.close();
-    }
-  }
-  const fresh = await freshDatabase({ migrate: true });
+  const fresh = await createTestDatabase();
+  const database = await fresh.open({
+    databaseUrl: fresh.env.DATABASE_URL,
+    dataDir: 'memory://',
+    dbPoolSize: 1,
+  });
   try {
-    return await fresh.query(fn);
+    await runMigrations(database.db);
+    return await fn(database.db);
   } finally {
-    await fresh.cleanup();
+    await database.close();
+    await fresh.drop();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Done when": a minor's registration goes to `complete` through the HTTP API, with every
+ * End to end: a minor's registration goes to `complete` through the HTTP API, with every
  * email read from a real SMTP server: invite (event key) → invitation email → the participant signs
  * in (one-time code by email, OAuth code + PKCE, POST /session) → POST /registrations → PATCH the
  * record (minor's date of birth, emergency contact, guardian) → submit → awaiting_guardian →

@@ -213,7 +213,10 @@ describe('PATCH /guardian/{token}', () => {
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ error });
+    // `error` as before; `problems` carries the same messages, one per field (problems.test.ts).
+    const body = res.json() as { error: string; problems: { field: string; message: string }[] };
+    expect(body).toEqual({ error, problems: expect.any(Array) });
+    expect(body.problems.map((p) => p.message).join('; ')).toBe(error);
     expect(await snapshotDb(t.deps)).toEqual(before);
   });
 

@@ -76,8 +76,10 @@ describe('guardian portal rows', () => {
     const res = await send(row);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
     const body = res.json() as Record<string, unknown>;
-    if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
-    else
+    if (row.expected.error !== undefined) {
+      const { problems } = row.expected;
+      expect(body).toEqual({ error: row.expected.error, ...(problems ? { problems } : {}) });
+    } else
       expect(Object.keys(body).sort()).toEqual([
         'child',
         'consents',

@@ -475,6 +475,7 @@ describe('GET /events/{e}/participants/lookup and /roster', () => {
       first_name: 'Alice',
       last_name: 'Anderson',
       chat_user_id: 'UALICE',
+      slack_user_id: 'UALICE',
       status: 'complete',
     });
   });
@@ -517,6 +518,7 @@ describe('GET /events', () => {
     'logo_url',
     'banner_url',
     'role',
+    'series_role',
     'can_view_participants',
     'can_view_participant_pii',
     'can_view_sensitive_data',
@@ -547,17 +549,17 @@ describe('GET /events', () => {
   });
 
   it.each([
-    ['readOnly', 'read_only', false, false, false],
-    ['limited', 'limited', true, false, false],
-    ['ops', 'ops', true, true, false],
-    ['eventAdmin', 'event_admin', true, true, false],
-    ['safeguarding', 'safeguarding_lead', true, true, true],
-    ['seriesOwner', 'owner', true, true, false],
-    ['seriesOrganizer', 'organizer', true, true, false],
-    ['admin', 'global_admin', true, true, true],
+    ['readOnly', 'read_only', null, false, false, false],
+    ['limited', 'limited', null, true, false, false],
+    ['ops', 'ops', null, true, true, false],
+    ['eventAdmin', 'event_admin', null, true, true, false],
+    ['safeguarding', 'safeguarding_lead', null, true, true, true],
+    ['seriesOwner', 'series_member', 'owner', true, true, false],
+    ['seriesOrganizer', 'series_member', 'organizer', true, true, false],
+    ['admin', 'global_admin', null, true, true, true],
   ] as const)(
-    '%s on A: role %s, participants %s, pii %s, sensitive %s',
-    async (who, role, participants, pii, sensitive) => {
+    '%s on A: role %s, series_role %s, participants %s, pii %s, sensitive %s',
+    async (who, role, series_role, participants, pii, sensitive) => {
       const entry = (await events(who)).find((e) => e.id === A().id)!;
       expect(entry).toMatchObject({
         id: A().id,
@@ -567,6 +569,7 @@ describe('GET /events', () => {
         timezone: 'Europe/London',
         location_city: 'London',
         role,
+        series_role,
         can_view_participants: participants,
         can_view_participant_pii: pii,
         can_view_sensitive_data: sensitive,

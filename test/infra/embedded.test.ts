@@ -1,4 +1,4 @@
-/** Embedded database: the data-folder lock (issue 2 item 2) and the data surviving a restart. */
+/** Embedded database: the data-folder lock and the data surviving a restart. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -6,8 +6,8 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncWatermark } from '../../src/db/watermark.js';
 import { isoSql, isoTimestamp } from '../../src/lib/time.js';
-import { syncWatermark } from '../../src/modules/participants/participants.repo.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 /**
- * Email pipeline (issue 3 item 5): queued in the writer's transaction, delivered by the worker to a
+ * Email pipeline: queued in the writer's transaction, delivered by the worker to a
  * real SMTP server, retried after a transient refusal, recorded in email_log, and the one-time code
  * never stored in plain text.
  */

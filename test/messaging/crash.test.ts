@@ -1,5 +1,5 @@
 /**
- * Issue 6 "Done when": a 5,000-recipient blast against the local Slack-compatible server with 5%
+ * Crash safety of chat blasts: a 5,000-recipient blast against the local Slack-compatible server with 5%
  * transient failures, 1% permanent failures and the worker (`muster worker`, a child process)
  * SIGKILLed three times mid-delivery, then a final worker finishing it. Every recipient ends `sent`
  * or `failed` exactly once, `sent_count + failed_count = recipient_count`, the blast ends

@@ -1,5 +1,5 @@
 /**
- * Staff push notifications (issue 6 item 3) against a real local HTTP server speaking Expo's push
+ * Staff push notifications against a real local HTTP server speaking Expo's push
  * protocol (test/support/expo.ts), processed by the job worker: a pickup scan notifies the event's
  * staff devices (not the scanner, not non-staff, not APNs/FCM tokens), `DeviceNotRegistered`
  * tokens are pruned, sends are chunked by 100, a 503 is retried, a rolled-back write sends nothing.
@@ -115,6 +115,7 @@ describe('staff push notifications', () => {
       body: 'An inbound traveller was collected at Airport pickup.',
       data: {
         kind: 'travel_pickup',
+        type: 'pickup',
         event_id: w.events.A.id,
         participant_event_id: reg,
         scan_context_id: w.contexts.pickupA,
@@ -205,6 +206,7 @@ describe('staff push notifications', () => {
     expect(blast.messages[0]!.data).toEqual({
       chat_blast_id: 7,
       kind: 'blast_finished',
+      type: 'blast',
       event_id: w.events.A.id,
     });
   }, 60_000);

@@ -1,5 +1,5 @@
 /**
- * The registration state machine (src/modules/registration/lifecycle.ts), transcribed from
+ * The registration state machine (src/modules/registration/lifecycle/lifecycle.ts), transcribed from
  * contract §4 "Registration lifecycle" and §8: every (from, to, actor) triple, the audit entry and
  * `updated_at` bump of a real transition, refused moves leaving the database unchanged, and the
  * `complete` check (adults, minors on the event's start date, the freedom-waiver module).
@@ -14,14 +14,14 @@ import {
 } from '../../src/db/schema/index.js';
 import { ApiError } from '../../src/lib/errors.js';
 import { createEventRecord, createSeries } from '../../src/modules/events/records.service.js';
-import { ageOn, isMinor } from '../../src/modules/registration/completion.js';
+import { ageOn, isMinor } from '../../src/modules/registration/lifecycle/completion.js';
 import {
   ACTOR_ROLES,
   type ActorRole,
   recheckCompletion,
   transition,
-} from '../../src/modules/registration/lifecycle.js';
-import { assertTransition } from '../../src/modules/registration/lifecycle.rules.js';
+} from '../../src/modules/registration/lifecycle/lifecycle.js';
+import { assertTransition } from '../../src/modules/registration/lifecycle/lifecycle.rules.js';
 import { snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { addRegistration } from '../support/world.js';
 

@@ -11,7 +11,7 @@ import { digestSecret } from '../../src/lib/secrets.js';
 import { createUser } from '../../src/modules/accounts/users.service.js';
 import { issueMobileToken } from '../../src/modules/credentials/issue.service.js';
 import { createEventRecord } from '../../src/modules/events/records.service.js';
-import { recordTypedSignature } from '../../src/modules/registration/consents.service.js';
+import { recordTypedSignature } from '../../src/modules/registration/lifecycle/consents.service.js';
 import { BASE_URL, call, P, type RegHarness, startRegHarness, tokenIn } from './harness.js';
 
 let h: RegHarness;
@@ -49,8 +49,10 @@ const TICKET_KEYS = [
   'display_status',
   'event',
   'id',
+  'onboarding_url',
   'participant_id',
   'qr_payload',
+  'registration_uuid',
   'short_code',
   'status',
 ];
@@ -68,8 +70,9 @@ describe('adult registration end to end (HTTP)', () => {
       confirmed: false,
       checked_in: false,
       attendee_name: 'Adam Adult',
-      qr_payload: `muster://checkin/${ticket.participant_id}`,
+      qr_payload: ticket.registration_uuid,
       short_code: String(ticket.id),
+      onboarding_url: `${BASE_URL}/register/${ticket.id}`,
       event: {
         id: h.world.events.A.id,
         name: 'Summit Alpha',
@@ -77,6 +80,9 @@ describe('adult registration end to end (HTTP)', () => {
         timezone: 'Europe/London',
       },
     });
+    expect(ticket.registration_uuid).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     const pe = ticket.id as number;
 
     const reuse = await call(h.app, 'POST', `${P}/registrations`, mobile, { invitation_token: token });

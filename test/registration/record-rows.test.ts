@@ -50,8 +50,10 @@ describe('own record rows', () => {
     const res = await send(row);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
     const body = res.json() as Record<string, unknown>;
-    if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
-    else if (row.expected.status >= 400) expect(Object.keys(body)).toEqual(['error']);
+    if (row.expected.error !== undefined) {
+      const { problems } = row.expected;
+      expect(body).toEqual({ error: row.expected.error, ...(problems ? { problems } : {}) });
+    } else if (row.expected.status >= 400) expect(Object.keys(body)).toEqual(['error']);
     else {
       expect(Object.keys(body)).toEqual(['participant']);
       const reg = world.regs.adultA;

@@ -328,7 +328,10 @@ describe('PATCH own record', () => {
     const before = await snapshotDb(t.deps);
     const res = await patch(world.regs.minorA.id, minorToken, payload);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ error });
+    // `error` as before; `problems` carries the same messages, one per field (problems.test.ts).
+    const body = res.json() as { error: string; problems: { field: string; message: string }[] };
+    expect(body).toEqual({ error, problems: expect.any(Array) });
+    expect(body.problems.map((p) => p.message).join('; ')).toBe(error);
     expect(await snapshotDb(t.deps)).toEqual(before);
   });
 

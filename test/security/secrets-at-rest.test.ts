@@ -61,7 +61,7 @@ beforeAll(async () => {
     },
   );
   const config = loadConfig({ ...database.env, SMTP_URL: smtp.url, LOG_LEVEL: 'debug' });
-  deps = await createDeps(config, { logger });
+  deps = await createDeps(config, { logger, database: await database.open(config) });
   await ensureDefaultClients(deps.db);
   await startWorker(deps, { pollingIntervalSeconds: 0.5 });
   app = await buildApp(deps);

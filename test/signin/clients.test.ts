@@ -9,7 +9,9 @@ import {
   cspSourceFor,
   ensureDefaultClients,
   isRegisteredRedirectUri,
+  listOAuthClients,
   redirectUriProblem,
+  revokeOAuthClient,
 } from '../../src/modules/signin/clients.service.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
@@ -62,6 +64,25 @@ describe('createOAuthClient', () => {
     [{ client_id: 'ok-id', name: 'x', redirect_uris: ['http://partner.example/cb'] }],
   ])('refuses %j with 422', async (input) => {
     await expect(createOAuthClient(t.deps.db, input)).rejects.toMatchObject({ statusCode: 422 });
+  });
+});
+
+describe('listOAuthClients and revokeOAuthClient', () => {
+  it('lists by client_id; revoking removes the client, an unknown one is 404', async () => {
+    await createOAuthClient(t.deps.db, {
+      client_id: 'attend-app',
+      name: 'Attend',
+      redirect_uris: ['attend://oauth/callback'],
+    });
+    const ids = (await listOAuthClients(t.deps.db)).map((c) => c.clientId);
+    expect(ids).toEqual([...ids].sort());
+    expect(ids).toContain('attend-app');
+    expect(await revokeOAuthClient(t.deps.db, 'attend-app')).toMatchObject({ clientId: 'attend-app' });
+    expect((await listOAuthClients(t.deps.db)).map((c) => c.clientId)).not.toContain('attend-app');
+    await expect(revokeOAuthClient(t.deps.db, 'attend-app')).rejects.toMatchObject({
+      statusCode: 404,
+      message: 'No OAuth client with client_id attend-app',
+    });
   });
 });
 

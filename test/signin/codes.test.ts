@@ -1,5 +1,5 @@
 /**
- * The emailed one-time code (issue 3 item 1): 5 attempts then the request is dead (even the right
+ * The emailed one-time code: 5 attempts then the request is dead (even the right
  * code is refused), 10-minute expiry, single use, malformed input uses no attempt.
  */
 import { sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
- * Who gets a code: existing users only (never created), and not a banned participant — a user with
- * no global admin, event or series role whose address is on a ban in force. Staff on the ban list
+ * Who gets a code: existing users and registrants (participants.test.ts), but not a banned
+ * participant — a user with no global admin, event or series role whose address is on a ban in force. Staff on the ban list
  * keep signing in. The page is identical either way (no account enumeration).
  */
 import { sql } from 'drizzle-orm';

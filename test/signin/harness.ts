@@ -5,11 +5,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { banEmails, bans } from '../../src/db/schema/index.js';
+import { banEmails, bans, type RegistrationStatus, registrations } from '../../src/db/schema/index.js';
 import { startWorker } from '../../src/jobs/runner.js';
 import { REDACT_PATHS } from '../../src/logger.js';
 import {
@@ -67,7 +68,7 @@ export async function startSigninApp(
     ...(opts.port ? { PORT: String(opts.port), MUSTER_BASE_URL: `http://127.0.0.1:${opts.port}` } : {}),
     ...opts.env,
   });
-  const deps = await createDeps(config, { logger });
+  const deps = await createDeps(config, { logger, database: await database.open(config) });
   await ensureDefaultClients(deps.db);
   await ensureDefaultClients(deps.db); // idempotent
   await startWorker(deps, { pollingIntervalSeconds: 0.5 });
@@ -118,6 +119,28 @@ export async function makeUser(
     if (opts.opsOf !== undefined) await grantEventRole(tx, user.id, opts.opsOf, 'ops');
     if (opts.organizerOf !== undefined) await grantSeriesRole(tx, user.id, opts.organizerOf, 'organizer');
     return user;
+  });
+}
+
+/** A participant on `eventId` with a registration in `status` (as an import or an invitation leaves it). */
+export async function makeRegistrant(
+  deps: Deps,
+  eventId: number,
+  email: string,
+  status: RegistrationStatus,
+  name: { first: string; last: string; preferred?: string } = { first: 'Pat', last: 'Doe' },
+): Promise<{ personId: number; registrationId: number }> {
+  return deps.db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ id: number }>(sql`
+      INSERT INTO people (email, legal_first_name, legal_last_name, preferred_name)
+      VALUES (${email}, ${name.first}, ${name.last}, ${name.preferred ?? null})
+      ON CONFLICT ((lower(email))) DO UPDATE SET email = EXCLUDED.email RETURNING id`);
+    const person = rows[0];
+    const [registration] = await tx
+      .insert(registrations)
+      .values({ eventId, personId: person!.id, status })
+      .returning({ id: registrations.id });
+    return { personId: person!.id, registrationId: registration!.id };
   });
 }
 

@@ -1,4 +1,4 @@
-/** The parts of oidc-provider (no bundled types) that test/signin/oidc.test.ts uses. */
+/** The parts of oidc-provider (no bundled types) that the sign-in tests use (test/signin/provider.ts). */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -12,6 +12,13 @@ declare module 'oidc-provider' {
   export interface Grant {
     addOIDCScope(scope: string): void;
     save(): Promise<string>;
+  }
+
+  export type ClientMetadata = Record<string, unknown>;
+
+  export interface AccessToken {
+    accountId: string;
+    scope?: string;
   }
 
   export default class Provider {
@@ -28,6 +35,7 @@ declare module 'oidc-provider' {
       accountId: string;
       clientId: string;
     }) => Grant;
+    AccessToken: { find(token: string): Promise<AccessToken | undefined> };
     on(event: string, listener: (...args: unknown[]) => void): this;
   }
 }

@@ -1,13 +1,11 @@
 /**
- * Upstream OpenID Connect (issue 3 item 1): a real local oidc-provider is the upstream identity
+ * Upstream OpenID Connect: a real local oidc-provider is the upstream identity
  * provider; Muster's sign-in page offers it, Muster exchanges its code with openid-client, matches
  * the user by verified email and never creates one, then issues its own authorization code, which
  * a standard OAuth client (oauth4webapi) exchanges at POST /session.
  */
-import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, authorizationCodes, users } from '../../src/db/schema/index.js';
 import {
@@ -21,6 +19,7 @@ import {
   type SigninApp,
   startSigninApp,
 } from './harness.js';
+import { startProvider, type TestProvider } from './provider.js';
 
 const ACCOUNTS: Record<string, { email: string; email_verified: boolean }> = {
   ada: { email: 'Ada@Example.org', email_verified: true },
@@ -31,80 +30,27 @@ const ACCOUNTS: Record<string, { email: string; email_verified: boolean }> = {
 const CLIENT_SECRET = 'upstream-client-secret-0123456789abcdef';
 
 let t: SigninApp;
-let idp: http.Server;
+let idp: TestProvider;
 let issuer: string;
-/** The account the next upstream login signs in as; `deny` makes the provider refuse. */
-let nextLogin: string | 'deny' = 'ada';
 const seen: string[] = [];
 
-async function startProvider(port: number, callback: string): Promise<http.Server> {
-  issuer = `http://127.0.0.1:${port}`;
-  const provider = new Provider(issuer, {
-    clients: [
+beforeAll(async () => {
+  const [musterPort, idpPort] = [await freePort(), await freePort()];
+  idp = await startProvider(
+    idpPort,
+    [
       {
         client_id: 'muster',
         client_secret: CLIENT_SECRET,
-        redirect_uris: [callback],
+        redirect_uris: [`http://127.0.0.1:${musterPort}/api/v1/oauth/oidc/callback`],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
-    findAccount: async (_ctx: unknown, sub: string) => {
-      const account = ACCOUNTS[sub];
-      return account && { accountId: sub, claims: async () => ({ sub, ...account }) };
-    },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    cookies: { keys: ['muster-test-cookie-key'] },
-    pkce: { required: () => true },
-    ttl: {
-      AccessToken: 600,
-      AuthorizationCode: 60,
-      Grant: 600,
-      IdToken: 600,
-      Interaction: 600,
-      Session: 600,
-    },
-  });
-  const handle = provider.callback();
-  const server = http.createServer(async (req, res) => {
-    if (!req.url?.startsWith('/interaction/')) {
-      handle(req, res);
-      return;
-    }
-    try {
-      const details = await provider.interactionDetails(req, res);
-      if (nextLogin === 'deny') {
-        await provider.interactionFinished(
-          req,
-          res,
-          { error: 'access_denied' },
-          { mergeWithLastSubmission: false },
-        );
-      } else if (details.prompt.name === 'login') {
-        await provider.interactionFinished(req, res, { login: { accountId: nextLogin } });
-      } else {
-        const grant = new provider.Grant({
-          accountId: details.session!.accountId,
-          clientId: String(details.params.client_id),
-        });
-        grant.addOIDCScope('openid email');
-        await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } });
-      }
-    } catch (error) {
-      res.statusCode = 500;
-      res.end(String(error));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return server;
-}
-
-beforeAll(async () => {
-  const [musterPort, idpPort] = [await freePort(), await freePort()];
-  idp = await startProvider(idpPort, `http://127.0.0.1:${musterPort}/api/v1/oauth/oidc/callback`);
+    ACCOUNTS,
+  );
+  issuer = idp.issuer;
   t = await startSigninApp({
     port: musterPort,
     env: {
@@ -119,7 +65,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (idp ? idp.close(() => resolve()) : resolve()));
+  await idp?.close();
 });
 
 interface Attempt {
@@ -135,7 +81,7 @@ interface Attempt {
  * answered by the interaction handler above) → Muster's callback. Returns Muster's callback answer.
  */
 async function upstreamSignIn(login: string | 'deny'): Promise<Attempt> {
-  nextLogin = login;
+  idp.nextLogin = login;
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(`${t.api}/oauth/authorize`);
@@ -154,30 +100,13 @@ async function upstreamSignIn(login: string | 'deny'): Promise<Attempt> {
   expect(html).toContain(`Sign in with ${new URL(issuer).host}`);
   expect(page.headers.get('content-security-policy')).toContain(`form-action 'self' muster: ${issuer}`);
   const form = formFields(html, '/authorize/oidc');
-  let res = await postForm(new URL(form.action, t.origin).href, form.fields);
+  const res = await postForm(new URL(form.action, t.origin).href, form.fields);
   expect(res.status).toBe(302);
 
-  const cookies = new Map<string, string>();
-  for (let hops = 0; hops < 20; hops++) {
-    const location = new URL(res.headers.get('location')!, issuer);
-    if (location.href.startsWith(`${t.api}/oauth/oidc/callback`)) {
-      seen.push(location.searchParams.get('code') ?? '', location.searchParams.get('state') ?? '');
-      return { callback: await getPage(location), callbackUrl: location.href, verifier, state };
-    }
-    expect(location.origin).toBe(issuer);
-    res = await fetch(location, {
-      redirect: 'manual',
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, i), pair!.slice(i + 1));
-    }
-    if (res.status < 300 || res.status >= 400)
-      throw new Error(`provider answered ${res.status}: ${await res.text()}`);
-  }
-  throw new Error('too many redirects');
+  const location = await idp.walk(new URL(res.headers.get('location')!, issuer));
+  expect(location.href.startsWith(`${t.api}/oauth/oidc/callback`)).toBe(true);
+  seen.push(location.searchParams.get('code') ?? '', location.searchParams.get('state') ?? '');
+  return { callback: await getPage(location), callbackUrl: location.href, verifier, state };
 }
 
 async function authorizationCodeCount(): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_LIMITS } from '../../src/modules/signin/signin.routes.js';
+import { RATE_LIMITS } from '../../src/modules/signin/signin.http.js';
 import {
   authorizeUrl,
   clientParams,

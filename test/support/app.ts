@@ -1,6 +1,7 @@
 /**
- * One app per test file: fresh database (test/support/db.ts) → loadConfig → createDeps (opens the
- * database and migrates) → buildApp. Requests go through `app.inject()`.
+ * One app per test file: fresh database copied from the run's migrated template (test/support/db.ts)
+ * → loadConfig → createDeps (migrations: nothing left to apply) → buildApp. Requests go through
+ * `app.inject()`.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -20,7 +21,7 @@ export interface TestApp {
 export async function startTestApp(extraEnv: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...database.env, ...extraEnv });
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { database: await database.open(config) });
   let app: FastifyInstance;
   try {
     app = await buildApp(deps);
@@ -67,14 +68,15 @@ export interface TableSnapshot {
 
 /**
  * Row count and an md5 over every row (as text, sorted) of every table in the `public` schema, so a
- * test can prove a denied request changed nothing. `ignoreColumns` leaves bookkeeping columns out
- * (e.g. `last_used_at`) when a test decides they may move.
+ * test can prove a denied request changed nothing. `ignoreColumns` leaves bookkeeping columns out;
+ * by default `last_used_at`, which successful key requests stamp after their response
+ * (src/http/key-usage.ts) and which may therefore land while a test takes its snapshots.
  */
 export async function snapshotDb(
   deps: Pick<Deps, 'database'>,
   opts: { ignoreColumns?: readonly string[] } = {},
 ): Promise<Record<string, TableSnapshot>> {
-  const ignore = new Set(opts.ignoreColumns ?? []);
+  const ignore = new Set(opts.ignoreColumns ?? ['last_used_at']);
   const pool = deps.database.pool;
   const { rows: columns } = await pool.query<{ table_name: string; column_name: string }>(
     `SELECT c.table_name, c.column_name

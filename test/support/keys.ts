@@ -17,6 +17,7 @@ export const PARTICIPANT_BASE_KEYS = [
   'full_name',
   'email',
   'chat_user_id',
+  'slack_user_id',
   'pronouns',
   'headshot_url',
   'status',
@@ -194,7 +195,14 @@ export const SAFEGUARDING_DETAIL_KEYS = [
 ] as const;
 
 export const LOOKUP_KEYS = ['email', 'registered', 'participant_id', 'status'] as const;
-export const ROSTER_ENTRY_KEYS = ['email', 'first_name', 'last_name', 'chat_user_id', 'status'] as const;
+export const ROSTER_ENTRY_KEYS = [
+  'email',
+  'first_name',
+  'last_name',
+  'chat_user_id',
+  'slack_user_id',
+  'status',
+] as const;
 
 export interface RegistrationShape {
   hasInbound: boolean;

@@ -1,10 +1,13 @@
 /**
  * Travel calendar (contract §5, §9): body shape, entry order, agenda dates in the event's time
  * zone, routes per mode (car addresses hidden from callers without PII rights), pickup states and
- * counts, `complete` registrations only.
+ * counts, `complete` registrations only, each entry's groups when the groups module is on. Requests
+ * carry the mobile app's headers (Content-Type and Accept: application/json on GET too).
  */
+
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scans, travelLegs, travels } from '../../src/db/schema/index.js';
+import { groups, registrationGroups, scans, travelLegs, travels } from '../../src/db/schema/index.js';
 import { get, startTestApp, type TestApp } from '../support/app.js';
 import { addRegistration, buildWorld, type World } from '../support/world.js';
 
@@ -117,6 +120,10 @@ afterAll(async () => {
 
 const url = () => `/api/v1/events/${w.events.A.id}/travel`;
 
+/** GET as the mobile app sends it: JSON Content-Type and Accept even without a body. */
+const appGet = (path: string, token: string | undefined) =>
+  get(t.app, path, token, { headers: { 'content-type': 'application/json', accept: 'application/json' } });
+
 async function travelIds(): Promise<{ inbound: number; outbound: number }> {
   const res = await t.deps.database.pool.query<{ id: number; direction: string }>(
     'SELECT id, direction FROM travels WHERE registration_id = $1',
@@ -150,7 +157,7 @@ describe('GET /events/{e}/travel', () => {
           agendaDate: '2026-07-09',
           route: 'Victoria Coach Station → Summit Hotel',
           reference: 'NX 402',
-          pickupState: 'not_needed',
+          pickupState: 'pickup_not_needed',
         },
         {
           ...base,
@@ -180,7 +187,7 @@ describe('GET /events/{e}/travel', () => {
           agendaDate: '2026-07-09',
           route: 'ORK → DUB → LHR',
           reference: 'EI150, EI162',
-          pickupState: 'awaiting',
+          pickupState: 'awaiting_pickup',
         },
         {
           ...base,
@@ -195,7 +202,7 @@ describe('GET /events/{e}/travel', () => {
           route: '5 Elm Road, Bristol',
           reference: null,
           details: 'Blue hatchback',
-          pickupState: 'awaiting',
+          pickupState: 'awaiting_pickup',
         },
         {
           ...base,
@@ -210,7 +217,7 @@ describe('GET /events/{e}/travel', () => {
           agendaDate: '2026-07-14',
           route: 'London Euston → Manchester Piccadilly',
           reference: null,
-          pickupState: 'not_needed',
+          pickupState: null,
         },
         {
           ...base,
@@ -238,7 +245,7 @@ describe('GET /events/{e}/travel', () => {
         awaitingPickup: 2,
         collected: 1,
         checkedIn: 1,
-        pickupNotNeeded: 2,
+        pickupNotNeeded: 1,
       },
     });
   });
@@ -301,6 +308,53 @@ describe('GET /events/{e}/travel', () => {
     expect(slug.json()).toEqual({ error: 'Event not found' });
   });
 
+  it('lists each entry’s groups {id, name, color} by name when the groups module is on, else []', async () => {
+    const A = w.events.A.id;
+    const made = await t.deps.db
+      .insert(groups)
+      .values([
+        { eventId: A, name: 'Yellow bus', color: '#F1C40F' },
+        { eventId: A, name: 'Mentors', color: null },
+        { eventId: A, name: 'Unused', color: '#000000' },
+      ])
+      .returning();
+    const [bus, mentors] = made;
+    // A group of another event never shows, even if a membership row names it.
+    const [foreign] = await t.deps.db
+      .insert(groups)
+      .values({ eventId: w.events.B.id, name: 'Elsewhere', color: '#FFFFFF' })
+      .returning();
+    await t.deps.db.insert(registrationGroups).values([
+      { registrationId: ids.finn!.reg, groupId: bus!.id },
+      { registrationId: ids.finn!.reg, groupId: mentors!.id },
+      { registrationId: ids.finn!.reg, groupId: foreign!.id },
+      { registrationId: ids.cara!.reg, groupId: bus!.id },
+    ]);
+    type Entry = { id: number; groups: unknown[] };
+    const off = (await appGet(url(), w.secrets.ops)).json().entries as Entry[];
+    expect(off.every((e) => Array.isArray(e.groups) && e.groups.length === 0)).toBe(true);
+
+    await t.deps.db.execute(
+      sql`UPDATE events SET modules = modules || '{"groups_enabled": true}'::jsonb WHERE id = ${A}`,
+    );
+    try {
+      const res = await appGet(url(), w.secrets.ops);
+      expect(res.statusCode).toBe(200);
+      const entries = res.json().entries as Entry[];
+      const byId = (id: number) => entries.find((e) => e.id === id)!.groups;
+      expect(byId(ids.finn!.travel)).toEqual([
+        { id: mentors!.id, name: 'Mentors', color: null },
+        { id: bus!.id, name: 'Yellow bus', color: '#F1C40F' },
+      ]);
+      expect(byId(ids.cara!.travel)).toEqual([{ id: bus!.id, name: 'Yellow bus', color: '#F1C40F' }]);
+      expect(byId(ids.dan!.travel)).toEqual([]);
+    } finally {
+      await t.deps.db.execute(
+        sql`UPDATE events SET modules = modules || '{"groups_enabled": false}'::jsonb WHERE id = ${A}`,
+      );
+    }
+  });
+
   it('follows a pickup scan: the awaiting traveller becomes collected', async () => {
     const scan = await t.app.inject({
       method: 'POST',
@@ -314,6 +368,10 @@ describe('GET /events/{e}/travel', () => {
       (e) => e.id === ids.finn!.travel,
     );
     expect(finn?.pickupState).toBe('collected');
+    const outbound = (res.json().entries as { direction: string; pickupState: string | null }[]).filter(
+      (e) => e.direction === 'outbound',
+    );
+    expect(outbound.map((e) => e.pickupState)).toEqual([null]);
     expect(res.json().counts).toMatchObject({ total: 6, awaitingPickup: 1, collected: 2 });
   });
 });

@@ -5,8 +5,8 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
+import { type DemoResult, isDatabaseEmpty, seedDemo } from '../../src/demo/seed.js';
 import { ApiError } from '../../src/lib/errors.js';
-import { type DemoResult, isDatabaseEmpty, seedDemo } from '../../src/modules/demo/seed.js';
 import { withFreshDatabase } from '../cli/harness.js';
 
 const NOW = new Date('2026-03-02T10:45:00Z');

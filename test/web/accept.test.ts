@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banEmails, bans, invitations, users } from '../../src/db/schema/index.js';
-import { createInvitation } from '../../src/modules/registration/invitations.service.js';
+import { createInvitation } from '../../src/modules/registration/invitations/invitations.service.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, type World } from '../support/world.js';
 import { anonymousBrowser, csrfOf, getPage, postForm, signedInBrowser } from './support.js';

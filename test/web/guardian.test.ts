@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardians } from '../../src/db/schema/index.js';
-import { getPortal } from '../../src/modules/registration/guardian-portal.service.js';
+import { getPortal } from '../../src/modules/registration/guardian-portal/guardian-portal.service.js';
 import { giveToken } from '../guardian/tokens.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, type World } from '../support/world.js';

@@ -122,4 +122,10 @@ describe('session cookie', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
   });
+
+  it('every page has a title, the home page included', async () => {
+    const home = await getPage(app, anonymousBrowser(), '/');
+    expect(home.body).toContain('<title>Home · Muster</title>');
+    expect(home.body).not.toContain('undefined');
+  });
 });

@@ -16,7 +16,7 @@ import {
 } from '../../src/integrations/docuseal.js';
 import { esignProviderFor } from '../../src/integrations/esign.js';
 import { startWorker } from '../../src/jobs/runner.js';
-import { requestEsignSignature } from '../../src/modules/registration/consents.service.js';
+import { requestEsignSignature } from '../../src/modules/registration/lifecycle/consents.service.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld } from '../support/world.js';
 import { drain, SECRETS, signedRequest } from './helpers.js';

@@ -2,7 +2,7 @@
  * POST /webhooks/esign effects (contract §6, §8 "Consents"), with the job worker running: DocuSeal
  * events move the consent matched by `esign_submission_id` (viewed → signed / declined / expired;
  * final states never move), then the registration completion check runs
- * (modules/registration/lifecycle.ts recheckCompletion): a signed waiver completes a submitted adult.
+ * (modules/registration/lifecycle/lifecycle.ts recheckCompletion): a signed waiver completes a submitted adult.
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

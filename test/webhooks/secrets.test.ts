@@ -44,7 +44,7 @@ beforeAll(async () => {
     ...OTHER_SECRETS,
     LOG_LEVEL: 'debug',
   });
-  deps = await createDeps(config, { logger });
+  deps = await createDeps(config, { logger, database: await database.open(config) });
   await startWorker(deps, { pollingIntervalSeconds: 0.5 });
   app = await buildApp(deps);
 }, 120_000);

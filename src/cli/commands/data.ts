@@ -21,7 +21,7 @@ export function registerDataCommands(program: Command): void {
     .action(
       action<{ participants: number; seed: number; json?: boolean }>(async (_args, o) => {
         // Loaded lazily: the generator (faker) is only needed here.
-        const { seedDemo } = await import('../../modules/demo/seed.js');
+        const { seedDemo } = await import('../../demo/seed.js');
         const { demo, baseUrl } = await withDatabase(async (tx, { config }) => ({
           demo: await seedDemo(tx, { participants: o.participants, seed: o.seed }),
           baseUrl: config.baseUrl,

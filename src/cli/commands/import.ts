@@ -2,7 +2,7 @@
  * `muster import --event SLUG FILE [--invite]` (contract §8 "Import"): participants from a JSON or
  * CSV file, idempotent by email, in one transaction (nothing is written when any item is invalid).
  * With `--invite`, the imported registrations still `invited` without a live invitation are
- * invited (src/modules/participants/import.invite.ts) in the same transaction, and the command
+ * invited (src/modules/registration/invitations/import-invite.ts) in the same transaction, and the command
  * then delivers the invitation emails itself (job worker in-process, up to 60 s); any still queued
  * afterwards are sent by the server's worker. Without `--invite` no email is ever sent.
  */
@@ -14,16 +14,16 @@ import { startWorker } from '../../jobs/runner.js';
 import { REDACT_PATHS } from '../../logger.js';
 import { recordAudit } from '../../modules/audit/audit.service.js';
 import {
-  type InviteResult,
-  inviteImported,
-  waitForEmails,
-} from '../../modules/participants/import.invite.js';
-import {
   type ImportItem,
   type ImportResult,
   importParticipants,
   parseImportFile,
 } from '../../modules/participants/import.service.js';
+import {
+  type InviteResult,
+  inviteImported,
+  waitForEmails,
+} from '../../modules/registration/invitations/import-invite.js';
 import { createDeps } from '../../server.js';
 import { findEvent } from '../lookup.js';
 import { action, type CommandResult, withDatabase } from '../runtime.js';

@@ -1,23 +1,39 @@
-/** `muster serve`: the API (plus the demo on an empty database), until SIGINT or SIGTERM. */
+/**
+ * `muster serve`: the API until SIGINT or SIGTERM. The demo is seeded on an empty database only
+ * where it is safe by default: the embedded database (a laptop: `npm start`), or with `--demo`.
+ * On PostgreSQL (production) it needs `--demo`, and MUSTER_SECRET_KEY must be set (lib/sealed.ts).
+ */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
+import { requireSharedKey } from '../../lib/sealed.js';
 import { apiBase, demoJson, demoText } from '../demo-output.js';
 import { emit, fail } from '../runtime.js';
+import { stopOnSignals } from '../stop.js';
 
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
-    .description('run the API server; on an empty database, seed the demo and print its credentials')
-    .option('--no-demo', 'do not seed the demo data on an empty database')
+    .description(
+      'run the API server; on an empty embedded database, seed the demo and print its credentials ' +
+        '(on PostgreSQL only with --demo)',
+    )
+    .option('--demo', 'seed the demo data on an empty database (the default for the embedded database)')
+    .option('--no-demo', 'never seed the demo data')
     .option('--json', 'print one JSON object {url, docs_url, demo} once listening (request logs off)')
-    .action(async (o: { demo: boolean; json?: boolean }) => {
+    .action(async (o: { demo?: boolean; json?: boolean }) => {
       const json = Boolean(o.json);
       try {
         const config = loadConfig();
+        requireSharedKey(config);
         // Loaded lazily so the other commands never load the HTTP stack.
         const { startServer } = await import('../../server.js');
-        const server = await startServer({ config, seedDemoIfEmpty: o.demo, log: !json });
+        const server = await startServer({
+          config,
+          seedDemoIfEmpty: o.demo ?? !config.databaseUrl,
+          log: !json,
+        });
         const text = [`Muster is listening on ${server.url}`, `API docs: ${server.docsUrl}`];
+        // Credentials only when the demo was created by this start (never on a later start).
         if (server.demo) text.push('', ...demoText(server.demo, apiBase(server.url)));
         text.push('', 'Press Ctrl+C to stop.');
         emit(json, {
@@ -28,22 +44,7 @@ export function registerServeCommand(program: Command): void {
           },
           text,
         });
-        let stopping = false;
-        const stop = (signal: NodeJS.Signals) => {
-          if (stopping) process.exit(1); // a second signal: stop now
-          stopping = true;
-          if (!json) process.stderr.write(`${signal} received, shutting down...\n`);
-          setTimeout(() => process.exit(1), 10_000).unref();
-          server.close().then(
-            () => process.exit(0),
-            (error: unknown) => {
-              fail(false, error);
-              process.exit(1);
-            },
-          );
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        stopOnSignals(() => server.close(), { quiet: json });
       } catch (error) {
         fail(json, error);
       }

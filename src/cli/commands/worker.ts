@@ -3,10 +3,13 @@
  * until SIGINT or SIGTERM. Run as many as needed against PostgreSQL (jobs and chat blast recipients
  * are claimed safely across processes); `muster serve` also runs one in-process unless
  * MUSTER_WORKER=false. With the embedded database only one process may open it: use `muster serve`.
+ * On PostgreSQL it refuses to start without MUSTER_SECRET_KEY (the key `serve` seals with).
  */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
+import { requireSharedKey } from '../../lib/sealed.js';
 import { emit, fail } from '../runtime.js';
+import { stopOnSignals } from '../stop.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -17,24 +20,14 @@ export function registerWorkerCommand(program: Command): void {
       const json = Boolean(o.json);
       try {
         const config = loadConfig();
+        requireSharedKey(config);
         const { createDeps } = await import('../../server.js');
         const deps = await createDeps(config, { worker: true });
         emit(json, {
           json: { worker: 'running', pid: process.pid },
           text: [`Muster worker running (pid ${process.pid}). Press Ctrl+C to stop.`],
         });
-        let stopping = false;
-        const stop = () => {
-          if (stopping) process.exit(1);
-          stopping = true;
-          setTimeout(() => process.exit(1), 15_000).unref();
-          deps.close().then(
-            () => process.exit(0),
-            () => process.exit(1),
-          );
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        stopOnSignals(() => deps.close(), { quiet: true });
       } catch (error) {
         fail(json, error);
       }

@@ -1,44 +1,116 @@
 /**
- * Embedded database (issue 2 item 2): PGlite in a worker thread, served over the PostgreSQL wire
- * protocol on 127.0.0.1 (random port), guarded by a lock on the data folder so a second process
- * fails at once with a clear message instead of corrupting it.
+ * Embedded database: PGlite in a worker thread, served over the PostgreSQL wire protocol on
+ * 127.0.0.1 (random port), guarded by a lock on the data folder so a second process fails at once
+ * with a clear message instead of corrupting it.
+ *
+ * The lock is proper-lockfile's folder `<data>/muster.lock`, refreshed every 5 s and stale after 15 s.
+ * Inside it, `owner.json` names the holder ({pid, hostname}): when the holder was killed (SIGKILL,
+ * power loss) its lock is taken over at once if that process is gone, instead of after 15 s.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import lockfile from 'proper-lockfile';
 
 export class DataDirLockedError extends Error {}
 
+const LOCK_OPTIONS = { stale: 15_000, update: 5_000, onCompromised: () => {} };
+
+/** Folders this process holds the lock of (its own pid in owner.json then means "held", not "reused"). */
+const heldHere = new Set<string>();
+
+const lockPath = (dir: string) => path.join(dir, 'muster.lock');
+const ownerPath = (dir: string) => path.join(lockPath(dir), 'owner.json');
+
+/**
+ * True when the lock's recorded holder is a process of this machine that no longer runs (or is
+ * this very process's pid, reused after a restart in a container). An unknown holder (no or
+ * unreadable owner file, another host) is never taken for gone.
+ */
+export function lockOwnerIsGone(dir: string): boolean {
+  let owner: { pid?: unknown; hostname?: unknown };
+  try {
+    owner = JSON.parse(readFileSync(ownerPath(dir), 'utf8')) as typeof owner;
+  } catch {
+    return false;
+  }
+  if (typeof owner.pid !== 'number' || owner.hostname !== os.hostname()) return false;
+  if (owner.pid === process.pid) return !heldHere.has(dir);
+  try {
+    process.kill(owner.pid, 0); // signal 0: only checks that the process exists
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Takes the data folder's lock (taking over the one of a holder that is gone); returns its release. */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const options = { ...LOCK_OPTIONS, lockfilePath: lockPath(dir) };
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(dir, options);
+  } catch (error) {
+    // ENOTEMPTY: proper-lockfile found the lock stale (15 s) but cannot remove it with owner.json inside.
+    const stale = (error as NodeJS.ErrnoException).code === 'ENOTEMPTY';
+    if (!stale && !lockOwnerIsGone(dir)) {
+      throw new DataDirLockedError(
+        `The data folder ${dir} is in use by another Muster process. Stop it first, or set ` +
+          'MUSTER_DATA_DIR to another folder (or DATABASE_URL to use PostgreSQL).',
+      );
+    }
+    // Its holder is gone (or it is stale): empty the lock folder and age it, so proper-lockfile replaces it as stale.
+    rmSync(ownerPath(dir), { force: true });
+    utimesSync(lockPath(dir), 0, 0);
+    release = await lockfile.lock(dir, options).catch(() => {
+      throw new DataDirLockedError(`The data folder ${dir} was just taken by another Muster process.`);
+    });
+  }
+  // Writing the file changes the folder's mtime, which proper-lockfile compares with the one it set
+  // (a different one means "compromised"): put its mtime back.
+  const { atime, mtime } = statSync(lockPath(dir));
+  writeFileSync(ownerPath(dir), JSON.stringify({ pid: process.pid, hostname: os.hostname() }));
+  utimesSync(lockPath(dir), atime, mtime);
+  heldHere.add(dir);
+  return async () => {
+    heldHere.delete(dir);
+    rmSync(ownerPath(dir), { force: true });
+    await release();
+  };
+}
+
 export interface EmbeddedServer {
   host: string;
   port: number;
+  /** Writes the whole data folder as an uncompressed tarball to `file` (a `snapshot` to start from). */
+  dump(file: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Locks `dataDir` (unless `memory://`), starts the PGlite worker and resolves once it accepts connections. */
-export async function startEmbedded(dataDir: string, maxConnections: number): Promise<EmbeddedServer> {
+/**
+ * Locks `dataDir` (unless `memory://`), starts the PGlite worker and resolves once it accepts
+ * connections. `snapshot`: a tarball written by `dump()` to start from (for a new, empty
+ * `dataDir` only; the test suite starts every in-memory database from one migrated snapshot).
+ */
+export async function startEmbedded(
+  dataDir: string,
+  maxConnections: number,
+  opts: { snapshot?: string } = {},
+): Promise<EmbeddedServer> {
   let release: (() => Promise<void>) | undefined;
   let resolvedDir = dataDir;
   if (dataDir !== 'memory://') {
     resolvedDir = path.resolve(dataDir);
     mkdirSync(resolvedDir, { recursive: true });
-    try {
-      release = await lockfile.lock(resolvedDir, {
-        lockfilePath: path.join(resolvedDir, 'muster.lock'),
-        stale: 15_000,
-        update: 5_000,
-        onCompromised: () => {},
-      });
-    } catch {
-      throw new DataDirLockedError(
-        `The data folder ${resolvedDir} is in use by another Muster process. Stop it first, or set ` +
-          'MUSTER_DATA_DIR to another folder (or DATABASE_URL to use PostgreSQL).',
-      );
-    }
+    release = await lockDataDir(resolvedDir);
   }
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir: dataDir === 'memory://' ? dataDir : path.join(resolvedDir, 'pg'), maxConnections },
+    workerData: {
+      dataDir: dataDir === 'memory://' ? dataDir : path.join(resolvedDir, 'pg'),
+      maxConnections,
+      snapshot: opts.snapshot,
+    },
   });
   try {
     const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
@@ -49,17 +121,31 @@ export async function startEmbedded(dataDir: string, maxConnections: number): Pr
       );
       worker.once('error', reject);
     });
+    /** Posts `message`; resolves with the worker's reply of type `reply`, or undefined after `timeoutMs`. */
+    const ask = (message: unknown, reply: string, timeoutMs: number) =>
+      new Promise<{ type: string; message?: string } | undefined>((resolve) => {
+        const timer = setTimeout(() => done(undefined), timeoutMs);
+        function done(answer: { type: string; message?: string } | undefined) {
+          clearTimeout(timer);
+          worker.off('message', onMessage);
+          resolve(answer);
+        }
+        function onMessage(m: { type: string; message?: string }) {
+          if (m.type === reply) done(m);
+        }
+        worker.on('message', onMessage);
+        worker.postMessage(message);
+      });
     return {
       ...ready,
+      async dump(file) {
+        const answer = await ask({ type: 'dump', file }, 'dumped', 120_000);
+        if (!answer || answer.message !== undefined) {
+          throw new Error(`Embedded database dump failed: ${answer?.message ?? 'timed out'}`);
+        }
+      },
       async stop() {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 5_000);
-          worker.once('message', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          worker.postMessage('stop');
-        });
+        await ask('stop', 'stopped', 5_000);
         await worker.terminate();
         await release?.();
       },

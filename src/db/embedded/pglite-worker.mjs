@@ -1,16 +1,26 @@
 // Worker thread that owns the embedded PGlite database and serves it over the PostgreSQL wire
 // protocol on a loopback port, so the HTTP event loop never runs a query itself and the rest of
 // Muster talks to it with the same `pg` driver it uses for a real PostgreSQL server.
-// Messages to the parent: {type:'ready', host, port} | {type:'error', message}. Parent → worker: 'stop'.
+// workerData: {dataDir, maxConnections, snapshot?}: `snapshot` is a data-folder tarball (written by
+// a 'dump' message) to start from instead of an empty cluster, which skips initdb (seconds).
+// Messages to the parent: {type:'ready', host, port} | {type:'error', message} | {type:'dumped', message?} |
+// {type:'stopped'}. Parent → worker: {type:'dump', file} (uncompressed tarball) | 'stop'.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-const { dataDir, maxConnections } = workerData;
+const { dataDir, maxConnections, snapshot } = workerData;
 let db;
 let server;
 try {
-  db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir);
+  const loadDataDir = snapshot ? new Blob([readFileSync(snapshot)]) : undefined;
+  // pg_trgm: the participant search's trigram index (migration 0009_search_trgm).
+  db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, {
+    extensions: { pg_trgm },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();
   const conn = server.getServerConn();
@@ -21,6 +31,19 @@ try {
 }
 
 parentPort.on('message', async (message) => {
+  if (message?.type === 'dump') {
+    try {
+      const tarball = await db.dumpDataDir('none');
+      writeFileSync(message.file, Buffer.from(await tarball.arrayBuffer()));
+      parentPort.postMessage({ type: 'dumped' });
+    } catch (error) {
+      parentPort.postMessage({
+        type: 'dumped',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return;
+  }
   if (message !== 'stop') return;
   try {
     await server?.stop();

@@ -106,3 +106,22 @@ export const scanContexts = pgTable(
     uniqueIndex('scan_contexts_event_name').on(t.eventId, sql`lower(${t.name})`),
   ],
 );
+
+/**
+ * Groups of an event (teams, cohorts, buses…): a name and an optional display colour (`#RRGGBB`).
+ * Shown on the travel calendar when the event's `groups_enabled` module is on.
+ */
+export const groups = pgTable(
+  'groups',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    color: text('color'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('groups_event_name').on(t.eventId, sql`lower(${t.name})`)],
+);

@@ -53,7 +53,7 @@ export const chatBlastRecipients = pgTable(
     error: text('error'),
     sentAt: ts('sent_at'),
     updatedAt: updatedAt(),
-    // Delivery worker (issue 6): a claim is a lease (`claimed_at` older than the lease is retaken);
+    // Delivery worker: a claim is a lease (`claimed_at` older than the lease is retaken);
     // `available_at` delays a retry; `message_ts` is the provider's id of the posted message.
     claimedAt: ts('claimed_at'),
     availableAt: ts('available_at').notNull().defaultNow(),

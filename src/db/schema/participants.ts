@@ -11,13 +11,15 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, ts, updatedAt } from './common.js';
-import { events } from './events.js';
+import { events, groups } from './events.js';
 
 /** Postal address; blank keys are omitted on the wire (spec personal.address). */
 export interface Address {
@@ -64,6 +66,8 @@ export const registrations = pgTable(
   'registrations',
   {
     id: serial('id').primaryKey(),
+    /** `registration_uuid` (contract §10): random, public, never reused; the tickets' QR payload. */
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
@@ -89,6 +93,20 @@ export const registrations = pgTable(
     index('registrations_event_updated').on(t.eventId, t.updatedAt),
     index().on(t.personId),
   ],
+);
+
+/** Which groups of its event a registration belongs to (read where `g.event_id = r.event_id`). */
+export const registrationGroups = pgTable(
+  'registration_groups',
+  {
+    registrationId: integer('registration_id')
+      .notNull()
+      .references(() => registrations.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.registrationId, t.groupId] }), index().on(t.groupId)],
 );
 
 const registrationRef = () =>

@@ -1,7 +1,7 @@
 /** GET /me and GET /events (spec "Account and credentials"; contract §2, §3). */
 import { sql } from 'drizzle-orm';
 import type { EventRole, SeriesRole } from '../../access/policy.js';
-import { userMeets, visibilityFor, widestRole } from '../../access/policy.js';
+import { userMeets, visibilityFor, widestRole, widestSeriesRole } from '../../access/policy.js';
 import type { EventModules } from '../../db/schema/index.js';
 import type { UserCtx } from '../../deps.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -43,7 +43,9 @@ interface AccessibleEventRow extends Record<string, unknown> {
 /**
  * Accessible-event entries, ordered by start date (no date last): all events for a global admin,
  * otherwise events where the user holds an event role or a series role. Each entry also carries
- * `role` (widest) and the mobile app's capability flags (contract §2).
+ * `role` (global_admin, the widest event role, or `series_member` when reached only through a
+ * series role), `series_role` (owner/organizer or null) and the mobile app's capability flags
+ * (contract §2, §10).
  */
 export async function listAccessibleEvents(ctx: UserCtx) {
   const { user } = ctx.access.principal;
@@ -71,6 +73,7 @@ export async function listAccessibleEvents(ctx: UserCtx) {
         logo_url: e.logo_url,
         banner_url: e.banner_url,
         role: widestRole(user, roles),
+        series_role: widestSeriesRole(roles),
         can_view_participants: userMeets('participants', user, roles),
         can_view_participant_pii: visibility.pii,
         can_view_sensitive_data: visibility.sensitive,

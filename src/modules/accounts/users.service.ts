@@ -75,6 +75,19 @@ export async function revokeEventRole(
     .where(and(eq(eventRoles.userId, userId), eq(eventRoles.eventId, eventId), eq(eventRoles.role, role)));
 }
 
+export async function revokeSeriesRole(
+  tx: Tx,
+  userId: number,
+  seriesId: string,
+  role: SeriesRole,
+): Promise<void> {
+  await tx
+    .delete(seriesRoles)
+    .where(
+      and(eq(seriesRoles.userId, userId), eq(seriesRoles.seriesId, seriesId), eq(seriesRoles.role, role)),
+    );
+}
+
 export async function requireUserByEmail(tx: Tx, email: string): Promise<UserRow> {
   const user = await findUserByEmail(tx, email);
   if (!user) throw notFound(`No user with email ${normalizeEmail(email)}`);

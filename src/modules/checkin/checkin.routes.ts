@@ -108,7 +108,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Scan feed',
-        description: `Without \`since\`: the newest ${100} scans by \`scanned_at\`. With \`since\`: scans with \`created_at > since\`, oldest first, at most 500; \`has_more\` says another page exists; \`synced_at\` is the cursor to pass back verbatim as \`since\`: the last row’s \`created_at\` when \`has_more\`, else a high-water mark. Rows are ordered by (\`created_at\`, \`id\`); when the row after a full page shares the last row’s \`created_at\`, \`synced_at\` is the compound cursor \`<created_at>_<last id>\` (e.g. \`2026-11-24T11:00:00.123456Z_4711\`) and the next page starts after that row, so no row is skipped or repeated at a page boundary. \`since\` that is neither an ISO 8601 date-time nor such a cursor → 422; a \`scan_context_id\` of another event → 422. ${WHO_READS}`,
+        description: `Without \`since\`: the newest ${100} scans by \`scanned_at\`; \`synced_at\` is the high-water mark to start incremental syncs from. With \`since\`: scans with \`created_at > since\`, ordered by (\`created_at\`, \`id\`); \`has_more\` says another page exists; \`synced_at\` is the cursor to pass back verbatim as \`since\`, always a plain ISO 8601 UTC timestamp with microseconds (e.g. \`2026-11-26T06:47:36.258483Z\`): the last scan’s \`created_at\` when \`has_more\`, else a high-water mark that stays below the start of every transaction still writing (a scan committed later, even out of order, is after it). Scans recorded in one transaction (a group-commit batch) share one \`created_at\`, so a page never ends inside one: a page holds at most 500 scans and ends before the first scan of an instant it would split; when its first 500 scans are all one instant, it holds every scan of that instant (it may then exceed 500). Paging this way never skips or repeats a scan. A compound cursor \`<created_at>_<scan id>\` that an earlier version returned is still accepted. Any other \`since\` → 422; a \`scan_context_id\` of another event → 422. ${WHO_READS}`,
         params: EventParams,
         querystring: ScanListQuery,
         response: { 200: ScanList, ...errorResponses(401, 403, 404, 422) },
@@ -124,13 +124,13 @@ export function checkinRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Undo scans of a participant',
-        description: `Deletes the registration’s scans in \`scan_context_id\` (or in every context when omitted); bumps the registration’s \`updated_at\`; audited as \`scans.undo\`. \`{id}\`: a participant_event_id, else a person id registered in the event; unknown → 404. ${WHO_WRITES}`,
+        description: `Deletes the registration’s scans in \`scan_context_id\` (or in every context when omitted); bumps the registration’s \`updated_at\`; audited as \`scans.undo\`. \`{id}\`: any form a scan’s \`participant_id\` takes (URL-encoded): a participant_event_id, else a person id registered in the event; a \`registration_uuid\`, bare or after \`muster://checkin/\` or \`attend://checkin/\`; \`muster://checkin/<person id>\`; \`attend://checkin/<number>\` read like a bare number. Anything else, or nobody in this event → 404 \`Participant not found for this event\`. The mobile app sends \`Content-Type: application/json\` with no body: that is accepted. ${WHO_WRITES}`,
         params: Type.Object({
           event_id: EventIdParam,
-          id: Type.Integer({
-            minimum: 1,
-            maximum: 2147483647,
-            description: 'participant_event_id or person id',
+          id: Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'participant_event_id, person id, registration_uuid or a QR payload (URL-encoded)',
           }),
         }),
         querystring: UndoQuery,

@@ -40,7 +40,7 @@ const ScanFields = {
   participant_id: Type.Optional(
     Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 200 })], {
       description:
-        'A registration id (participant_event_id), a person id registered in the event, or the QR payload `muster://checkin/<person id>`. A bare number is looked up as a registration id first, then as a person id.',
+        'A registration id (participant_event_id) or a person id registered in the event (a bare number is looked up as a registration id first, then as a person id); a `registration_uuid` (a ticket’s `qr_payload`), bare or after `muster://checkin/` or `attend://checkin/`; `muster://checkin/<person id>` (older printed badges); `attend://checkin/<number>`, read like a bare number. Anything else → 404 `Participant not found for this event`.',
     }),
   ),
   badge_token: Type.Optional(
@@ -120,7 +120,7 @@ export const ScanListQuery = Type.Object({
     Type.String({
       maxLength: 64,
       description:
-        'A previous synced_at, verbatim: an ISO 8601 date-time or a compound cursor `<ISO 8601>_<scan id>`; anything else → 422',
+        'A previous synced_at, verbatim: an ISO 8601 date-time (an earlier version’s `<ISO 8601>_<scan id>` is still read); anything else → 422',
     }),
   ),
   scan_context_id: Type.Optional(Type.Integer({ description: 'Only scans of this context of the event' })),
@@ -131,8 +131,7 @@ export const ScanList = Type.Object({
   scans: Type.Array(Scan),
   has_more: Type.Boolean(),
   synced_at: Type.String({
-    description:
-      'Cursor to pass back verbatim as `since`: an ISO 8601 timestamp, or `<ISO 8601>_<scan id>` when a page ends between scans sharing one created_at',
+    description: 'Cursor to pass back verbatim as `since`: a plain ISO 8601 UTC timestamp with microseconds',
   }),
 });
 

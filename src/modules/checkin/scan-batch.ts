@@ -51,8 +51,9 @@ const p = (name: string) => sql.placeholder(name);
 /** The registration an item names: registrationIdSql() chosen by the item's `kind`. */
 const itemRegistration = sql`CASE x.kind
   WHEN 'number' THEN ${registrationIdSql('number', p('event'), sql`x.num`)}
-  WHEN 'qr' THEN ${registrationIdSql('qr', p('event'), sql`x.num`)}
-  WHEN 'badge' THEN ${registrationIdSql('badge', p('event'), sql`x.badge`)} END`;
+  WHEN 'person' THEN ${registrationIdSql('person', p('event'), sql`x.num`)}
+  WHEN 'uuid' THEN ${registrationIdSql('uuid', p('event'), sql`x.ref`)}
+  WHEN 'badge' THEN ${registrationIdSql('badge', p('event'), sql`x.ref`)} END`;
 
 /**
  * The batch statement. Values: `event` (id) and `items` (JSON array of batchItem()). Columns:
@@ -63,7 +64,7 @@ const itemRegistration = sql`CASE x.kind
 const batchStatement = preparedSql<{ contexts: string | null; resolved: string; results: string }>(
   'scan_batch',
   () => sql`WITH x AS (SELECT * FROM json_to_recordset(${p('items')}::json) AS x(i int, context int, kind text,
-                  num int, badge text, scanner int, source text, client_scan_id text, scanned_at text, token text)),
+                  num int, ref text, scanner int, source text, client_scan_id text, scanned_at text, token text)),
        c AS (SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
               WHERE sc.event_id = ${p('event')}),
        q AS (SELECT x.*, ${itemRegistration} AS reg_id,
@@ -88,8 +89,8 @@ function batchItem(i: number, { ctx, request }: Job) {
     i,
     context: request.contextId ?? null,
     kind: ref.kind,
-    num: ref.kind === 'number' || ref.kind === 'qr' ? ref.value : null,
-    badge: ref.kind === 'badge' ? ref.value : null,
+    num: ref.kind === 'number' || ref.kind === 'person' ? ref.value : null,
+    ref: ref.kind === 'uuid' || ref.kind === 'badge' ? ref.value : null,
     ...scanValues(ctx, request),
   };
 }

@@ -14,7 +14,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { SYNC_HIGH_WATER_SQL } from '../participants/participants.repo.js';
+import { SYNC_HIGH_WATER_SQL } from '../../db/watermark.js';
 import type { ScanJson } from './checkin.schemas.js';
 
 export type FeedKind = 'scan' | 'scan_undone';

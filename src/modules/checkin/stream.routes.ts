@@ -1,5 +1,5 @@
 /**
- * GET /events/{event_id}/scans/stream (issue 5 item 8): Server-Sent Events of the event's scans and
+ * GET /events/{event_id}/scans/stream: Server-Sent Events of the event's scans and
  * undos, authorised exactly like GET /scans (action `scans.read`; API keys 403). Messages:
  * `event: scan` or `event: scan_undone`, `id:` the feed cursor (a 28-digit decimal number that
  * strictly increases), `data:` the scan as GET /scans shows it (for an undo, each deleted scan).
@@ -12,15 +12,11 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
-import { unprocessable } from '../../lib/errors.js';
-import { checkContextFilter } from './contexts.js';
-import { type FeedEntry, headCursor, parseCursor } from './scan-feed.repo.js';
 import { ScanStreamHub } from './scan-stream.js';
+import { sseMessage, streamStart } from './stream.service.js';
 
 /** Bytes queued for a slow client before it is disconnected. */
 const MAX_BUFFERED = 1024 * 1024;
-
-export const BAD_LAST_EVENT_ID = 'Last-Event-ID is not an id of this stream';
 
 const StreamQuery = Type.Object({
   scan_context_id: Type.Optional(Type.Integer({ description: 'Only scans of this context of the event' })),
@@ -38,11 +34,6 @@ const DESCRIPTION = [
   'A `: heartbeat` comment keeps idle connections open (every 15 s by default). Changes committed by any server process appear within about one poll interval (MUSTER_SCAN_STREAM_POLL_MS, 300 ms by default).',
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.',
 ].join('\n\n');
-
-/** SSE text of one feed entry (payload is single-line JSON). */
-export function sseMessage(entry: FeedEntry): string {
-  return `event: ${entry.kind}\nid: ${entry.cursor}\ndata: ${entry.payload}\n\n`;
-}
 
 const hubs = new WeakMap<Deps, ScanStreamHub>();
 
@@ -85,13 +76,11 @@ export function scanStreamRoutes(app: Api, deps: Deps): void {
       const ctx = ctxOf(deps, request, 'scans.read');
       const event = ctx.access.event;
       const { scan_context_id } = request.query;
-      await checkContextFilter(ctx.db, event.id, scan_context_id);
       const last = request.headers['last-event-id'];
-      let cursor: string;
-      if (typeof last === 'string' && last !== '') {
-        if (!parseCursor(last)) throw unprocessable(BAD_LAST_EVENT_ID);
-        cursor = last.trim();
-      } else cursor = await headCursor(ctx.db);
+      const cursor = await streamStart(ctx, event.id, {
+        scanContextId: scan_context_id,
+        lastEventId: typeof last === 'string' ? last : undefined,
+      });
 
       reply.hijack();
       const raw = reply.raw;

@@ -8,17 +8,22 @@ import type { Tx } from '../../db/client.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { checkContextFilter, MAX_INT } from './contexts.js';
-import { registrationIdSql } from './participant-ref.js';
+import { checkContextFilter } from './contexts.js';
+import { parseParticipantId, registrationIdSql } from './participant-ref.js';
 import { PARTICIPANT_NOT_FOUND } from './scan.service.js';
 import { appendFeed } from './scan-feed.repo.js';
 import { SCAN_COLUMNS, type ScanRow, scanJson } from './scan-row.js';
 
-/** Registration id named by an undo path segment (registration id first, then person id), or 404. */
-export async function resolveUndoTarget(db: Tx, eventId: number, id: number): Promise<number> {
-  if (id < 1 || id > MAX_INT) throw notFound(PARTICIPANT_NOT_FOUND);
+/**
+ * Registration id named by an undo path segment (any form of participant-ref.ts: a registration or
+ * person id, a registration UUID, a QR payload), or 404.
+ */
+export async function resolveUndoTarget(db: Tx, eventId: number, segment: string): Promise<number> {
+  const ref = parseParticipantId(segment);
+  if (ref.kind === 'none' || (typeof ref.value === 'number' && ref.value < 1))
+    throw notFound(PARTICIPANT_NOT_FOUND);
   const res = await db.execute<{ id: number | null }>(
-    sql`SELECT ${registrationIdSql('number', sql`${eventId}`, sql`${id}`)} AS id`,
+    sql`SELECT ${registrationIdSql(ref.kind, sql`${eventId}`, sql`${ref.value}`)} AS id`,
   );
   const found = res.rows[0]?.id;
   if (found === null || found === undefined) throw notFound(PARTICIPANT_NOT_FOUND);
@@ -26,7 +31,7 @@ export async function resolveUndoTarget(db: Tx, eventId: number, id: number): Pr
 }
 
 /** DELETE /events/{e}/scans/{id}: undo a registration's scans in one context or all. */
-export async function undoScans(ctx: EventCtx, input: { id: number; scan_context_id?: number }) {
+export async function undoScans(ctx: EventCtx, input: { id: string; scan_context_id?: number }) {
   const event = ctx.access.event;
   const registrationId = await resolveUndoTarget(ctx.db, event.id, input.id);
   await checkContextFilter(ctx.db, event.id, input.scan_context_id);

@@ -6,7 +6,7 @@
  */
 import { Type } from 'typebox';
 import { DateTime } from '../../http/schema-helpers.js';
-import { AccessibleEvent } from '../accounts/accounts.routes.js';
+import { AccessibleEvent } from '../accounts/accounts.schemas.js';
 
 export const SessionUser = Type.Object({
   id: Type.Integer(),

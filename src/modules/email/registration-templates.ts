@@ -1,5 +1,5 @@
 /**
- * Registration emails (issue 4; contract §4 invite, §8 guardian invitations). The links carry a
+ * Registration emails (contract §4 invite, §8 guardian invitations). The links carry a
  * one-time token, so these emails are only ever queued sealed (email.service.ts); subjects hold
  * no secret.
  */

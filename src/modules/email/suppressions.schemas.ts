@@ -7,7 +7,9 @@ export const SuppressionQuery = Type.Object(
     email: Type.Optional(
       Type.String({ minLength: 1, maxLength: 320, description: 'Address, case-insensitive exact match' }),
     ),
-    before_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Paging: entries with a smaller id' })),
+    before_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Paging: entries with a smaller id' }),
+    ),
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   },
   { additionalProperties: false },

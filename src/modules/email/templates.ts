@@ -13,9 +13,11 @@ import {
 export interface TemplateVars {
   sign_in_code: { code: string; expires_minutes: number; name?: string | null };
   key_revoked: { key_name: string; key_kind: string; revoked_at: string; scope: string };
-  // Registration (issue 4): event invitation and guardian invitation.
+  // Registration: event invitation and guardian invitation.
   invitation: InvitationVars;
   guardian_invitation: GuardianInvitationVars;
+  /** A new staff member was given a role: where to sign in (the email itself is the key). */
+  staff_invitation: { scope_name: string; role: string; invited_by: string; sign_in_url: string };
 }
 export type TemplateName = keyof TemplateVars;
 export type { GuardianInvitationVars, InvitationVars } from './registration-templates.js';
@@ -51,6 +53,15 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
     html: layout('API key revoked', [
       `The ${escapeHtml(v.key_kind)} <strong>${escapeHtml(v.key_name)}</strong> (${escapeHtml(v.scope)}) was revoked at ${escapeHtml(v.revoked_at)} by someone who presented its secret.`,
       'If this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.',
+    ]),
+  }),
+  staff_invitation: (v) => ({
+    subject: `You have been added to ${v.scope_name} on Muster`,
+    text: `Hello,\n\n${v.invited_by} added you to ${v.scope_name} as ${v.role}.\n\nSign in with this email address at ${v.sign_in_url} (or in the Muster app) to get started.\n`,
+    html: layout(`You have been added to ${v.scope_name}`, [
+      'Hello,',
+      `${escapeHtml(v.invited_by)} added you to <strong>${escapeHtml(v.scope_name)}</strong> as ${escapeHtml(v.role)}.`,
+      `<a href="${escapeHtml(v.sign_in_url)}">Sign in with this email address</a> (or in the Muster app) to get started.`,
     ]),
   }),
   invitation: (v) => invitationTemplate(v, layout),

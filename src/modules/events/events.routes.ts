@@ -9,9 +9,8 @@ import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { EventRequest } from './event-input.schemas.js';
-import { EventFullBody } from './events.schemas.js';
+import { EventFullBody, SeriesParams } from './events.schemas.js';
 import * as service from './events.service.js';
-import { SeriesParams } from './series.routes.js';
 
 const tags = ['series'];
 const SeriesEventParams = Type.Object({

@@ -59,3 +59,12 @@ export const EventFull = Type.Object({
   }),
 });
 export const EventFullBody = Type.Object({ event: EventFull });
+
+/** Path parameter of the series routes. */
+export const SeriesParams = Type.Object({
+  series_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Series UUID, slug, or `current` (series API key only; other credentials get 400)',
+  }),
+});

@@ -5,16 +5,9 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
-import { EventSummary, Series } from './events.schemas.js';
+import { EventSummary, Series, SeriesParams } from './events.schemas.js';
 import * as service from './series.service.js';
 
-export const SeriesParams = Type.Object({
-  series_id: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description: 'Series UUID, slug, or `current` (series API key only; other credentials get 400)',
-  }),
-});
 const tags = ['series'];
 
 export function seriesRoutes(app: Api, deps: Deps): void {

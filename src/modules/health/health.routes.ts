@@ -1,4 +1,7 @@
-/** Liveness (GET /healthz) and readiness (GET /readyz: the database answers). Public. */
+/**
+ * Liveness (GET /healthz: the process answers) and readiness (GET /readyz: the job queue is started
+ * and the database answers; a load balancer sends traffic only to ready instances). Public.
+ */
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
@@ -23,6 +26,7 @@ export function healthRoutes(app: Api, deps: Deps): void {
       },
     },
     async (_request, reply) => {
+      if (!deps.jobs.running) return reply.status(503).send({ error: 'Starting' });
       try {
         await deps.db.execute(sql`select 1`);
         return { status: 'ready' };

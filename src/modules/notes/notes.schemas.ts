@@ -2,8 +2,6 @@
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable } from '../../http/schema-helpers.js';
 
-export const NOTE_TYPES = ['ops', 'safeguarding', 'logistical'] as const;
-export const SENSITIVITIES = ['normal', 'restricted'] as const;
 export const MAX_NOTE_LENGTH = 10_000;
 
 export const CreateNoteRequest = Type.Object(

@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { unprocessable } from '../../lib/errors.js';
-import type { ImportItem } from './import.schema.js';
 import { importError, validateImportItems } from './import.validate.js';
+import type { ImportItem } from './record/item.schema.js';
 
 /**
  * CSV columns (header row required, any order, case-insensitive; every column but `email` optional;
@@ -163,7 +163,8 @@ export function parseCsv(text: string): ImportItem[] {
   const repeated = columns.filter((c, i) => columns.indexOf(c) !== i);
   if (repeated.length > 0) throw unprocessable(`Repeated CSV column: ${[...new Set(repeated)].join(', ')}`);
   if (!columns.includes('email')) throw unprocessable('The CSV file needs an email column');
-  if (data.length === 0) throw importError(['The CSV file has a header but no rows']);
+  if (data.length === 0)
+    throw importError([{ field: 'items', message: 'The CSV file has a header but no rows' }]);
 
   const items = data.map(({ record }) => {
     const item: Record<string, unknown> = {};

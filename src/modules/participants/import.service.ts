@@ -24,18 +24,18 @@
  * importing into one event updates what every event sees of that person.
  */
 import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Static } from 'typebox';
 import type { Tx } from '../../db/client.js';
 import { banEmails, bans, events, people, registrations } from '../../db/schema/index.js';
-import type { Address } from '../../db/schema/participants.js';
 import { notFound } from '../../lib/errors.js';
-import type { ImportAddressSchema, ImportItem } from './import.schema.js';
-import { pick, writeSections } from './import.sections.js';
 import { importError, validateImportItems } from './import.validate.js';
+import type { ImportItem } from './record/item.schema.js';
+import { pick } from './record/pick.js';
+import type { Problem } from './record/problems.js';
+import { REGISTRATION_PERSONAL_KEYS, upsertPerson, writeSections } from './record/upsert.js';
 
 export { parseImportFile } from './import.parse.js';
-export { type ImportItem, ImportItemSchema } from './import.schema.js';
 export { validateImportItems } from './import.validate.js';
+export { type ImportItem, ImportItemSchema } from './record/item.schema.js';
 
 export interface ImportResult {
   /** Registrations created by this import. */
@@ -48,23 +48,6 @@ export interface ImportResult {
 
 /** Insert/update values where any column may also be an SQL expression. */
 type Writable<T> = { [K in keyof T]?: T[K] | SQL };
-
-const PERSON_KEYS = ['phone', 'pronouns', 'headshot_url', 'chat_user_id'] as const;
-const PERSONAL_KEYS = ['legal_first_name', 'legal_last_name', 'preferred_name', 'date_of_birth'] as const;
-export const REGISTRATION_PERSONAL_KEYS = [
-  'tshirt_size',
-  'engagement_preference',
-  'engagement_notes',
-] as const;
-
-/** Address with blank keys omitted (spec personal.address). */
-function cleanAddress(address: Static<typeof ImportAddressSchema> | null): Address {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(address ?? {})) {
-    if (typeof value === 'string' && value.trim()) out[key] = value.trim();
-  }
-  return out as Address;
-}
 
 /**
  * Imports participants into event `eventId` inside the caller's transaction.
@@ -105,17 +88,22 @@ export async function importParticipants(
       );
     for (const b of bannedRows) banned.add(b.email);
   }
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   items.forEach((item, index) => {
     if (banned.has(item.email))
-      problems.push(`items[${index}] (${item.email}): this email is banned from events`);
+      problems.push({
+        field: `items[${index}].email`,
+        message: `items[${index}] (${item.email}): this email is banned from events`,
+      });
     else if (
       !existingPeople.has(item.email) &&
       !(item.personal?.legal_first_name && item.personal.legal_last_name)
     ) {
-      problems.push(
-        `items[${index}] (${item.email}): personal.legal_first_name and personal.legal_last_name are required for a new participant`,
-      );
+      const missing = item.personal?.legal_first_name ? 'legal_last_name' : 'legal_first_name';
+      problems.push({
+        field: `items[${index}].personal.${missing}`,
+        message: `items[${index}] (${item.email}): personal.legal_first_name and personal.legal_last_name are required for a new participant`,
+      });
     }
   });
   if (problems.length > 0) throw importError(problems);
@@ -146,34 +134,6 @@ export async function importParticipants(
     await writeSections(tx, rid, item);
   }
   return result;
-}
-
-/** Creates or updates the person of `item` (exported for the participant's own record PATCH). */
-export async function upsertPerson(
-  tx: Tx,
-  item: ImportItem,
-  existingId: number | undefined,
-): Promise<number> {
-  const values: Partial<typeof people.$inferInsert> = {
-    ...pick<typeof people.$inferInsert>(item, PERSON_KEYS),
-    ...pick<typeof people.$inferInsert>(item.personal, PERSONAL_KEYS),
-  };
-  if (item.personal?.address !== undefined) values.address = cleanAddress(item.personal.address);
-  if (existingId !== undefined) {
-    if (Object.keys(values).length) await tx.update(people).set(values).where(eq(people.id, existingId));
-    return existingId;
-  }
-  const [row] = await tx
-    .insert(people)
-    .values({
-      ...values,
-      email: item.email,
-      // Both checked before any write.
-      legalFirstName: item.personal!.legal_first_name!,
-      legalLastName: item.personal!.legal_last_name!,
-    })
-    .returning({ id: people.id });
-  return row!.id;
 }
 
 async function upsertRegistration(

@@ -5,52 +5,82 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
-import { isoSqlText } from '../../lib/time.js';
+import { preparedSqlFamily } from '../../db/prepared.js';
 import { participantDetailSelect } from './detail.serialize.js';
 import { participantFrom, participantSelect } from './participants.serialize.js';
 
-/**
- * The sync high-water mark as an SQL expression (timestamptz): just below the start of the oldest
- * transaction open in this database, and 1 ms behind the clock (the embedded clock has ms
- * resolution). Shared by the participant sync and the live scan feed so both skip nothing.
- */
-export const SYNC_HIGH_WATER_SQL = `least(clock_timestamp() - interval '1 millisecond', COALESCE((
-  SELECT min(xact_start) FROM pg_stat_activity
-   WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid() AND datname = current_database()
-     AND backend_type = 'client backend') - interval '1 microsecond', 'infinity'))`;
+const p = (name: string) => sql.placeholder(name);
+const sinceSql = (delta: boolean) => (delta ? sql` AND r.updated_at > ${p('since')}::timestamptz` : sql``);
+
+/** Ids of the list, ascending; delta lists read only changed rows (registrations_event_updated). */
+export const listIdsSql = (delta: boolean) =>
+  sql`SELECT r.id FROM registrations r
+       WHERE r.event_id = ${p('event')} AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}
+       ORDER BY r.id`;
+const listIdsStatement = preparedSqlFamily<boolean, { id: number }>(
+  (delta) => `participants_list_ids${delta ? '_delta' : ''}`,
+  listIdsSql,
+);
 
 /**
- * Sync high-water mark (contract §4), fixed before the list query. updated_at is set to the
- * writing transaction's start time, so any write not yet committed has updated_at ≥ the start of
- * the oldest transaction still open; the mark stays just below that, and such rows are picked up
- * by the next delta sync instead of being skipped. The mark also stays one millisecond behind the
- * clock: the embedded database's clock has millisecond resolution, so a write starting in the same
- * millisecond would otherwise carry updated_at == synced_at and be skipped (rows of that last
- * millisecond are sent twice instead, which clients merge).
+ * Ids of the event's registrations with updated_since < updated_at <= watermark, ascending: the
+ * rows of a sync list, whose JSON participantsJsonBatch then reads a batch at a time.
  */
-export async function syncWatermark(db: Tx): Promise<string> {
-  const res = await db.execute<{ hw: string }>(sql.raw(`SELECT ${isoSqlText(SYNC_HIGH_WATER_SQL)} AS hw`));
-  return res.rows[0]!.hw;
+export async function listParticipantIds(
+  db: Tx,
+  eventId: number,
+  watermark: string,
+  updatedSince: string | undefined,
+): Promise<number[]> {
+  const res = await listIdsStatement(updatedSince !== undefined)(db).execute({
+    event: eventId,
+    watermark,
+    since: updatedSince,
+  });
+  return res.rows.map((r) => Number(r.id));
 }
 
-/** JSON array text of the event's participants with updated_since < updated_at <= watermark. */
-export async function listParticipantsJson(
+/** A batch's participant JSON, by visibility × delta (one prepared statement each). */
+export const batchSql = ({ v, delta }: { v: Visibility; delta: boolean }) =>
+  // The list's conditions again: a row changed since its id was read is left to the next delta.
+  sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
+       WHERE r.id = ANY(${p('ids')}::int[]) AND r.event_id = ${p('event')}
+         AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}
+       ORDER BY r.id`;
+const batchStatement = preparedSqlFamily<{ v: Visibility; delta: boolean }, { j: string }>(
+  ({ v, delta }) => `participants_batch_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${delta ? '_delta' : ''}`,
+  batchSql,
+);
+
+/**
+ * Participant JSON texts (one per row, ascending id) of the registrations in `ids` that still
+ * satisfy the list's conditions, for a caller of visibility `v`.
+ */
+export async function participantsJsonBatch(
   db: Tx,
   eventId: number,
   v: Visibility,
+  ids: readonly number[],
   watermark: string,
   updatedSince: string | undefined,
-): Promise<string> {
-  const since = updatedSince === undefined ? sql`` : sql` AND r.updated_at > ${updatedSince}::timestamptz`;
-  const res = await db.execute<{ arr: string | null }>(
-    // Ordered in the subquery: string_agg(… ORDER BY) would sort the whole JSON text (temp files).
-    sql`SELECT string_agg(x.j, ',') AS arr FROM (
-      SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
-       WHERE r.event_id = ${eventId} AND r.updated_at <= ${watermark}::timestamptz${since}
-       ORDER BY r.id) x`,
-  );
-  return `[${res.rows[0]?.arr ?? ''}]`;
+): Promise<string[]> {
+  const res = await batchStatement({ v, delta: updatedSince !== undefined })(db).execute({
+    ids,
+    event: eventId,
+    watermark,
+    since: updatedSince,
+  });
+  return res.rows.map((r) => r.j);
 }
+
+/**
+ * Everything a search term may match in a person (`alias` = people), lower-cased, as ONE text:
+ * the expression of the trigram index people_search_trgm (migration 0009_search_trgm; keep both
+ * identical or the planner cannot use the index). Legal first and last name are adjacent, so the
+ * full name is a substring too.
+ */
+export const SEARCH_HAYSTACK = (alias: string) =>
+  `lower(${alias}.legal_first_name || ' ' || ${alias}.legal_last_name || ' ' || COALESCE(${alias}.preferred_name, '') || ' ' || ${alias}.email)`;
 
 /** Escapes LIKE wildcards so `%`, `_` and `\` in a search term match literally. */
 export function escapeLike(term: string): string {
@@ -75,18 +105,27 @@ export async function searchParticipantsJson(
   const id = /^[0-9]{1,9}$/.test(q) ? Number(q) : null;
   const fullName = sql.raw(`lower(p.legal_first_name || ' ' || p.legal_last_name)`);
   const idMatch: SQL = id === null ? sql`false` : sql`(r.id = ${id} OR p.id = ${id})`;
+  const rank = sql`CASE WHEN ${idMatch} THEN 0
+      WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
+      WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
+        OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
+      ELSE 3 END`;
+  const matches = (where: SQL) =>
+    sql`SELECT r.id, ${rank} AS rank, ${fullName} AS full_name
+          FROM registrations r JOIN people p ON p.id = r.person_id WHERE r.event_id = ${eventId} AND ${where}`;
+  // Text matches are read through the trigram index people_search_trgm: SEARCH_HAYSTACK contains
+  // every field the five LIKEs test, so its LIKE is a necessary condition that the index answers.
+  // Id matches (all-digit terms) are their own branches, each an index lookup. The union is
+  // exactly the rows of the conditions, ranked as before.
+  const branches: SQL[] = [
+    matches(sql`${sql.raw(SEARCH_HAYSTACK('p'))} LIKE ${contains}
+      AND (lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
+        OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
+        OR lower(p.email) LIKE ${contains})`),
+  ];
+  if (id !== null) branches.push(matches(sql`r.id = ${id}`), matches(sql`p.id = ${id}`));
   const ranked = await db.execute<{ id: number }>(
-    sql`SELECT r.id FROM registrations r JOIN people p ON p.id = r.person_id
-       WHERE r.event_id = ${eventId} AND (${idMatch}
-          OR lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
-          OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
-          OR lower(p.email) LIKE ${contains})
-       ORDER BY CASE WHEN ${idMatch} THEN 0
-                  WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
-                  WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
-                    OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
-                  ELSE 3 END, ${fullName}, r.id
-       LIMIT ${limit}`,
+    sql`SELECT m.id FROM (${sql.join(branches, sql` UNION `)}) m ORDER BY m.rank, m.full_name, m.id LIMIT ${limit}`,
   );
   const ids = ranked.rows.map((r) => Number(r.id));
   if (ids.length === 0) return '[]';
@@ -126,9 +165,11 @@ export async function rosterRows(db: Tx, eventId: number) {
     first_name: string;
     last_name: string;
     chat_user_id: string | null;
+    slack_user_id: string | null;
     status: string;
   }>(
-    sql`SELECT p.email, p.legal_first_name AS first_name, p.legal_last_name AS last_name, p.chat_user_id, r.status
+    sql`SELECT p.email, p.legal_first_name AS first_name, p.legal_last_name AS last_name, p.chat_user_id,
+               p.chat_user_id AS slack_user_id, r.status
           FROM registrations r JOIN people p ON p.id = r.person_id
          WHERE r.event_id = ${eventId} AND r.status NOT IN ('withdrawn', 'rejected')
          ORDER BY r.id`,

@@ -1,5 +1,5 @@
 /** Routes of the participants read endpoints (spec "Participants"; contract §4). */
-
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
@@ -38,11 +38,10 @@ export function participantRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const query = request.query;
-      return sendJsonText(
-        reply,
-        await service.listParticipants(ctxOf(deps, request, 'participants.list'), query),
-      );
+      const chunks = await service.listParticipants(ctxOf(deps, request, 'participants.list'), request.query);
+      // A byte stream with a small buffer: the next batch is read only once the client (or the
+      // compressor) has taken the previous one, so memory stays bounded on any list size.
+      return sendJsonText(reply, Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 }));
     },
   );
 

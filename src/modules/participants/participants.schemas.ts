@@ -82,6 +82,9 @@ export const participantFields = {
   full_name: Type.String(),
   email: Type.String({ format: 'email' }),
   chat_user_id: NStr,
+  slack_user_id: Nullable(
+    Type.String({ description: 'Always equal to `chat_user_id` (the name the mobile app reads)' }),
+  ),
   phone: Type.Optional(Nullable(Type.String({ description: 'PII' }))),
   pronouns: NStr,
   headshot_url: NStr,
@@ -249,6 +252,7 @@ export const RosterBody = Type.Object({
       first_name: Type.String(),
       last_name: Type.String(),
       chat_user_id: NStr,
+      slack_user_id: Nullable(Type.String({ description: 'Always equal to `chat_user_id`' })),
       status: Type.String(),
     }),
   ),

@@ -101,6 +101,8 @@ export function participantPairs(v: Visibility): Pair[] {
     ['full_name', `p.legal_first_name || ' ' || p.legal_last_name`],
     ['email', 'p.email'],
     ['chat_user_id', 'p.chat_user_id'],
+    // The name the deployed mobile app reads (its NFC badge writing needs it); contract §10.
+    ['slack_user_id', 'p.chat_user_id'],
     ...(v.pii ? ([['phone', 'p.phone']] as Pair[]) : []),
     ['pronouns', 'p.pronouns'],
     ['headshot_url', 'p.headshot_url'],

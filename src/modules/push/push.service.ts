@@ -1,5 +1,5 @@
 /**
- * Staff push notifications (issue 6 item 3) through Expo's push service.
+ * Staff push notifications through Expo's push service.
  *
  * 1. `enqueueStaffPush(deps, tx, …)` enqueues a `push-send` job in the caller's transaction: a
  *    rolled-back change notifies nobody.
@@ -26,8 +26,18 @@ import {
 import type { JobPayloads } from '../../jobs/definitions.js';
 import { scheduleReceiptCheck } from './push-receipts.js';
 
-/** What happened; the app reads it from `data.kind`. `blast_finished` is wired by the chat-blast worker. */
+/** What happened, sent as `data.kind`. `blast_finished` is wired by the chat-blast worker. */
 export type StaffPushKind = 'travel_pickup' | 'blast_finished';
+
+/**
+ * `data.type` beside `data.kind` (contract §10): the field the deployed mobile app switches on when
+ * a notification is tapped (it knows `message`, which opens a participant's tickets; other values
+ * open nothing in particular).
+ */
+export const PUSH_TYPE: Readonly<Record<string, string>> = {
+  travel_pickup: 'pickup',
+  blast_finished: 'blast',
+};
 
 export interface StaffPushInput {
   eventId: number;
@@ -35,7 +45,7 @@ export interface StaffPushInput {
   /** Short, no personal data (e.g. "Traveller collected"). */
   title: string;
   body: string;
-  /** Extra ids for the app; `kind` and `event_id` are added. */
+  /** Extra ids for the app; `kind`, `type` and `event_id` are added. */
   data?: Record<string, unknown>;
   /** Users not to notify, e.g. the staff member whose scan caused it. */
   excludeUserIds?: number[];
@@ -77,7 +87,7 @@ export async function fanOutStaffPush(deps: Deps, job: JobPayloads['push-send'])
        )})
      ORDER BY pt.id`);
   if (res.rows.length === 0) return;
-  const data = { ...job.data, kind: job.kind, event_id: job.event_id };
+  const data = { ...job.data, kind: job.kind, type: PUSH_TYPE[job.kind] ?? job.kind, event_id: job.event_id };
   await deps.db.transaction(async (tx) => {
     for (let i = 0; i < res.rows.length; i += EXPO_CHUNK_LIMIT) {
       const tokens = res.rows.slice(i, i + EXPO_CHUNK_LIMIT);

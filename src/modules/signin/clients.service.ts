@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { oauthClients } from '../../db/schema/index.js';
-import { conflict, unprocessable } from '../../lib/errors.js';
+import { conflict, notFound, unprocessable } from '../../lib/errors.js';
 
 export type OAuthClient = typeof oauthClients.$inferSelect;
 
@@ -84,6 +84,22 @@ export async function createOAuthClient(
     .onConflictDoNothing()
     .returning();
   if (!row) throw conflict(`An OAuth client with client_id ${clientId} already exists`);
+  return row;
+}
+
+/** Every registered client, by client_id (CLI: `muster clients list`). */
+export function listOAuthClients(tx: Tx): Promise<OAuthClient[]> {
+  return tx.select().from(oauthClients).orderBy(oauthClients.clientId);
+}
+
+/**
+ * Removes a client (CLI: `muster clients revoke`): it can no longer start a sign-in, and its
+ * pending sign-in requests and unused authorization codes go with it (foreign keys cascade).
+ * Mobile tokens already issued stay valid (revoke those with `muster tokens revoke`). 404 when absent.
+ */
+export async function revokeOAuthClient(tx: Tx, clientId: string): Promise<OAuthClient> {
+  const [row] = await tx.delete(oauthClients).where(eq(oauthClients.clientId, clientId)).returning();
+  if (!row) throw notFound(`No OAuth client with client_id ${clientId}`);
   return row;
 }
 

@@ -138,11 +138,11 @@ function upstreamError(error: unknown): UpstreamError {
     error instanceof client.AuthorizationResponseError ||
     error instanceof client.WWWAuthenticateChallengeError ||
     error instanceof client.ClientError;
-  return new UpstreamError(describe(error), !answered);
+  return new UpstreamError(describeUpstreamError(error), !answered);
 }
 
 /** A log-safe description: the error's code and message, never request parameters or tokens. */
-function describe(error: unknown): string {
+export function describeUpstreamError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const oauthError = (error as { error?: unknown }).error;

@@ -1,9 +1,9 @@
 /** Wire shapes of the sign-in routes (contract §3). */
 import { Type } from 'typebox';
 import { DateTime, ErrorBody } from '../../http/schema-helpers.js';
-import { AccessibleEvent, Me } from '../accounts/accounts.routes.js';
+import { AccessibleEvent, Me } from '../accounts/accounts.schemas.js';
+import { MAX_STATE_LENGTH, VERIFIER_PATTERN } from './authorize.service.js';
 import { MAX_REDIRECT_URI_LENGTH } from './clients.service.js';
-import { MAX_STATE_LENGTH, VERIFIER_PATTERN } from './signin.service.js';
 
 const Str = (description: string, maxLength: number) =>
   Type.Optional(Type.String({ maxLength, description }));

@@ -1,6 +1,6 @@
 /**
  * Travel calendar rows (contract §5): one row per travel record of the event's `complete`
- * registrations, with its legs, its primary time and that time's date in the event's time zone.
+ * registrations, with its legs, the registration's groups, its primary time and that time's date in the event's time zone.
  * Every query carries the event id.
  */
 import { sql } from 'drizzle-orm';
@@ -12,6 +12,8 @@ export type LegRow = {
   from: string | null;
   to: string | null;
 };
+
+export type GroupRow = { id: number; name: string; color: string | null };
 
 export type TravelRow = {
   id: number;
@@ -40,6 +42,8 @@ export type TravelRow = {
   /** The registration has a scan in a `checks_in` context. */
   checked_in: boolean;
   legs: LegRow[];
+  /** The registration's groups by name (empty when the event's groups module is off). */
+  groups: GroupRow[];
   primary_at: string | null;
   agenda_date: string | null;
 };
@@ -54,6 +58,7 @@ export async function travelRows(db: Tx, eventId: number): Promise<TravelRow[]> 
     WITH base AS (
       SELECT t.*, p.id AS person_id, p.legal_first_name AS first_name, p.legal_last_name AS last_name,
              p.preferred_name, r.id AS reg_id, e.timezone,
+             COALESCE((e.modules->>'groups_enabled')::boolean, false) AS groups_on,
              CASE WHEN t.direction = 'inbound'
                   THEN COALESCE(lastleg.arrival_time, t.arrival_time, t.expected_arrival_time)
                   ELSE COALESCE(firstleg.departure_time, t.departure_time) END AS primary_ts,
@@ -79,6 +84,11 @@ export async function travelRows(db: Tx, eventId: number): Promise<TravelRow[]> 
            COALESCE((SELECT json_agg(json_build_object('code', l.flight_code, 'from', l.departure_airport,
                                                        'to', l.arrival_airport) ORDER BY l.position, l.id)
                        FROM travel_legs l WHERE l.travel_id = b.id), '[]'::json) AS legs,
+           CASE WHEN b.groups_on THEN COALESCE((
+             SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color) ORDER BY lower(g.name), g.id)
+               FROM registration_groups rg JOIN groups g ON g.id = rg.group_id
+              WHERE rg.registration_id = b.reg_id AND g.event_id = ${eventId}), '[]'::json)
+           ELSE '[]'::json END AS groups,
            ${sql.raw(isoSqlText('b.primary_ts'))} AS primary_at,
            to_char(b.primary_ts AT TIME ZONE b.timezone, 'YYYY-MM-DD') AS agenda_date
       FROM base b

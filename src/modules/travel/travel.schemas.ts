@@ -5,11 +5,18 @@
 import { type Static, Type } from 'typebox';
 import { DateOnly, DateTime, Nullable } from '../../http/schema-helpers.js';
 
-export const PICKUP_STATES = ['awaiting', 'collected', 'checked_in', 'not_needed'] as const;
+/** Inbound entries only; outbound entries carry `null` (contract §10). */
+export const PICKUP_STATES = ['awaiting_pickup', 'collected', 'checked_in', 'pickup_not_needed'] as const;
 export type PickupState = (typeof PICKUP_STATES)[number];
 
 /** What a caller without PII rights reads as the route of a car journey (contract §5). */
 export const ADDRESS_HIDDEN = 'Address hidden';
+
+export const TravelGroup = Type.Object({
+  id: Type.Integer({ description: 'Group id' }),
+  name: Type.String(),
+  color: Nullable(Type.String({ description: 'Display colour, e.g. `#EC3750`' })),
+});
 
 export const TravelEntry = Type.Object({
   id: Type.Integer({ description: 'Travel record id' }),
@@ -24,14 +31,23 @@ export const TravelEntry = Type.Object({
   route: Nullable(Type.String()),
   reference: Nullable(Type.String()),
   details: Nullable(Type.String()),
-  pickupState: Type.Union([
-    Type.Literal('awaiting'),
-    Type.Literal('collected'),
-    Type.Literal('checked_in'),
-    Type.Literal('not_needed'),
-  ]),
+  pickupState: Nullable(
+    Type.Union(
+      [
+        Type.Literal('awaiting_pickup'),
+        Type.Literal('collected'),
+        Type.Literal('checked_in'),
+        Type.Literal('pickup_not_needed'),
+      ],
+      {
+        description: 'Inbound: awaiting_pickup | collected | checked_in | pickup_not_needed. Outbound: null.',
+      },
+    ),
+  ),
   isUnaccompaniedMinor: Type.Boolean(),
-  groups: Type.Array(Type.String(), { description: 'Always empty: groups are not built yet' }),
+  groups: Type.Array(TravelGroup, {
+    description: 'The registration’s groups, by name; `[]` when the event’s groups module is off',
+  }),
 });
 export type TravelEntryJson = Static<typeof TravelEntry>;
 
@@ -41,10 +57,10 @@ export const TravelCounts = Type.Object({
   outbound: Type.Integer(),
   scheduled: Type.Integer({ description: 'Entries with a primaryTimeAt' }),
   unscheduled: Type.Integer({ description: 'Entries without a primaryTimeAt' }),
-  awaitingPickup: Type.Integer({ description: 'pickupState = awaiting' }),
+  awaitingPickup: Type.Integer({ description: 'pickupState = awaiting_pickup' }),
   collected: Type.Integer({ description: 'pickupState = collected' }),
   checkedIn: Type.Integer({ description: 'pickupState = checked_in' }),
-  pickupNotNeeded: Type.Integer({ description: 'pickupState = not_needed' }),
+  pickupNotNeeded: Type.Integer({ description: 'pickupState = pickup_not_needed (inbound only)' }),
 });
 export type TravelCountsJson = Static<typeof TravelCounts>;
 

@@ -11,9 +11,11 @@
  * - `reference`: plane → the legs' flight codes (`TA100, TA200`), else `flight_number`; other modes
  *   → `flight_number` (the train/bus service number).
  * - `details`: `other_details`.
- * - `pickupState`: outbound → `not_needed`; inbound → `collected` (final leg has
- *   `travel_picked_up_at`), else `checked_in` (a scan in a check-in context), else `not_needed`
- *   (`pickup_dismissed_at` set), else `awaiting`.
+ * - `pickupState` (contract §10): outbound → null (nobody is picked up on the way home); inbound →
+ *   `collected` (final leg has `travel_picked_up_at`), else `checked_in` (a scan in a check-in
+ *   context), else `pickup_not_needed` (`pickup_dismissed_at` set), else `awaiting_pickup`.
+ * - `groups`: the registration's groups `{id, name, color}` by name; `[]` when the event's groups
+ *   module is off.
  */
 import type { Visibility } from '../../access/policy.js';
 import type { EventCtx } from '../../deps.js';
@@ -73,12 +75,12 @@ function referenceOf(row: TravelRow): string | null {
   return row.flight_number?.trim() || null;
 }
 
-function pickupStateOf(row: TravelRow): PickupState {
-  if (row.direction === 'outbound') return 'not_needed';
+function pickupStateOf(row: TravelRow): PickupState | null {
+  if (row.direction === 'outbound') return null;
   if (row.collected) return 'collected';
   if (row.checked_in) return 'checked_in';
-  if (row.dismissed) return 'not_needed';
-  return 'awaiting';
+  if (row.dismissed) return 'pickup_not_needed';
+  return 'awaiting_pickup';
 }
 
 /** One calendar entry; field visibility (the car route) follows `v`. */
@@ -98,7 +100,7 @@ export function travelEntry(row: TravelRow, v: Visibility): TravelEntryJson {
     details: row.other_details,
     pickupState: pickupStateOf(row),
     isUnaccompaniedMinor: row.is_unaccompanied_minor,
-    groups: [],
+    groups: row.groups,
   };
 }
 
@@ -110,10 +112,10 @@ function countsOf(entries: readonly TravelEntryJson[]): TravelCountsJson {
     outbound: count((e) => e.direction === 'outbound'),
     scheduled: count((e) => e.primaryTimeAt !== null),
     unscheduled: count((e) => e.primaryTimeAt === null),
-    awaitingPickup: count((e) => e.pickupState === 'awaiting'),
+    awaitingPickup: count((e) => e.pickupState === 'awaiting_pickup'),
     collected: count((e) => e.pickupState === 'collected'),
     checkedIn: count((e) => e.pickupState === 'checked_in'),
-    pickupNotNeeded: count((e) => e.pickupState === 'not_needed'),
+    pickupNotNeeded: count((e) => e.pickupState === 'pickup_not_needed'),
   };
 }
 

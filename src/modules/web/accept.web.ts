@@ -16,13 +16,13 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
-import { EMAIL_BANNED } from '../registration/invitations.service.js';
+import { EMAIL_BANNED } from '../registration/invitations/invitations.service.js';
 import {
   ensureInviteeAccount,
   type InvitationView,
   invitationByToken,
-} from '../registration/invitee.service.js';
-import { startRegistration } from '../registration/registrations.service.js';
+} from '../registration/invitations/invitee.service.js';
+import { startRegistration } from '../registration/lifecycle/registrations.service.js';
 import { signedInAs } from './session.js';
 import { PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 

@@ -12,7 +12,7 @@ import { Type } from 'typebox';
 import type { Deps, RegistrationCtx } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import { signOwnConsent } from '../registration/registrations.service.js';
+import { signOwnConsent } from '../registration/lifecycle/registrations.service.js';
 import { CONSENT_TEXTS, consentTitle } from './consent-texts.js';
 import type { PageErrorItem } from './forms.js';
 import { ownCtx, ownDetail } from './register.web.js';

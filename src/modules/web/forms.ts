@@ -2,10 +2,11 @@
  * Form posts ↔ record PATCH bodies for the section pages (sections.ts). A posted field named by its
  * PATCH path becomes that value: text trimmed (blank → null, so it clears), checkboxes true/false,
  * `datetime-local` values read as UTC; a repeated group with every field blank is left out. The
- * service's 422 message (`path message; path message`) is split back into per-field errors, each
- * linked to its input (error summary) with the field's label in place of the path.
+ * service's 422 problems (`{field, message}`) become per-field errors, each linked to its input
+ * (error summary) with the field's label in place of the path.
  */
 
+import type { Problem } from '../participants/record/problems.js';
 import { type Field, fieldId, type Section } from './sections.js';
 import type { FormBody } from './web.schemas.js';
 
@@ -129,20 +130,26 @@ export function missingRequired(section: Section, values: Values): PageErrorItem
     .map((f) => ({ field: fieldId(f.name), message: `Enter your ${f.label.toLowerCase()}` }));
 }
 
-/** Splits a service 422 message into errors linked to this section's fields. */
-export function errorsFromMessage(section: Section, message: string, slots: SlotMap): PageErrorItem[] {
+/**
+ * A service 422's problems as errors linked to this section's fields: the message reads with the
+ * field's label in place of its path; a problem of no field on this page stays unlinked.
+ */
+export function errorsFromProblems(section: Section, problems: Problem[], slots: SlotMap): PageErrorItem[] {
   const fields = fieldsOf(section);
-  return message.split('; ').map((part) => {
-    const m = /^([A-Za-z_]+(?:\[\d+\])?(?:\.[A-Za-z_0-9]+(?:\[\d+\])?)*):?\s(.*)$/.exec(part);
-    if (!m) return { message: part };
+  return problems.map(({ field: at, message }) => {
     // Sent index → the slot on the page (blank slots were not sent).
-    const path = m[1]!.replace(/^(emergency_contacts|guardians)\[(\d+)\]/, (_all, key: string, i: string) => {
+    const path = at.replace(/^(emergency_contacts|guardians)\[(\d+)\]/, (_all, key: string, i: string) => {
       const slot = slots[key]?.[Number(i)];
       return `${key}[${slot ?? i}]`;
     });
     const field = fields.find((f) => f.name === path) ?? fields.find((f) => f.name.startsWith(`${path}.`));
-    if (!field) return { message: part };
+    if (!field) return { message };
+    if (!message.startsWith(`${at} `) && !message.startsWith(`${at}: `))
+      return { field: fieldId(field.name), message };
     const label = field.name === path ? field.label : path.replace(/[_.[\]]+/g, ' ').trim();
-    return { field: fieldId(field.name), message: `${label} ${m[2]}` };
+    return {
+      field: fieldId(field.name),
+      message: `${label} ${message.slice(at.length).replace(/^:?\s/, '')}`,
+    };
   });
 }

@@ -15,16 +15,17 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { problemsOf } from '../participants/record/problems.js';
 import {
   completePortal,
   getPortal,
   patchPortal,
   signPortalConsent,
-} from '../registration/guardian-portal.service.js';
+} from '../registration/guardian-portal/guardian-portal.service.js';
 import { renderConsent, SignForm, signatureProblems } from './consent.web.js';
 import { consentTitle } from './consent-texts.js';
 import {
-  errorsFromMessage,
+  errorsFromProblems,
   formToPatch,
   type PageErrorItem,
   type Values,
@@ -262,7 +263,7 @@ export function guardianPages(app: Api, deps: Deps): void {
           throw error;
         const errors =
           error.statusCode === 422
-            ? errorsFromMessage(PORTAL, error.message, slots)
+            ? errorsFromProblems(PORTAL, problemsOf(error), slots)
             : [{ message: error.message }];
         return renderPortal(reply, error.statusCode, token, portal, { values, errors });
       }

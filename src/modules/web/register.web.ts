@@ -15,11 +15,12 @@ import type { Deps, RegistrationCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import { getOwnRecord, patchOwnRecord } from '../registration/record.service.js';
-import { getTicket, submitRegistration } from '../registration/registrations.service.js';
+import { problemsOf } from '../participants/record/problems.js';
+import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
+import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
 import { consentTitle } from './consent-texts.js';
 import {
-  errorsFromMessage,
+  errorsFromProblems,
   formToPatch,
   missingRequired,
   type PageErrorItem,
@@ -160,7 +161,7 @@ export function registerPages(app: Api, deps: Deps): void {
           throw error;
         const errors =
           error.statusCode === 422
-            ? errorsFromMessage(section, error.message, slots)
+            ? errorsFromProblems(section, problemsOf(error), slots)
             : [{ message: error.message }];
         return renderSection(reply, error.statusCode, pe, section, values, errors);
       }

@@ -17,7 +17,7 @@ import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 import { signOut } from '../credentials/session.service.js';
-import { exchangeCode } from '../signin/signin.service.js';
+import { exchangeCode } from '../signin/exchange.service.js';
 import {
   clearSession,
   cookieBase,

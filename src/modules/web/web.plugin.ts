@@ -1,5 +1,5 @@
 /**
- * The web pages (issue 4 item 5): server-rendered HTML for the participant and guardian steps that
+ * The web pages: server-rendered HTML for the participant and guardian steps that
  * need a browser. One encapsulated Fastify scope at the site root (outside /api/v1) with:
  * - @fastify/cookie (signed cookies; the secret is derived from the server key, lib/sealed.ts),
  * - @fastify/formbody (HTML form posts; the API itself stays JSON-only),
@@ -25,7 +25,7 @@ import type { Deps } from '../../deps.js';
 import { optionalCtxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
-import { listTickets } from '../registration/registrations.service.js';
+import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
 import { guardianPages } from './guardian.web.js';
@@ -68,7 +68,8 @@ export function webRoutes(app: Api, deps: Deps): void {
     web.addHook('onRoute', (route) => {
       route.logSerializers = { ...logSerializers, ...route.logSerializers };
     });
-    await web.register(cookie, { secret: deps.sealer.mac('muster-web-cookies-v1') });
+    // Signed with the current key; a cookie signed before a key rotation still verifies.
+    await web.register(cookie, { secret: deps.sealer.macs('muster-web-cookies-v1') });
     await web.register(formbody, { bodyLimit: 64 * 1024 });
     await web.register(csrf, {
       sessionPlugin: '@fastify/cookie',

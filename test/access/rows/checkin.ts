@@ -169,7 +169,7 @@ const P = '/api/v1';
 const ROUTES: { method: CheckinMatrixRow['method']; route: string; table: Table }[] = [
   { method: 'GET', route: `GET ${P}/events/:event_id/scan_contexts`, table: READ },
   { method: 'GET', route: `GET ${P}/events/:event_id/scans`, table: READ },
-  // The live feed is authorised exactly like GET /scans (issue 5 item 8). `A:bad`: a scan_context_id
+  // The live feed is authorised exactly like GET /scans. `A:bad`: a scan_context_id
   // of another event (422).
   { method: 'GET', route: `GET ${P}/events/:event_id/scans/stream`, table: READ },
   { method: 'POST', route: `POST ${P}/events/:event_id/scans`, table: WRITE },

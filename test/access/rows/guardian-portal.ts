@@ -23,7 +23,8 @@ export interface GuardianRow {
   principal: PrincipalName;
   target: Column;
   remoteAddress: string;
-  expected: { status: number; error?: string };
+  /** `problems`: the field problems a 422 of an invalid PATCH body lists beside `error`. */
+  expected: { status: number; error?: string; problems?: { field: string; message: string }[] };
 }
 
 const P = '/api/v1';
@@ -81,7 +82,10 @@ export const guardianRows: GuardianRow[] = Object.entries(COLUMNS).flatMap(([rou
       principal,
       target,
       remoteAddress: nextAddress(),
-      expected: { status, error },
+      expected:
+        route === PORTAL_PATCH && status === 422 && error
+          ? { status, error, problems: [{ field: 'media_permission', message: error }] }
+          : { status, error },
     })),
   ),
 );

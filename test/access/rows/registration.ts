@@ -1,5 +1,5 @@
 /**
- * Authorization-matrix rows for the registration routes (issue 4), transcribed from the spec
+ * Authorization-matrix rows for the registration routes, transcribed from the spec
  * ("POST /events/{event_id}/participants (invite)": event API key of that event or series API key
  * of its series) and the contract (§1 event path segment and check order, §2 roles and reach, §4
  * invite callers "event key of the event, series key of its series, or a user with participants

@@ -24,7 +24,8 @@ export interface RecordRow {
   route: string;
   principal: PrincipalName;
   target: Column;
-  expected: { status: number; error?: string };
+  /** `problems`: the field problems a 422 of an invalid body lists beside `error`. */
+  expected: { status: number; error?: string; problems?: { field: string; message: string }[] };
 }
 
 // biome-ignore format: the matrix is a hand-aligned literal table
@@ -91,12 +92,15 @@ function expand(method: 'GET' | 'PATCH', route: string): RecordRow[] {
     if (statuses.length !== COLUMNS.length) throw new Error(`bad row ${principal}`);
     return COLUMNS.map((target, i) => {
       const status = target === 'mine:bad' && method === 'GET' ? statuses[0]! : statuses[i]!;
+      const error = errorFor(principal, status, target, method);
+      const problems =
+        status === 422 && error ? [{ field: 'personal.date_of_birth', message: error }] : undefined;
       return {
         method,
         route,
         principal,
         target,
-        expected: { status, error: errorFor(principal, status, target, method) },
+        expected: { status, error, ...(problems ? { problems } : {}) },
       };
     });
   });

@@ -1,5 +1,5 @@
 /**
- * Authorization-matrix rows for the web pages (issue 4 item 5; contract §8 "a participant signs in
+ * Authorization-matrix rows for the web pages (contract §8 "a participant signs in
  * like any user"), transcribed from the design, not from src/access.
  *
  * The pages are for browsers: a bearer credential plays no part (like the sign-in pages), so every

@@ -1,0 +1,179 @@
+/**
+ * Field validation of a record write by the participant or a guardian (contract §8: "Validation
+ * per field (dates, enums, E.164-ish phones, IATA codes) → 422 naming the field"). First the schema
+ * (types, enums, formats, unknown fields), then the rules a schema cannot say. Every problem is
+ * listed in one 422 `{error, problems}` (problems.ts), e.g. error `guardians[0].phone must be a
+ * phone number in international format, e.g. +447700900123; personal.date_of_birth must not be in
+ * the future` with `problems: [{field: 'guardians[0].phone', message: …}, …]`.
+ * Returns the patch normalised: airport codes and flight codes upper-cased, emails lower-cased.
+ */
+import { normalizeEmail } from '../../../lib/identifiers.js';
+import { describeSchemaErrors, type Problem, problemsError, schemaErrors } from './problems.js';
+import {
+  PortalPatch,
+  type PortalPatchInput,
+  RecordPatch,
+  type RecordPatchInput,
+  type TravelPatchInput,
+} from './sections.schemas.js';
+
+/** E.164-ish: optional +, 7..15 digits; spaces, dots, dashes and parentheses allowed between. */
+export function isPhone(value: string): boolean {
+  const compact = value.trim().replace(/[\s().-]/g, '');
+  return /^\+?[1-9][0-9]{6,14}$/.test(compact);
+}
+const IATA_AIRPORT = /^[A-Z]{3}$/;
+/** IATA flight designator: 2-character airline code, optional letter, 1..4 digits, optional suffix. */
+const FLIGHT_CODE = /^([A-Z][0-9]|[0-9][A-Z]|[A-Z]{2})[A-Z]?[0-9]{1,4}[A-Z]?$/;
+
+export const PHONE_MESSAGE = 'must be a phone number in international format, e.g. +447700900123';
+
+/**
+ * The path (`personal.notes`, `guardians[0].name`) of the first string or key holding a NUL
+ * character, which PostgreSQL text and jsonb cannot store (it would be a database error), or null.
+ */
+export function nulPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulPath(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return at;
+      const found = nulPath(item, at);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** 422 when any string of the body holds a NUL character (named by its field). */
+export function assertNoNul(body: unknown): void {
+  const at = nulPath(body);
+  if (at) throw problemsError([{ field: at, message: `${at} must not contain NUL characters` }]);
+}
+
+/** A problem of `field` whose message reads `<field> <text>`. */
+const problem = (field: string, text: string): Problem => ({ field, message: `${field} ${text}` });
+
+function travelProblems(name: string, travel: TravelPatchInput, problems: Problem[]): void {
+  const before = (a: string | null | undefined, b: string | null | undefined) =>
+    a && b && Date.parse(b) < Date.parse(a);
+  if (before(travel.departure_time, travel.arrival_time))
+    problems.push(problem(`${name}.arrival_time`, `must not be before ${name}.departure_time`));
+  travel.legs?.forEach((leg, i) => {
+    const at = `${name}.legs[${i}]`;
+    for (const key of ['departure_airport', 'arrival_airport'] as const) {
+      const code = leg[key]?.trim().toUpperCase();
+      if (code === undefined) continue;
+      if (!IATA_AIRPORT.test(code))
+        problems.push(problem(`${at}.${key}`, 'must be a 3-letter IATA airport code, e.g. LHR'));
+      else leg[key] = code;
+    }
+    if (leg.flight_code) {
+      const code = leg.flight_code.replace(/\s+/g, '').toUpperCase();
+      if (!FLIGHT_CODE.test(code))
+        problems.push(problem(`${at}.flight_code`, 'must be an IATA flight number, e.g. BA117'));
+      else leg.flight_code = code;
+    }
+    if (before(leg.departure_time, leg.arrival_time))
+      problems.push(problem(`${at}.arrival_time`, `must not be before ${at}.departure_time`));
+  });
+}
+
+/** Rules beyond the schema; mutates `patch` to normalise codes and emails. */
+/** A problem when `value` is given and is not a phone number. */
+function phoneProblem(field: string, value: string | null | undefined): Problem[] {
+  return value !== null && value !== undefined && value.trim() !== '' && !isPhone(value)
+    ? [problem(field, PHONE_MESSAGE)]
+    : [];
+}
+
+function ruleProblems(patch: RecordPatchInput, today: string): Problem[] {
+  const problems: Problem[] = [];
+  const phone = (field: string, value: string | null | undefined) => {
+    problems.push(...phoneProblem(field, value));
+  };
+  phone('phone', patch.phone);
+  const dob = patch.personal?.date_of_birth;
+  const dobField = 'personal.date_of_birth';
+  if (dob && dob > today) problems.push(problem(dobField, 'must not be in the future'));
+  if (dob && dob < '1900-01-01') problems.push(problem(dobField, 'must be 1900-01-01 or later'));
+  const stay = patch.accommodation;
+  if (stay?.check_in_date && stay.check_out_date && stay.check_out_date < stay.check_in_date)
+    problems.push(problem('accommodation.check_out_date', 'must not be before accommodation.check_in_date'));
+  patch.emergency_contacts?.forEach((c, i) => {
+    phone(`emergency_contacts[${i}].phone`, c.phone);
+  });
+  if (patch.guardians) {
+    const seen = new Map<string, number>();
+    patch.guardians.forEach((g, i) => {
+      phone(`guardians[${i}].phone`, g.phone);
+      g.email = normalizeEmail(g.email);
+      const first = seen.get(g.email);
+      if (first !== undefined)
+        problems.push(problem(`guardians[${i}].email`, `duplicates guardians[${first}].email`));
+      seen.set(g.email, i);
+    });
+    if (patch.guardians.filter((g) => g.is_primary).length > 1)
+      problems.push({ field: 'guardians', message: 'guardians: at most one guardian can be is_primary' });
+  }
+  if (patch.travel_inbound) travelProblems('travel_inbound', patch.travel_inbound, problems);
+  if (patch.travel_outbound) travelProblems('travel_outbound', patch.travel_outbound, problems);
+  return problems;
+}
+
+/**
+ * Checks an untrusted PATCH body. `today` is the caller's date (YYYY-MM-DD, UTC) for the date of
+ * birth rule. Throws ApiError 422 naming every bad field; returns the normalised patch.
+ */
+export function validateRecordPatch(body: unknown, today: string): RecordPatchInput {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw problemsError([
+      { field: 'body', message: 'The request body must be a JSON object of record sections' },
+    ]);
+  assertNoNul(body);
+  const copy = structuredClone(body) as Record<string, unknown>;
+  // Guardian emails are the match key: surrounding spaces are not a reason to refuse one.
+  if (Array.isArray(copy.guardians)) {
+    for (const g of copy.guardians as Record<string, unknown>[]) {
+      if (g && typeof g.email === 'string') g.email = g.email.trim();
+    }
+  }
+  const errors = schemaErrors(RecordPatch, copy);
+  const problems =
+    errors.length > 0
+      ? describeSchemaErrors(errors, undefined, 'body')
+      : ruleProblems(copy as RecordPatchInput, today);
+  if (problems.length > 0) throw problemsError(problems);
+  return copy as RecordPatchInput;
+}
+
+/**
+ * Checks an untrusted guardian-portal PATCH body (the guardian's own details, permissions and
+ * emergency contacts; PortalPatch). Throws ApiError 422 `{error, problems}` naming every bad field.
+ */
+export function validatePortalPatch(body: unknown): PortalPatchInput {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw problemsError([{ field: 'body', message: 'The request body must be a JSON object' }]);
+  assertNoNul(body);
+  const problems = describeSchemaErrors(
+    schemaErrors(PortalPatch, body as Record<string, unknown>),
+    undefined,
+    'body',
+  );
+  if (problems.length === 0) {
+    const patch = body as PortalPatchInput;
+    if (patch.phone && !isPhone(patch.phone)) problems.push(problem('phone', PHONE_MESSAGE));
+    patch.emergency_contacts?.forEach((c, i) => {
+      if (!isPhone(c.phone)) problems.push(problem(`emergency_contacts[${i}].phone`, PHONE_MESSAGE));
+    });
+  }
+  if (problems.length > 0) throw problemsError(problems);
+  return body as PortalPatchInput;
+}

@@ -1,0 +1,183 @@
+/**
+ * Guardian portal (contract §8): the emailed link's token is the credential. A token is stored only
+ * as its SHA-256 digest (`guardians.invite_token_digest`, 7 days, `invite_expires_at`).
+ *
+ * Check order: malformed or unknown token → 404 `Guardian link not found`; expired → 410
+ * `This guardian link has expired; ask the participant or the event team for a new one`; then the
+ * body (422 `{error, problems}` naming each field; validation and the write are the participant-record
+ * write model's validatePortalPatch and writeGuardianPatch); then the state: the child's registration `withdrawn` or `rejected`
+ * → 409 `This registration is <status>`. Reading never changes anything. The first PATCH (or the
+ * completion) marks the guardian `accepted`; completion marks it `completed` and re-runs the
+ * registration's completion check (contract §4). Writes are audited (`guardians.portal.update`,
+ * `guardians.portal.complete`, field names only) and bump the registration's `updated_at`.
+ */
+import { sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
+import type { Tx } from '../../../db/client.js';
+import type { Deps, Deps as FullDeps } from '../../../deps.js';
+import { ApiError, conflict, notFound, unprocessable } from '../../../lib/errors.js';
+import { digestSecret } from '../../../lib/secrets.js';
+import { recordAudit } from '../../audit/audit.service.js';
+import { assertNoNul, validatePortalPatch } from '../../participants/record/validate.js';
+import { writeGuardianPatch } from '../../participants/record/write.js';
+import { CONSENT_NOT_FOUND, recordTypedSignature } from '../lifecycle/consents.service.js';
+import { recheckCompletion } from '../lifecycle/lifecycle.js';
+import { type GuardianLink, guardianByDigest, portalView } from './guardian-portal.repo.js';
+import {
+  PERMISSION_KEYS,
+  PERMISSION_LABELS,
+  PERMISSION_VALUES,
+  type PortalBody,
+  REQUIRED_PERMISSIONS,
+} from './guardian-portal.schemas.js';
+
+export const LINK_NOT_FOUND = 'Guardian link not found';
+export const LINK_EXPIRED =
+  'This guardian link has expired; ask the participant or the event team for a new one';
+/** Tokens are URL-safe random strings; anything else names no link (404 without a query). */
+const TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
+
+type Db = Pick<Deps, 'db'>;
+
+/** The guardian named by `token`: 404 unknown or malformed, 410 expired. */
+export async function guardianByToken(db: Tx, token: string, lock = false): Promise<GuardianLink> {
+  if (!TOKEN.test(token)) throw notFound(LINK_NOT_FOUND);
+  const link = await guardianByDigest(db, digestSecret(token), lock);
+  if (!link) throw notFound(LINK_NOT_FOUND);
+  if (link.expired) throw new ApiError(410, LINK_EXPIRED);
+  return link;
+}
+
+/** The portal view (`PortalBody`); its guardian, child and consents are built as JSON in SQL. */
+async function view(db: Tx, guardianId: number): Promise<Static<typeof PortalBody>> {
+  const body = (await portalView(db, guardianId)) as Omit<Static<typeof PortalBody>, 'permissions'>;
+  // The guardian's row carries each permission's answer under the permission's key.
+  const guardian: Record<string, unknown> = body.guardian;
+  const permissions = PERMISSION_KEYS.map((key) => ({
+    key,
+    label: PERMISSION_LABELS[key],
+    required: REQUIRED_PERMISSIONS.includes(key),
+    options: [...PERMISSION_VALUES],
+    value: (guardian[key] as string | null | undefined) ?? null,
+  }));
+  const { guardian: g, child, consents, expires_at } = body;
+  return { guardian: g, child, permissions, consents, expires_at };
+}
+
+/** GET /guardian/{token} → `{guardian, child, permissions, consents, expires_at}`. Read-only. */
+export async function getPortal(deps: Db, token: string) {
+  const link = await guardianByToken(deps.db, token);
+  return view(deps.db, link.id);
+}
+
+function assertActive(link: GuardianLink): void {
+  if (link.registrationStatus === 'withdrawn' || link.registrationStatus === 'rejected')
+    throw conflict(`This registration is ${link.registrationStatus}`);
+}
+
+const ACCEPT = sql`status = CASE WHEN status IN ('pending', 'invited') THEN 'accepted' ELSE status END,
+  accepted_at = COALESCE(accepted_at, now())`;
+
+async function audit(tx: Tx, link: GuardianLink, action: string, metadata: Record<string, unknown>) {
+  await recordAudit(tx, {
+    action,
+    eventId: link.eventId,
+    seriesId: link.seriesId,
+    targetType: 'guardian',
+    targetId: link.id,
+    via: 'guardian_link',
+    metadata: { registration_id: link.registrationId, via: 'guardian_link', ...metadata },
+  });
+}
+
+/** PATCH /guardian/{token}: own details, permissions, own emergency contacts → the portal view. */
+export async function patchPortal(deps: Db, token: string, body: unknown) {
+  await guardianByToken(deps.db, token);
+  const patch = validatePortalPatch(body);
+  return deps.db.transaction(async (tx) => {
+    const link = await guardianByToken(tx, token, true);
+    assertActive(link);
+    await writeGuardianPatch(tx, { guardianId: link.id, registrationId: link.registrationId }, patch, [
+      ACCEPT,
+    ]);
+    await audit(tx, link, 'guardians.portal.update', { fields: Object.keys(patch) });
+    return view(tx, link.id);
+  });
+}
+
+/**
+ * POST /guardian/{token}/complete: the guardian is done. 422 `Answer these permissions before
+ * completing: …` while a required permission is unanswered. Idempotent: completing again answers
+ * the view and changes nothing.
+ */
+export async function completePortal(deps: Db, token: string) {
+  return deps.db.transaction(async (tx) => {
+    const link = await guardianByToken(tx, token, true);
+    assertActive(link);
+    if (link.status === 'completed') return view(tx, link.id);
+    if (link.missingAnswers.length > 0)
+      throw unprocessable(`Answer these permissions before completing: ${link.missingAnswers.join(', ')}`);
+    await tx.execute(
+      sql`UPDATE guardians SET status = 'completed', accepted_at = COALESCE(accepted_at, now()),
+            completed_at = now() WHERE id = ${link.id}`,
+    );
+    await audit(tx, link, 'guardians.portal.complete', {});
+    await recheckCompletion(tx, link.registrationId, {
+      role: 'guardian',
+      actorUserId: link.guardianUserId,
+      via: 'guardian_link',
+      metadata: { guardian_id: link.id },
+    });
+    return view(tx, link.id);
+  });
+}
+
+/**
+ * POST /guardian/{token}/consents/{consent_id}/sign `{signature_name}`: a typed signature by the
+ * guardian on one of the child's consents (reg-core's recordTypedSignature: pending on a guardian,
+ * not yet signed, no e-signature provider; it re-runs the completion check). A consent of another
+ * registration, or a malformed id, is 404 `Consent not found`. Answers the portal view.
+ */
+export async function signPortalConsent(
+  deps: FullDeps,
+  token: string,
+  rawConsentId: string,
+  body: unknown,
+  ip: string,
+) {
+  const link = await guardianByToken(deps.db, token);
+  const consentId = await consentOf(deps.db, link, rawConsentId);
+  const name = (body as { signature_name?: unknown } | null)?.signature_name;
+  const extra =
+    body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'signature_name') : [];
+  if (extra.length > 0)
+    throw unprocessable(`body has unknown field${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`);
+  if (typeof name !== 'string') throw unprocessable('signature_name is required');
+  assertNoNul({ signature_name: name });
+  if (name.length > 200) throw unprocessable('signature_name must be at most 200 characters');
+  return deps.db.transaction(async (tx) => {
+    const locked = await guardianByToken(tx, token, true);
+    await recordTypedSignature(deps, tx, {
+      consentId,
+      signatureName: name,
+      ip,
+      signer: 'guardian',
+      actor: {
+        role: 'guardian',
+        actorUserId: locked.guardianUserId,
+        via: 'guardian_link',
+        metadata: { guardian_id: locked.id, via: 'guardian_link' },
+      },
+    });
+    return view(tx, locked.id);
+  });
+}
+
+async function consentOf(db: Tx, link: GuardianLink, raw: string): Promise<number> {
+  if (!/^[0-9]{1,9}$/.test(raw)) throw notFound(CONSENT_NOT_FOUND);
+  const res = await db.execute<{ id: number }>(
+    sql`SELECT id FROM consents WHERE id = ${Number(raw)} AND registration_id = ${link.registrationId}`,
+  );
+  if (res.rows.length === 0) throw notFound(CONSENT_NOT_FOUND);
+  return Number(res.rows[0]!.id);
+}
