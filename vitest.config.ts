@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /** Suites that drive the CLI in-process (process.env, stdout, exitCode) or start processes: own process each. */
-const PROCESS_SUITES = ['test/cli/**/*.test.ts', 'test/sessions/cli-revoke.test.ts', 'test/browser/**/*.test.ts'];
+const PROCESS_SUITES = [
+  'test/cli/**/*.test.ts',
+  'test/sessions/cli-revoke.test.ts',
+  'test/browser/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {
