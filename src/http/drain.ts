@@ -16,7 +16,7 @@ export const DRAIN_MAX_MS = 10_000;
 
 /** Reads and discards what is left of `raw`'s body; resolves at its end, or at a limit. */
 export function drainBody(raw: IncomingMessage): Promise<void> {
-  if (raw.complete || raw.destroyed) return Promise.resolve();
+  if (bodyRead(raw)) return Promise.resolve();
   return new Promise((resolve) => {
     let seen = 0;
     const finish = () => {
@@ -40,11 +40,19 @@ export function drainBody(raw: IncomingMessage): Promise<void> {
   });
 }
 
+/**
+ * True when nothing is left to read: the body arrived in full, the stream already ended (a parser
+ * consumed it, as with malformed JSON), or the socket is gone.
+ */
+function bodyRead(raw: IncomingMessage): boolean {
+  return raw.complete || raw.readableEnded || raw.destroyed;
+}
+
 /** An onSend hook: an answer that closes the connection waits until the request body is read. */
 export function registerBodyDrain(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const closing = String(reply.getHeader('connection') ?? '').toLowerCase() === 'close';
-    if (closing && !request.raw.complete) await drainBody(request.raw);
+    if (closing && !bodyRead(request.raw)) await drainBody(request.raw);
     return payload;
   });
 }

@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkInContext, startMuster } from '../support/processes.js';
+import { checkInContext, killAll, startMuster } from '../support/processes.js';
 
+afterAll(killAll);
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const dir = mkdtempSync(path.join(tmpdir(), 'muster-restart-'));
 const env = { ...process.env, DATABASE_URL: '', MUSTER_DATA_DIR: dir };

@@ -7,8 +7,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, runJson, type TestDatabase } from '../cli/harness.js';
-import { checkInContext, startMuster } from '../support/processes.js';
+import { checkInContext, killAll, startMuster } from '../support/processes.js';
 
+afterAll(killAll);
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const IN_FLIGHT = 50;
 

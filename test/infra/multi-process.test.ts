@@ -12,9 +12,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, runJson, type TestDatabase } from '../cli/harness.js';
 import { formFields } from '../signin/harness.js';
-import { freePort, type MusterProcess, startMuster } from '../support/processes.js';
+import { freePort, killAll, type MusterProcess, startMuster } from '../support/processes.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 
+afterAll(killAll);
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const running: MusterProcess[] = [];
 

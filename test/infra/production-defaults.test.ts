@@ -9,8 +9,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, runCli, runJson, singleJson, type TestDatabase } from '../cli/harness.js';
-import { startMuster } from '../support/processes.js';
+import { killAll, startMuster } from '../support/processes.js';
 
+afterAll(killAll);
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 describe.skipIf(!onPostgres)('production defaults on PostgreSQL', { timeout: 300_000 }, () => {

@@ -5,7 +5,9 @@
  * plain OAuth 2.0 provider (scope `email` without `openid`, as the deployed mobile app asks),
  * answered from the provider's own access tokens (oidc-provider's /me insists on `openid`).
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import * as oauth from 'oauth4webapi';
 import Provider, { type ClientMetadata } from 'oidc-provider';
 
 export type Account = { email: string; email_verified: boolean };
@@ -121,4 +123,36 @@ export async function startProvider(
 
   await new Promise<void>((resolve) => state.server.listen(port, '127.0.0.1', resolve));
   return state;
+}
+
+/**
+ * What the mobile app does before calling Muster (mobile-app.md §2.1): the provider's authorize
+ * endpoint with PKCE S256 (a 128-character verifier), scope `email` and a random `state`, signed in
+ * as `login`. Returns the provider's code for `redirectUri` and the verifier.
+ */
+export async function appAuthorize(
+  idp: TestProvider,
+  login: string,
+  clientId: string,
+  redirectUri: string,
+): Promise<{ code: string; verifier: string }> {
+  idp.nextLogin = login;
+  const verifier = randomBytes(96).toString('base64url');
+  const state = oauth.generateRandomState();
+  const authorize = new URL(`${idp.issuer}/auth`);
+  for (const [k, v] of Object.entries({
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'email',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  }))
+    authorize.searchParams.set(k, v);
+  const back = await idp.walk(authorize);
+  if (!back.href.startsWith(`${redirectUri}?`) || back.searchParams.get('state') !== state) {
+    throw new Error(`the provider did not return to ${redirectUri} with the state: ${back.href}`);
+  }
+  return { code: back.searchParams.get('code') ?? '', verifier };
 }

@@ -26,7 +26,7 @@ import {
   startSigninApp,
   verify,
 } from './harness.js';
-import { startProvider, type TestProvider } from './provider.js';
+import { appAuthorize, startProvider, type TestProvider } from './provider.js';
 
 const CLIENT_SECRET = 'upstream-app-secret-0123456789abcdef';
 const APP_REDIRECT = 'attend://oauth/callback';
@@ -87,27 +87,10 @@ interface AppCode {
 
 /** What the app does before calling Muster: the provider's authorize endpoint, login, its code. */
 async function upstreamCode(login: string, redirectUri = APP_REDIRECT): Promise<AppCode> {
-  idp.nextLogin = login;
-  const verifier = randomBytes(96).toString('base64url');
-  expect(verifier).toHaveLength(128);
-  const state = oauth.generateRandomState();
-  const authorize = new URL(`${idp.issuer}/auth`);
-  for (const [k, v] of Object.entries({
-    client_id: 'attend-app',
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'email',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  }))
-    authorize.searchParams.set(k, v);
-  const back = await idp.walk(authorize);
-  expect(back.href.startsWith(`${redirectUri}?`)).toBe(true);
-  expect(back.searchParams.get('state')).toBe(state);
-  const code = back.searchParams.get('code')!;
-  seen.push(code, verifier);
-  return { code, verifier };
+  const got = await appAuthorize(idp, login, 'attend-app', redirectUri);
+  expect(got.verifier).toHaveLength(128);
+  seen.push(got.code, got.verifier);
+  return got;
 }
 
 function postSession(body: Record<string, string>) {

@@ -19,6 +19,16 @@ export interface MusterProcess {
   readonly exited: Promise<number | null>;
 }
 
+/** Every process started by this test file that may still run. */
+const started = new Set<ChildProcess>();
+
+/** SIGKILLs every process this file started that is still running (an afterAll: a failed test leaves none behind). */
+export async function killAll(): Promise<void> {
+  const waits = [...started].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of started) child.kill('SIGKILL');
+  await Promise.all(waits);
+}
+
 export function startMuster(args: string[], env: NodeJS.ProcessEnv): MusterProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
     cwd: ROOT,
@@ -33,7 +43,13 @@ export function startMuster(args: string[], env: NodeJS.ProcessEnv): MusterProce
   child.stderr!.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  started.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      started.delete(child);
+      resolve(code);
+    }),
+  );
   return {
     child,
     exited,

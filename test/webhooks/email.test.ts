@@ -231,15 +231,15 @@ describe('email provider events', () => {
     expect((await get('?limit=0')).statusCode).toBe(422);
   });
 
-  it('an out-of-range before_id is a 422 with {error} on both lists, not a database error', async () => {
-    for (const path of ['email_log', 'email_suppressions']) {
+  it('an out-of-range before_id or event_id is a 422 with {error}, not a database error', async () => {
+    for (const query of ['email_log?before_id', 'email_suppressions?before_id', 'email_log?event_id']) {
       const res = await t.app.inject({
         method: 'GET',
-        url: `/api/v1/${path}?before_id=99999999999999999999`,
+        url: `/api/v1/${query}=99999999999999999999`,
         headers: bearer(world.secrets.admin),
       });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ error: expect.stringContaining('before_id') });
+      expect(res.json()).toEqual({ error: expect.stringContaining(query.split('?')[1]!) });
     }
   });
 });

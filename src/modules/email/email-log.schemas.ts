@@ -18,7 +18,9 @@ export const EmailLogQuery = Type.Object(
       Type.String({ minLength: 1, maxLength: 320, description: 'Recipient, case-insensitive exact match' }),
     ),
     status: Type.Optional(Type.Union(EMAIL_LOG_STATUSES.map((s) => Type.Literal(s)))),
-    event_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Numeric event id' })),
+    event_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Numeric event id' }),
+    ),
     before_id: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Paging: entries with a smaller id' }),
     ),

@@ -7,8 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { NO_ROLES, visibilityFor } from '../../access/policy.js';
-import type { Principal } from '../../access/principal.js';
+import { type AccessContext, authorize } from '../../access/authorize.js';
 import type { UpstreamExchangeConfig } from '../../config.js';
 import type { Tx } from '../../db/client.js';
 import { authorizationCodes, mobileTokens, users } from '../../db/schema/index.js';
@@ -56,7 +55,8 @@ const invalidSession = () => new ApiError(401, INVALID_SESSION);
 interface Issued {
   user: UserRow;
   token: { id: number; secret: string; expires_at: string };
-  deviceName: string | undefined;
+  /** The gate's answer for the new token (action `account.me`), taken while it is certainly live. */
+  access: AccessContext;
 }
 
 /**
@@ -184,14 +184,17 @@ export async function devSignIn(deps: Deps, input: { dev_email: string; device_n
 async function issueSession(
   tx: Tx,
   user: Issued['user'],
-  device: Issued['deviceName'],
+  device: string | undefined,
   how: { method: string; clientId: string | null },
 ): Promise<Issued> {
   const token = await issueMobileToken(tx, user.id, { deviceName: device });
-  const result: Issued = { user, token: { ...token, expires_at: token.expires_at! }, deviceName: device };
+  // The new token goes through the gate like a request to GET /me would: the account reads below
+  // get the gate's own context for it rather than one assembled here.
+  const access = await authorize(tx, 'account.me', token.secret, {});
+  const result: Issued = { user, token: { ...token, expires_at: token.expires_at! }, access };
   await recordAudit(tx, {
     action: 'session.create',
-    principal: principalOf(result),
+    principal: access.principal,
     targetType: 'mobile_token',
     targetId: token.id,
     metadata: { method: how.method, client_id: how.clientId, device_name: device ?? null },
@@ -199,29 +202,9 @@ async function issueSession(
   return result;
 }
 
-function principalOf(issued: Issued): Extract<Principal, { kind: 'mobile' }> {
-  const { user, token } = issued;
-  return {
-    kind: 'mobile',
-    user: { id: user.id, uuid: user.uuid, email: user.email, name: user.name, globalAdmin: user.globalAdmin },
-    expiresAt: new Date(token.expires_at),
-    credentialId: String(token.id),
-    credentialName: issued.deviceName ?? null,
-  };
-}
-
 /** `{token, expires_at, user: /me fields + events}` plus the OAuth token-response fields (RFC 6749 §5.1). */
 async function sessionResponse(deps: Deps, issued: Issued) {
-  const principal = principalOf(issued);
-  const ctx: Ctx = {
-    ...deps,
-    access: {
-      action: 'account.me',
-      principal,
-      roles: NO_ROLES,
-      visibility: visibilityFor(principal, NO_ROLES),
-    },
-  };
+  const ctx: Ctx = { ...deps, access: issued.access };
   const me = await getMe(ctx);
   const { events } = await listAccessibleEvents(ctx);
   return {
