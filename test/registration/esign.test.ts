@@ -14,7 +14,7 @@ import { issueMobileToken } from '../../src/modules/credentials/issue.service.js
 import { call, P, type RegHarness, startRegHarness, tokenIn } from './harness.js';
 
 const requests: SigningRequest[] = [];
-ESIGN_ADAPTERS.push(() => ({
+const recording: (typeof ESIGN_ADAPTERS)[number] = () => ({
   name: 'recording',
   async createSigningRequest(request) {
     requests.push(request);
@@ -23,15 +23,19 @@ ESIGN_ADAPTERS.push(() => ({
       documentUrl: `https://sign.example/s/${request.consentId}`,
     };
   },
-}));
+});
 
 let h: RegHarness;
 
+// Registered for this file only: test files share their worker process, and a later file's app
+// must not find this adapter.
 beforeAll(async () => {
+  ESIGN_ADAPTERS.push(recording);
   h = await startRegHarness();
 }, 60_000);
 
 afterAll(async () => {
+  ESIGN_ADAPTERS.splice(ESIGN_ADAPTERS.indexOf(recording), 1);
   await h?.close();
 });
 
