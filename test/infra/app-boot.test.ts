@@ -13,7 +13,9 @@ describe('route declarations', () => {
       app.get('/api/v1/bogus', { config: { action: 'no.such.action' as never } }, async () => ({})),
     ).toThrow(UndeclaredRouteError);
     app.get('/api/v1/declared', { config: { action: 'account.me' } }, async () => ({}));
-    expect(registeredRoutes(app)).toEqual([{ method: 'GET', url: '/api/v1/declared', action: 'account.me' }]);
+    expect(registeredRoutes(app)).toEqual([
+      { method: 'GET', url: '/api/v1/declared', action: 'account.me', credential: 'bearer' },
+    ]);
     await app.close();
   });
 });
