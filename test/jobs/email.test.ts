@@ -108,9 +108,14 @@ describe('email delivery', () => {
     // Pooled connections shared by the worker's parallel sends: more than one, never more than five.
     expect(smtp.maxConnections).toBeGreaterThan(1);
     expect(smtp.maxConnections).toBeLessThanOrEqual(5);
-    const sent = await t.deps.db.execute<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM email_log WHERE to_email LIKE 'burst%' AND status = 'sent'`,
-    );
-    expect(sent.rows[0]!.n).toBe(40);
+    // The SMTP server holds a message before the worker records it as sent: wait for the log to catch up.
+    const sentCount = async () =>
+      (
+        await t.deps.db.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM email_log WHERE to_email LIKE 'burst%' AND status = 'sent'`,
+        )
+      ).rows[0]!.n;
+    for (let i = 0; i < 100 && (await sentCount()) < 40; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await sentCount()).toBe(40);
   }, 60_000);
 });
