@@ -2,9 +2,10 @@
  * Headless Chromium for the web-page tests: Debian's `chromium` (installed by .ci/run) driven by
  * playwright-core. When the binary is absent the browser suites are skipped with a message saying
  * so (and nothing else skips them). Screenshots go to test-artifacts/screenshots/ (gitignored).
- * Also an accessibility probe run on every page the tests visit.
+ * Also an accessibility check run on every page the tests visit: our own probe, then axe-core.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -63,14 +64,33 @@ const A11Y_PROBE = `(() => {
   return problems;
 })()`;
 
+/** axe-core's browser bundle, evaluated in the page (the DevTools protocol is not subject to the CSP). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// Runs axe (WCAG 2.x A/AA and best practices) and returns the serious and critical violations.
+const AXE_RUN = `(async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    resultTypes: ['violations'],
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' [' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ']');
+})()`;
+
 /**
- * Page-level accessibility checks: `lang`, viewport meta, a title and one h1, every visible form
- * control labelled, every fieldset with a legend, error-summary links pointing at existing fields,
- * no horizontal scrolling (mobile-friendly), and no CSP violation or script error logged.
+ * Page-level accessibility checks. Our probe: `lang`, viewport meta, a title and one h1, every
+ * visible form control labelled, every fieldset with a legend, error-summary links pointing at
+ * existing fields, no horizontal scrolling (mobile-friendly). Then axe-core: no serious or critical
+ * violation (contrast, names, roles, landmarks…).
  */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   const report = await page.evaluate<string[]>(A11Y_PROBE);
   expect(report, `accessibility problems on ${label}`).toEqual([]);
+  const hasAxe = await page.evaluate<boolean>('typeof axe !== "undefined"');
+  if (!hasAxe) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<string[]>(AXE_RUN);
+  expect(violations, `axe-core: serious or critical violations on ${label}`).toEqual([]);
 }
 
 /** Collects console errors (CSP violations, script errors) of a page. */

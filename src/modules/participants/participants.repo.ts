@@ -88,6 +88,35 @@ export function escapeLike(term: string): string {
 }
 
 /**
+ * The API search's matching rules (contract §4, §9) for a trimmed, non-blank term, over aliases
+ * r = registrations, p = people: `text` is the case-insensitive substring match on legal/preferred
+ * names, full name and email (LIKE wildcards literal), read through the trigram index
+ * people_search_trgm; `id` is the exact registration or person id of an all-digit term (null
+ * otherwise); `rank` orders matches (id, exact, prefix, substring) before the name. Shared by the
+ * search endpoint and the staff participants table, so both find the same people.
+ */
+export function searchMatch(q: string): { text: SQL; id: SQL | null; rank: SQL; fullName: SQL } {
+  const needle = q.toLowerCase();
+  const contains = `%${escapeLike(needle)}%`;
+  const prefix = `${escapeLike(needle)}%`;
+  const id = /^[0-9]{1,9}$/.test(q) ? Number(q) : null;
+  const fullName = sql.raw(`lower(p.legal_first_name || ' ' || p.legal_last_name)`);
+  const idMatch: SQL | null = id === null ? null : sql`(r.id = ${id} OR p.id = ${id})`;
+  const rank = sql`CASE WHEN ${idMatch ?? sql`false`} THEN 0
+      WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
+      WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
+        OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
+      ELSE 3 END`;
+  // SEARCH_HAYSTACK contains every field the five LIKEs test, so its LIKE is a necessary condition
+  // that the index answers; the five LIKEs then keep exactly the rows of the rules.
+  const text = sql`(${sql.raw(SEARCH_HAYSTACK('p'))} LIKE ${contains}
+      AND (lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
+        OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
+        OR lower(p.email) LIKE ${contains}))`;
+  return { text, id: idMatch, rank, fullName };
+}
+
+/**
  * Up to `limit` participants matching `q` (already trimmed, non-blank), best matches first. Two
  * steps: rank and limit the matching ids, then build JSON only for those (building it for every
  * match first cost ~10× on a common fragment at 20,000 registrations; see bench/).
@@ -99,30 +128,14 @@ export async function searchParticipantsJson(
   q: string,
   limit = 20,
 ): Promise<string> {
-  const needle = q.toLowerCase();
-  const contains = `%${escapeLike(needle)}%`;
-  const prefix = `${escapeLike(needle)}%`;
+  const m = searchMatch(q);
   const id = /^[0-9]{1,9}$/.test(q) ? Number(q) : null;
-  const fullName = sql.raw(`lower(p.legal_first_name || ' ' || p.legal_last_name)`);
-  const idMatch: SQL = id === null ? sql`false` : sql`(r.id = ${id} OR p.id = ${id})`;
-  const rank = sql`CASE WHEN ${idMatch} THEN 0
-      WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
-      WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
-        OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
-      ELSE 3 END`;
   const matches = (where: SQL) =>
-    sql`SELECT r.id, ${rank} AS rank, ${fullName} AS full_name
+    sql`SELECT r.id, ${m.rank} AS rank, ${m.fullName} AS full_name
           FROM registrations r JOIN people p ON p.id = r.person_id WHERE r.event_id = ${eventId} AND ${where}`;
-  // Text matches are read through the trigram index people_search_trgm: SEARCH_HAYSTACK contains
-  // every field the five LIKEs test, so its LIKE is a necessary condition that the index answers.
   // Id matches (all-digit terms) are their own branches, each an index lookup. The union is
   // exactly the rows of the conditions, ranked as before.
-  const branches: SQL[] = [
-    matches(sql`${sql.raw(SEARCH_HAYSTACK('p'))} LIKE ${contains}
-      AND (lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
-        OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
-        OR lower(p.email) LIKE ${contains})`),
-  ];
+  const branches: SQL[] = [matches(m.text)];
   if (id !== null) branches.push(matches(sql`r.id = ${id}`), matches(sql`p.id = ${id}`));
   const ranked = await db.execute<{ id: number }>(
     sql`SELECT m.id FROM (${sql.join(branches, sql` UNION `)}) m ORDER BY m.rank, m.full_name, m.id LIMIT ${limit}`,

@@ -1,0 +1,140 @@
+/**
+ * The staff participants table (docs/staff-dashboard.md "Participants table"): search with the
+ * API search's rules (participants.repo.ts searchMatch; contract §4, §9), filters, sort and pages
+ * of 50, with the columns the caller's visibility allows (contract §2). The dietary/medical flags
+ * filter is applied only for callers who may see sensitive data (for anyone else it is dropped,
+ * so the result never depends on what they may not see). Errors: `q` over 200 characters → 422.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { RegistrationStatus } from '../../db/schema/index.js';
+import type { EventCtx } from '../../deps.js';
+import { unprocessable } from '../../lib/errors.js';
+import { searchMatch } from '../participants/participants.repo.js';
+import { SEARCH_MAX_LENGTH } from '../participants/participants.service.js';
+import { pageIds, rowsOf } from './table.repo.js';
+import {
+  AWAITING_PICKUP,
+  CHECKED_IN,
+  HAS_DIETARY,
+  HAS_INBOUND,
+  HAS_MEDICAL,
+  HAS_OUTBOUND,
+  IS_MINOR,
+  SORT_KEYS,
+  type SortKey,
+} from './table.sql.js';
+
+export const PER_PAGE = 50;
+
+export interface TableQuery {
+  q?: string;
+  status?: RegistrationStatus;
+  minor?: 'yes' | 'no';
+  checked_in?: 'yes' | 'no';
+  travel?: 'inbound' | 'outbound';
+  pickup?: 'awaiting';
+  flags?: 'medical' | 'dietary';
+  sort?: SortKey | 'relevance';
+  dir?: 'asc' | 'desc';
+  /** 1-based. */
+  page?: number;
+}
+
+/** One row; `phone`/`date_of_birth` only with PII visibility, diet/medical only with sensitive. */
+export interface TableRow {
+  participant_event_id: number;
+  participant_id: number;
+  display_name: string;
+  full_name: string;
+  email: string;
+  status: RegistrationStatus;
+  minor: boolean;
+  checked_in_at: string | null;
+  inbound: boolean;
+  arrival_at: string | null;
+  outbound: boolean;
+  departure_at: string | null;
+  awaiting_pickup: boolean;
+  has_anaphylaxis_risk: boolean;
+  cross_contamination_risk: boolean;
+  high_support_flag: boolean;
+  phone?: string | null;
+  date_of_birth?: string | null;
+  diet_type?: string | null;
+  allergies?: string | null;
+  medical_conditions?: string | null;
+}
+
+export interface TablePage {
+  rows: TableRow[];
+  total: number;
+  page: number;
+  pages: number;
+  per_page: number;
+  /** The query as applied: blank values dropped, flags dropped for callers without sensitive access. */
+  query: TableQuery;
+  columns: { pii: boolean; sensitive: boolean };
+}
+
+const yesNo = (cond: string, value: 'yes' | 'no' | undefined): SQL[] =>
+  value === undefined ? [] : [sql.raw(value === 'yes' ? cond : `NOT ${cond}`)];
+
+function conditions(query: TableQuery): SQL[] {
+  const where: SQL[] = [];
+  if (query.q) {
+    const m = searchMatch(query.q);
+    where.push(m.id ? sql`(${m.text} OR ${m.id})` : m.text);
+  }
+  if (query.status) where.push(sql`r.status = ${query.status}`);
+  where.push(...yesNo(IS_MINOR, query.minor), ...yesNo(CHECKED_IN, query.checked_in));
+  if (query.travel) where.push(sql.raw(query.travel === 'inbound' ? HAS_INBOUND : HAS_OUTBOUND));
+  if (query.pickup === 'awaiting') where.push(sql.raw(AWAITING_PICKUP));
+  if (query.flags) where.push(sql.raw(query.flags === 'medical' ? HAS_MEDICAL : HAS_DIETARY));
+  return where;
+}
+
+function orderBy(query: TableQuery): SQL {
+  const dir = query.dir === 'desc' ? 'DESC' : 'ASC';
+  if (query.sort === 'relevance' && query.q) {
+    const m = searchMatch(query.q);
+    return sql`${m.rank}, lower(p.legal_last_name), lower(p.legal_first_name), r.id`;
+  }
+  const keys = SORT_KEYS[query.sort === 'relevance' || !query.sort ? 'name' : query.sort];
+  return sql.raw(`${keys.map((k) => `${k} ${dir} NULLS LAST`).join(', ')}, r.id ${dir}`);
+}
+
+/** The applied query: trimmed search, flags only for sensitive callers, relevance only with a term. */
+function normalise(ctx: EventCtx, input: TableQuery): TableQuery {
+  const q = (input.q ?? '').trim();
+  if (q.length > SEARCH_MAX_LENGTH) throw unprocessable(`q must be at most ${SEARCH_MAX_LENGTH} characters`);
+  const query: TableQuery = { ...input, page: Math.max(1, input.page ?? 1) };
+  if (q) query.q = q;
+  else delete query.q;
+  if (!ctx.access.visibility.sensitive) delete query.flags;
+  query.sort = input.sort ?? (q ? 'relevance' : 'name');
+  if (query.sort === 'relevance' && !q) query.sort = 'name';
+  return query;
+}
+
+/** One page of the table for the authorised event (participants access checked by the gate). */
+export async function participantsTable(ctx: EventCtx, input: TableQuery): Promise<TablePage> {
+  const query = normalise(ctx, input);
+  const event = ctx.access.event;
+  const page = query.page ?? 1;
+  const { ids, total } = await pageIds(ctx.db, event.id, {
+    where: conditions(query),
+    order: orderBy(query),
+    limit: PER_PAGE,
+    offset: (page - 1) * PER_PAGE,
+  });
+  const rows = await rowsOf<TableRow>(ctx.db, event.id, ctx.access.visibility, ids);
+  return {
+    rows,
+    total,
+    page,
+    pages: Math.max(1, Math.ceil(total / PER_PAGE)),
+    per_page: PER_PAGE,
+    query,
+    columns: { pii: ctx.access.visibility.pii, sensitive: ctx.access.visibility.sensitive },
+  };
+}
