@@ -47,6 +47,8 @@ export interface HostApi {
   }): Promise<{ rows: Record<string, unknown>[] }[]>;
   /** (Re)fills the floor's table of precomputed participant JSON for the bench event. */
   refreshFloor(): Promise<{ rows: number; seconds: number }>;
+  /** The `Cookie` header of a web session holding the bench admin's mobile token (staff pages). */
+  sessionCookie(): Promise<{ cookie: string }>;
   elStart(): Promise<void>;
   elStop(): Promise<ElStats>;
   /**

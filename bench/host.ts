@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { SESSION_COOKIE, type SealedSession } from '../src/http/session-cookie.js';
 import { createDeps, type OwnedDeps } from '../src/server.js';
 import { type FloorServer, startFloorServer } from './floor.js';
 import type { DbTarget, ElStats, HostApi, HostRequest, HostResponse, Servers } from './host-protocol.js';
@@ -151,6 +152,12 @@ const api: HostApi = {
       [event.eventId],
     );
     return { rows: n.rows[0]!.n, seconds: (performance.now() - t) / 1000 };
+  },
+
+  async sessionCookie() {
+    if (!event) throw new Error('host: no bench event');
+    const sealed = current().deps.sealer.seal({ v: 1, t: event.adminToken } satisfies SealedSession);
+    return { cookie: `${SESSION_COOKIE}=${sealed}` };
   },
 
   async elStart() {

@@ -9,6 +9,7 @@ import { exportScenario } from './export.js';
 import { fullSync } from './full-sync.js';
 import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
+import { staffTable } from './staff-table.js';
 import { start } from './start.js';
 import type { Scenario } from './types.js';
 
@@ -22,5 +23,6 @@ export const scenarios: readonly Scenario[] = [
   checkin,
   chatBlast,
   exportScenario,
+  staffTable,
   start,
 ];
