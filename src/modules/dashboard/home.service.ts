@@ -4,7 +4,7 @@
  * listAccessibleEvents; contract §2, §10), each with the user's role, dates, registrations by
  * status and check-in progress.
  */
-import { registrationStatuses, type RegistrationStatus } from '../../db/schema/index.js';
+import { type RegistrationStatus, registrationStatuses } from '../../db/schema/index.js';
 import type { UserCtx } from '../../deps.js';
 import { getMe, listAccessibleEvents } from '../accounts/accounts.service.js';
 import { checkinProgress, statusCounts } from './dashboard.repo.js';

@@ -9,8 +9,8 @@
 import { actions } from '../../access/actions.js';
 import { userMeets } from '../../access/policy.js';
 import type { UserEventCtx } from '../../deps.js';
-import { auditPage } from '../audit/audit-log.service.js';
 import type { AuditEntryJson } from '../audit/audit-log.schemas.js';
+import { auditPage } from '../audit/audit-log.service.js';
 import { travelCalendar } from '../travel/travel.service.js';
 import {
   checkinProgress,

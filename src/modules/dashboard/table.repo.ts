@@ -40,7 +40,12 @@ export async function pageIds(
 }
 
 /** The rows (JSON objects) of `ids`, in the order of `ids`, with the columns `v` may receive. */
-export async function rowsOf<T>(db: Tx, eventId: number, v: Visibility, ids: readonly number[]): Promise<T[]> {
+export async function rowsOf<T>(
+  db: Tx,
+  eventId: number,
+  v: Visibility,
+  ids: readonly number[],
+): Promise<T[]> {
   if (ids.length === 0) return [];
   const res = await db.execute<{ id: number; j: T }>(
     sql`${sql.raw(tableRowSelect(v))} WHERE r.event_id = ${eventId} AND r.id = ANY(${`{${ids.join(',')}}`}::int[])`,

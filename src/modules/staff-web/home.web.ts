@@ -1,17 +1,22 @@
 /**
- * Staff home and the event overview's frame (issue "Staff dashboard" items 1–2).
- * - GET /staff: the events the signed-in user can reach (the service behind GET /api/v1/events),
- *   with their role and dates. A user with no staff role sees a short "no events" page.
+ * Staff home and the event overview (docs/staff-dashboard.md "Staff home", "Event overview").
+ * - GET /staff: the events the signed-in user can reach (the rules of GET /api/v1/events), with
+ *   role, dates, registrations by status and check-in progress. A user with no staff role sees a
+ *   short "no events" page.
  * - GET /staff/events/{event_id}: the event's overview (event access: any role on the event or its
- *   series, global admins); the navigation lists the pages the caller's roles open.
+ *   series, global admins): funnel, guardians, consents, check-in per scan context, travel today,
+ *   recent activity (callers who may read the event's audit trail); the navigation lists the pages
+ *   the caller's roles open.
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
-import { listAccessibleEvents } from '../accounts/accounts.service.js';
+import { staffHome } from '../dashboard/home.service.js';
+import { eventOverview } from '../dashboard/overview.service.js';
 import { pageResponses } from '../web/web.schemas.js';
-import { eventNav } from './nav.js';
+import { localTime, STATUS_LABELS } from './format.js';
+import { eventNav, may } from './nav.js';
 
 export const EventParams = Type.Object(
   { event_id: Type.String({ pattern: '^[0-9]{1,9}$' }) },
@@ -26,8 +31,8 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, response: pageResponses },
     },
     async (request, reply) => {
-      const { events } = await listAccessibleEvents(ctxOf(deps, request, 'account.events'));
-      return reply.page(200, 'staff/home', { title: 'Your events', events });
+      const { events } = await staffHome(ctxOf(deps, request, 'account.events'));
+      return reply.page(200, 'staff/home', { title: 'Your events', events, labels: STATUS_LABELS });
     },
   );
   web.get(
@@ -37,11 +42,17 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, response: pageResponses },
     },
     async (request, reply) => {
-      const { access } = ctxOf(deps, request, 'events.overview');
+      const ctx = ctxOf(deps, request, 'events.overview');
+      const { access } = ctx;
       return reply.page(200, 'staff/overview', {
         title: access.event.name,
         event: access.event,
         nav: eventNav(access, access.event.id, ''),
+        overview: await eventOverview(ctx),
+        // Counts link to the participants table only for callers who may open it.
+        tableLinks: may(access, 'participants.list'),
+        labels: STATUS_LABELS,
+        time: (iso: string | null) => localTime(iso, access.event.timezone),
       });
     },
   );

@@ -7,7 +7,8 @@
  * - GET /signin?next=/path: starts the round trip (verifier, state and `next` sealed in a
  *   10-minute `muster_signin` cookie) → 302 to the sign-in page.
  * - GET /signin/callback?code&state: checks state against the cookie, exchanges the code → session
- *   cookie → 302 to `next` (a local path only). Anything wrong → an error page with a new link.
+ *   cookie → 302 to `next` (a local path only; staff going home land on /staff). Anything wrong →
+ *   an error page with a new link.
  * - POST /signout: revokes the session's token (the service behind DELETE /session).
  */
 
@@ -84,7 +85,7 @@ export function signinPages(app: Api, deps: Deps): void {
       if (!query.state || !safeEqual(query.state, pending.state))
         return fail('This sign-in link does not belong to this browser. Please sign in again.');
       if (query.error || !query.code) return fail('Sign-in was cancelled or refused.');
-      let session: { token: string; expires_at: string };
+      let session: { token: string; expires_at: string; user: { is_organizer: boolean } };
       try {
         session = await exchangeCode(deps, {
           code: query.code,
@@ -99,7 +100,10 @@ export function signinPages(app: Api, deps: Deps): void {
         throw error;
       }
       setSession(deps, reply, session.token, new Date(session.expires_at));
-      return reply.redirect(safeNext(pending.next), 302);
+      // Staff who signed in from the home page land on the staff dashboard; any other destination
+      // (a registration, a staff page) is where they were going (docs/staff-dashboard.md).
+      const next = safeNext(pending.next);
+      return reply.redirect(next === '/' && session.user.is_organizer ? '/staff' : next, 302);
     },
   );
 

@@ -24,6 +24,7 @@ import type { Deps } from '../../deps.js';
 import { optionalCtxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
+import { isStaff } from '../dashboard/home.service.js';
 import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { staffPages } from '../staff-web/staff.plugin.js';
 import { acceptPages } from './accept.web.js';
@@ -114,8 +115,7 @@ export function webRoutes(app: Api, deps: Deps): void {
         config: { action: 'registrations.self', credential: 'session_cookie', optionalSession: true },
         schema: { hide: true, response: pageResponses },
       },
-      async (request, reply) =>
-        reply.page(200, 'home', { registrations: await homeRegistrations(deps, request) }),
+      async (request, reply) => reply.page(200, 'home', await homeData(deps, request)),
     );
     signinPages(web, deps);
     acceptPages(web, deps);
@@ -126,12 +126,18 @@ export function webRoutes(app: Api, deps: Deps): void {
   });
 }
 
-/** The signed-in person's registrations for the home page (none when signed out). */
-async function homeRegistrations(deps: Deps, request: FastifyRequest) {
+/**
+ * The home page's data: the signed-in person's registrations (none when signed out) and whether
+ * they are staff (then the page links to the staff dashboard at /staff).
+ */
+async function homeData(deps: Deps, request: FastifyRequest) {
   const ctx = optionalCtxOf(deps, request, 'registrations.self');
-  if (!ctx) return [];
-  const { tickets } = await listTickets(ctx);
-  return tickets.map((t) => ({ id: t.id, event: t.event.name, status: t.display_status }));
+  if (!ctx) return { registrations: [], staff: false };
+  const [{ tickets }, staff] = await Promise.all([listTickets(ctx), isStaff(ctx)]);
+  return {
+    registrations: tickets.map((t) => ({ id: t.id, event: t.event.name, status: t.display_status })),
+    staff,
+  };
 }
 
 /** Status, title and message of an error page; sign-in required → redirect to /signin. */

@@ -1,0 +1,104 @@
+/**
+ * The participants table (docs/staff-dashboard.md "Participants table"):
+ * GET /staff/events/{event_id}/participants?q&status&minor&checked_in&travel&pickup&flags&sort&dir&page.
+ * Declares `participants.list` like the API's list: read_only (and anyone else without participants
+ * access) gets the "No access to participants" page (403). A plain GET form works without
+ * JavaScript; with htmx the form and the sort/paging links fetch only the results region
+ * (`HX-Request: true` → the fragment, `Vary: HX-Request`). Columns follow the caller's visibility:
+ * the service never selects a field the caller may not see, so it cannot reach the HTML.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { ctxOf } from '../../http/authorize.js';
+import type { Api } from '../../http/typed.js';
+import { httpStatusOf } from '../../lib/errors.js';
+import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
+import { pageResponses } from '../web/web.schemas.js';
+import { localTime, STATUS_LABELS } from './format.js';
+import { EventParams } from './home.web.js';
+import { eventNav } from './nav.js';
+
+const choice = <T extends string>(...values: T[]) =>
+  Type.Optional(Type.Union([Type.Literal(''), ...values.map((v) => Type.Literal(v))]));
+
+export const TableQuerySchema = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 200 })),
+    status: choice('invited', 'in_progress', 'awaiting_guardian', 'complete', 'withdrawn', 'rejected'),
+    minor: choice('yes', 'no'),
+    checked_in: choice('yes', 'no'),
+    travel: choice('inbound', 'outbound'),
+    pickup: choice('awaiting'),
+    flags: choice('medical', 'dietary'),
+    sort: choice('relevance', 'name', 'status', 'checked_in', 'updated'),
+    dir: choice('asc', 'desc'),
+    page: Type.Optional(Type.String({ pattern: '^[0-9]{0,5}$' })),
+  },
+  { additionalProperties: false },
+);
+type RawQuery = Static<typeof TableQuerySchema>;
+
+/** The query string without blank fields (a plain GET form sends every field). */
+export function tableQuery(raw: RawQuery): TableQuery {
+  const query: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined && v !== '') query[k] = v;
+  if (raw.page) query.page = Number(raw.page);
+  return query as TableQuery;
+}
+
+const KEYS = Object.keys(TableQuerySchema.properties) as (keyof TableQuery)[];
+
+/** `base?query` with `changes` applied, keys in the form's order (page 1 is left out). */
+export function tableHref(base: string, query: TableQuery, changes: Partial<TableQuery> = {}): string {
+  const all: TableQuery = { ...query, ...changes };
+  const params = new URLSearchParams();
+  for (const k of KEYS) {
+    const v = all[k];
+    if (v === undefined || v === '' || (k === 'page' && v === 1)) continue;
+    params.set(k, String(v));
+  }
+  const text = params.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+/** The 403 of this page, said plainly; other errors go to the pages' error handler. */
+async function noAccessPage(
+  this: unknown,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (httpStatusOf(error) !== 403) throw error;
+  const eventId = (request.params as { event_id?: string }).event_id;
+  return reply.page(403, 'staff/no-participants', { title: 'No access to participants', eventId });
+}
+
+export function participantsPages(web: Api, deps: Deps): void {
+  web.get(
+    '/staff/events/:event_id/participants',
+    {
+      config: { action: 'participants.list', credential: 'session_cookie' },
+      schema: { hide: true, params: EventParams, querystring: TableQuerySchema, response: pageResponses },
+      errorHandler: noAccessPage,
+    },
+    async (request, reply) => {
+      const ctx = ctxOf(deps, request, 'participants.list');
+      const event = ctx.access.event;
+      const table = await participantsTable(ctx, tableQuery(request.query));
+      const base = `/staff/events/${event.id}/participants`;
+      const partial = request.headers['hx-request'] === 'true' && request.headers['hx-boosted'] === undefined;
+      reply.header('Vary', 'HX-Request');
+      return reply.page(200, partial ? 'staff/participants-results' : 'staff/participants', {
+        title: `Participants · ${event.name}`,
+        event,
+        nav: eventNav(ctx.access, event.id, '/participants'),
+        table,
+        base,
+        labels: STATUS_LABELS,
+        href: (changes: Partial<TableQuery>) => tableHref(base, table.query, changes),
+        time: (iso: string | null) => localTime(iso, event.timezone),
+      });
+    },
+  );
+}
