@@ -15,7 +15,7 @@ const QUERIES: [label: string, query: string][] = [
   ['first page', ''],
   ['page 200', '?page=200'],
   ['search "ann"', '?q=ann'],
-  ['filters', '?status=complete&checked_in=no&travel=inbound'],
+  ['filters', '?status=in_progress&minor=no&travel=inbound'],
   ['sort by check-in', '?sort=checked_in&dir=desc'],
   ['medical flags', '?flags=medical'],
 ];
