@@ -112,6 +112,21 @@ describe('event overview', () => {
     expect(body).toContain('Recent activity');
   });
 
+  it("lists the event's latest audit entries, without their content", async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/v1/events/${world.events.A.id}/participants/${world.regs.adultA.id}/notes`,
+      headers: { authorization: `Bearer ${world.users.ops.mobile}`, 'content-type': 'application/json' },
+      payload: { content: 'Confidential note text', sensitivity: 'restricted' },
+    });
+    expect(res.statusCode).toBe(201);
+    const body = (await open('eventAdmin', `/staff/events/${world.events.A.id}`)).body;
+    const activity = body.slice(body.indexOf('Recent activity'));
+    expect(activity).toContain('notes.create');
+    expect(activity).toContain('by Olga Ops');
+    expect(body).not.toContain('Confidential note text');
+  });
+
   it('ops sees no audit entries; read_only sees counts without links to participants', async () => {
     const ops = await open('ops', `/staff/events/${world.events.A.id}`);
     expect(ops.statusCode).toBe(200);
