@@ -1,7 +1,9 @@
 /**
- * SQL of the staff participants table: one statement ranks and counts the matching registrations
- * and returns one page of ids, a second builds the rows of those ids only (so the per-row columns
- * are computed for 50 rows, never for the whole event). Every query carries the event id.
+ * SQL of the staff participants table: one statement orders the matching registrations and returns
+ * one page of ids (the default order by name reads the index people_name_sort, so a page costs
+ * its own rows, not a sort of the whole event), one counts the matches (over registrations alone
+ * when no condition needs the person), and a third builds the rows of those ids only (the per-row
+ * columns are computed for 50 rows, never for the whole event). Every query carries the event id.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
@@ -11,14 +13,17 @@ import { tableRowSelect } from './table.sql.js';
 export interface PageQuery {
   /** Conditions over r/p/e, AND-ed with the event id. */
   where: readonly SQL[];
+  /** Whether a condition reads p (people) or e (events); otherwise the count reads r alone. */
+  person: boolean;
   /** ORDER BY list (ends with r.id so the order is total). */
   order: SQL;
   limit: number;
   offset: number;
 }
 
-const from = (eventId: number, where: readonly SQL[]) =>
-  sql`FROM registrations r JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id
+const people = sql`JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id`;
+const from = (eventId: number, where: readonly SQL[], person = true) =>
+  sql`FROM registrations r ${person ? people : sql``}
      WHERE ${sql.join([sql`r.event_id = ${eventId}`, ...where], sql` AND `)}`;
 
 /** One page of matching registration ids in order, and how many match in all. */
@@ -27,16 +32,13 @@ export async function pageIds(
   eventId: number,
   q: PageQuery,
 ): Promise<{ ids: number[]; total: number }> {
-  const res = await db.execute<{ id: number; total: string | number }>(
-    sql`SELECT r.id, count(*) OVER () AS total ${from(eventId, q.where)}
-         ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.offset}`,
-  );
-  if (res.rows.length > 0) {
-    return { ids: res.rows.map((r) => Number(r.id)), total: Number(res.rows[0]!.total) };
-  }
-  // Past the last page (or nothing matches): the count alone.
-  const count = await db.execute<{ n: string | number }>(sql`SELECT count(*) AS n ${from(eventId, q.where)}`);
-  return { ids: [], total: Number(count.rows[0]?.n ?? 0) };
+  const [page, count] = await Promise.all([
+    db.execute<{ id: number }>(
+      sql`SELECT r.id ${from(eventId, q.where)} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    ),
+    db.execute<{ n: string | number }>(sql`SELECT count(*) AS n ${from(eventId, q.where, q.person)}`),
+  ]);
+  return { ids: page.rows.map((r) => Number(r.id)), total: Number(count.rows[0]?.n ?? 0) };
 }
 
 /** The rows (JSON objects) of `ids`, in the order of `ids`, with the columns `v` may receive. */

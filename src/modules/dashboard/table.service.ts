@@ -99,8 +99,11 @@ function orderBy(query: TableQuery): SQL {
     const m = searchMatch(query.q);
     return sql`${m.rank}, lower(p.legal_last_name), lower(p.legal_first_name), r.id`;
   }
-  const keys = SORT_KEYS[query.sort === 'relevance' || !query.sort ? 'name' : query.sort];
-  return sql.raw(`${keys.map((k) => `${k} ${dir} NULLS LAST`).join(', ')}, r.id ${dir}`);
+  const sort = query.sort === 'relevance' || !query.sort ? 'name' : query.sort;
+  // Only the check-in time can be NULL (never checked in: last either way). The name keys keep
+  // PostgreSQL's default NULLS order, so the index people_name_sort serves both directions.
+  const nulls = sort === 'checked_in' ? ' NULLS LAST' : '';
+  return sql.raw(`${SORT_KEYS[sort].map((k) => `${k} ${dir}${nulls}`).join(', ')}, r.id ${dir}`);
 }
 
 /** The applied query: trimmed search, flags only for sensitive callers, relevance only with a term. */
@@ -123,6 +126,7 @@ export async function participantsTable(ctx: EventCtx, input: TableQuery): Promi
   const page = query.page ?? 1;
   const { ids, total } = await pageIds(ctx.db, event.id, {
     where: conditions(query),
+    person: query.q !== undefined || query.minor !== undefined,
     order: orderBy(query),
     limit: PER_PAGE,
     offset: (page - 1) * PER_PAGE,

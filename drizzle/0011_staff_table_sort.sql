@@ -1,0 +1,1 @@
+CREATE INDEX "people_name_sort" ON "people" USING btree (lower("legal_last_name"),lower("legal_first_name"));
