@@ -204,6 +204,10 @@ describe('participants table', () => {
       ['sort=status', ['Max Minor', 'Ali', 'Wanda Withdrawn', 'Rex Rejected']],
       ['sort=status&dir=desc', ['Rex Rejected', 'Wanda Withdrawn', 'Ali', 'Max Minor']],
       ['sort=name&dir=desc', ['Wanda Withdrawn', 'Rex Rejected', 'Max Minor', 'Ali']],
+      // Never checked in: last in both directions, then by id.
+      ['sort=checked_in', ['Ali', 'Max Minor', 'Wanda Withdrawn', 'Rex Rejected']],
+      ['sort=checked_in&dir=desc', ['Ali', 'Rex Rejected', 'Wanda Withdrawn', 'Max Minor']],
+      ['sort=updated&status=complete', ['Ali']],
       ['q=&status=&minor=&sort=&page=', ['Ali', 'Max Minor', 'Rex Rejected', 'Wanda Withdrawn']],
     ];
     for (const [query, expected] of cases) {

@@ -11,24 +11,36 @@ export const STATUS_LABELS: Record<RegistrationStatus, string> = {
   rejected: 'Rejected',
 };
 
-/** `2026-07-10 09:00` in `timeZone` for an ISO instant; null → ''. An unknown zone falls back to UTC. */
+/** One formatter per time zone (building an Intl.DateTimeFormat costs far more than using one). */
+const FORMATTERS = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
+  let f = FORMATTERS.get(timeZone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      });
+    } catch {
+      f = null;
+    }
+    FORMATTERS.set(timeZone, f);
+  }
+  return f;
+}
+
+/** `2026-07-10 09:00` in `timeZone` for an ISO instant; null → ''. An unknown zone shows UTC. */
 export function localTime(iso: string | null | undefined, timeZone: string): string {
   if (!iso) return '';
-  const at = new Date(iso);
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(at);
-  } catch {
-    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-  }
+  const f = formatterFor(timeZone);
+  if (!f) return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  const parts = f.formatToParts(new Date(iso));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
 }
