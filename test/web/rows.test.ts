@@ -72,7 +72,7 @@ describe('web page rows', () => {
       else
         expect({ action: r.action, credential: r.credential }, key).toEqual({
           action: declared?.action,
-          credential: 'session_cookie',
+          credential: declared?.credential ?? 'session_cookie',
         });
     }
   });

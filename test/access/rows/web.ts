@@ -211,10 +211,14 @@ export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
  * What each page declares to the gate (architecture "every credential source goes through the
  * gate"; contract §8): pages that act for the signed-in person name the API action they share with
  * the app, read from the session cookie; the rest are public (the guardian pages' path token is
- * checked by the portal service, sign-in and the invitation landing need no one signed in).
+ * read by the `guardian_link` credential source, contract §8 "token is the credential"; sign-in and the
+ * invitation landing need no one signed in).
  * `optional`: the page also serves signed-out visitors.
  */
-export const PAGE_DECLARATIONS: Record<string, { action: string; optional?: true } | 'public'> = {
+export const PAGE_DECLARATIONS: Record<
+  string,
+  { action: string; optional?: true; credential?: 'guardian_link' } | 'public'
+> = {
   'GET /': { action: 'registrations.self', optional: true },
   'GET /assets/muster.css': 'public',
   'GET /favicon.ico': 'public',
@@ -233,11 +237,11 @@ export const PAGE_DECLARATIONS: Record<string, { action: string; optional?: true
   'GET /register/:pe/consents/:id': { action: 'registrations.own' },
   'POST /register/:pe/consents/:id': { action: 'registrations.own' },
   'GET /guardian/accept': 'public',
-  'GET /guardian/:token': 'public',
-  'POST /guardian/:token': 'public',
-  'POST /guardian/:token/complete': 'public',
-  'GET /guardian/:token/consents/:id': 'public',
-  'POST /guardian/:token/consents/:id': 'public',
+  'GET /guardian/:token': { action: 'guardian_portal.read', credential: 'guardian_link' },
+  'POST /guardian/:token': { action: 'guardian_portal.write', credential: 'guardian_link' },
+  'POST /guardian/:token/complete': { action: 'guardian_portal.write', credential: 'guardian_link' },
+  'GET /guardian/:token/consents/:id': { action: 'guardian_portal.read', credential: 'guardian_link' },
+  'POST /guardian/:token/consents/:id': { action: 'guardian_portal.write', credential: 'guardian_link' },
 };
 
 /**

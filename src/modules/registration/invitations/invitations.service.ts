@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Principal } from '../../../access/principal.js';
+import { actorUserIdOf, type Principal } from '../../../access/principal.js';
 import type { Tx } from '../../../db/client.js';
 import type { Deps, EventCtx } from '../../../deps.js';
 import { conflict, notFound, unprocessable } from '../../../lib/errors.js';
@@ -90,7 +90,7 @@ export async function createInvitation(
   );
   const { token, digest } = newToken();
   const p = input.actor.principal;
-  const invitedBy = input.actor.actorUserId ?? (p ? ('user' in p ? p.user.id : p.ownerUserId) : null);
+  const invitedBy = input.actor.actorUserId ?? (p ? actorUserIdOf(p) : null);
   // ON CONFLICT on the partial unique index: concurrent identical invites create exactly one.
   const inserted = await tx.execute<{ id: number; expires_at: string }>(sql`
     INSERT INTO invitations (event_id, email, first_name, last_name, token_digest, expires_at,
