@@ -8,7 +8,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { CtxFor, Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
@@ -35,17 +35,66 @@ const DESCRIPTION = [
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.',
 ].join('\n\n');
 
-const hubs = new WeakMap<Deps, ScanStreamHub>();
+// Keyed by the database handle, which a request's ctx shares with the deps it was built from.
+const hubs = new WeakMap<Deps['db'], { hub: ScanStreamHub; open: Set<FastifyReply> }>();
 
 /** The stream hub of an app built with `deps` (diagnostics and tests). */
 export function scanStreamHub(deps: Deps): ScanStreamHub | undefined {
-  return hubs.get(deps);
+  return hubs.get(deps.db)?.hub;
 }
+
+/**
+ * Answers `reply` with the event's live scan stream for a caller the gate authorised for
+ * `scans.read` (this route with a bearer credential, or the check-in desk page's stream with the
+ * session cookie): 422 for a bad `lastEventId` or a context of another event, else a hijacked
+ * `text/event-stream` response that stays open until the client goes away or the app closes.
+ */
+export async function serveScanStream(
+  ctx: CtxFor<'scans.read'>,
+  reply: FastifyReply,
+  opts: { scanContextId?: number; lastEventId?: string },
+): Promise<void> {
+  const state = hubs.get(ctx.db);
+  if (!state) throw new Error('The scan stream hub is not set up (scanStreamRoutes not registered)');
+  const event = ctx.access.event;
+  const cursor = await streamStart(ctx, event.id, opts);
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  raw.write(': connected\n\n');
+  state.open.add(reply);
+  const write = (text: string) => {
+    if (raw.destroyed || raw.writableEnded) return;
+    // A client that stops reading is dropped rather than buffered without bound; it resumes
+    // from the database with Last-Event-ID when it reconnects.
+    if (raw.writableLength > MAX_BUFFERED) raw.destroy();
+    else raw.write(text);
+  };
+  const heartbeat = setInterval(() => write(': heartbeat\n\n'), ctx.config.scanStreamHeartbeatMs);
+  heartbeat.unref();
+  const unsubscribe = state.hub.subscribe(event.id, {
+    cursor,
+    scanContextId: opts.scanContextId,
+    send: (entry) => write(sseMessage(entry)),
+  });
+  raw.on('close', () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+    state.open.delete(reply);
+  });
+}
+
 
 export function scanStreamRoutes(app: Api, deps: Deps): void {
   const hub = new ScanStreamHub(deps.db, deps.config.scanStreamPollMs, deps.log);
-  hubs.set(deps, hub);
   const open = new Set<FastifyReply>();
+  hubs.set(deps.db, { hub, open });
   // Open streams would keep app.close() waiting: end them first.
   app.addHook('preClose', async () => {
     hub.close();
@@ -73,44 +122,10 @@ export function scanStreamRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'scans.read');
-      const event = ctx.access.event;
-      const { scan_context_id } = request.query;
       const last = request.headers['last-event-id'];
-      const cursor = await streamStart(ctx, event.id, {
-        scanContextId: scan_context_id,
+      await serveScanStream(ctxOf(deps, request, 'scans.read'), reply, {
+        scanContextId: request.query.scan_context_id,
         lastEventId: typeof last === 'string' ? last : undefined,
-      });
-
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      raw.write(': connected\n\n');
-      open.add(reply);
-      const write = (text: string) => {
-        if (raw.destroyed || raw.writableEnded) return;
-        // A client that stops reading is dropped rather than buffered without bound; it resumes
-        // from the database with Last-Event-ID when it reconnects.
-        if (raw.writableLength > MAX_BUFFERED) raw.destroy();
-        else raw.write(text);
-      };
-      const heartbeat = setInterval(() => write(': heartbeat\n\n'), deps.config.scanStreamHeartbeatMs);
-      heartbeat.unref();
-      const unsubscribe = hub.subscribe(event.id, {
-        cursor,
-        scanContextId: scan_context_id,
-        send: (entry) => write(sseMessage(entry)),
-      });
-      raw.on('close', () => {
-        clearInterval(heartbeat);
-        unsubscribe();
-        open.delete(reply);
       });
     },
   );

@@ -1,0 +1,213 @@
+// The check-in desk page (/staff/events/{e}/checkin). Every check-in goes through the queue in
+// IndexedDB (desk-store.js) and is then sent (desk-sync.js): online that is immediate, offline the
+// scans wait on this device, with their count on screen, until the network returns. Search asks
+// the server, or the cached participant list when offline (desk-find.js). The live feed is the
+// event's scan stream (Server-Sent Events, read with the session cookie). QR codes: desk-scanner.js.
+import { searchRoster } from './desk-find.js';
+import { cameraAvailable, decode, loadDecoder, startCamera } from './desk-scanner.js';
+import { forgetAll, newScanId, openStore } from './desk-store.js';
+import { replay } from './desk-sync.js';
+import { createView } from './desk-view.js';
+
+const root = document.getElementById('desk');
+const cfg = {
+  eventId: Number(root.dataset.eventId),
+  userId: Number(root.dataset.userId),
+  csrf: root.dataset.csrf,
+  canCache: root.dataset.canCache === 'true',
+  base: `/staff/events/${root.dataset.eventId}/checkin`,
+};
+const $ = (id) => document.getElementById(id);
+const contextSelect = $('desk-context');
+const contextName = (id) => [...contextSelect.options].find((o) => Number(o.value) === id)?.text ?? `#${id}`;
+const state = { contextId: Number(contextSelect?.value), roster: [], results: [], store: null };
+const view = createView({ contextName, onCheckIn: checkIn, onUndo: undo });
+
+/** The participant with registration id `pe`, from what this page has seen. */
+function known(pe) {
+  return [...state.results, ...state.roster].find((p) => p.participant_event_id === pe);
+}
+
+/** Marks `pe` scanned (or not) in a context in every list the page holds, then redraws. */
+function markScanned(pe, contextId, scanned) {
+  for (const p of [...state.results, ...state.roster]) {
+    if (p.participant_event_id !== pe) continue;
+    const ids = new Set(p.scanned_context_ids);
+    if (scanned) ids.add(contextId);
+    else ids.delete(contextId);
+    p.scanned_context_ids = [...ids];
+  }
+  view.results(state.results, state.contextId);
+}
+
+/** Queues a scan of the chosen context, then sends the queue. */
+async function checkIn({ participantId, label, source, pe }) {
+  if (!participantId || participantId.length > 200) return view.say('That code is not a Muster ticket.');
+  const item = {
+    client_scan_id: newScanId(),
+    event_id: cfg.eventId,
+    label,
+    queued_at: new Date().toISOString(),
+    scan: { participant_id: participantId, scan_context_id: state.contextId, source },
+  };
+  item.scan.client_scan_id = item.client_scan_id;
+  item.scan.scanned_at = item.queued_at;
+  await state.store.enqueue(item);
+  if (pe) markScanned(pe, state.contextId, true);
+  view.last({ label, contextId: state.contextId, participantId, clientScanId: item.client_scan_id });
+  view.say(`${label}: checked in${navigator.onLine ? '' : ' (saved on this device, will be sent)'}.`);
+  await flush();
+}
+
+/** Undoes a check-in: still queued → just dropped; else the server deletes the scans. */
+async function undo({ participantId, clientScanId, label, contextId, pe }) {
+  const queued = (await state.store.queued(cfg.eventId)).find((q) => q.client_scan_id === clientScanId);
+  if (queued) await state.store.dequeue([clientScanId]);
+  else {
+    const res = await post(`${cfg.base}/undo`, { participant_id: participantId, scan_context_id: contextId });
+    if (!res?.ok) return view.say(`Undo needs the network: ${label} is still checked in.`);
+  }
+  if (pe) markScanned(pe, contextId, false);
+  view.last(null);
+  view.say(`${label}: check-in undone.`);
+  await showCount();
+}
+
+/** POSTs JSON with the CSRF token; null when the network is down. */
+async function post(url, body) {
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': cfg.csrf },
+    body: JSON.stringify({ _csrf: cfg.csrf, ...body }),
+  }).catch(() => null);
+}
+
+let flushing = null;
+/** Sends the queue (one run at a time) and shows what came of it. */
+function flush() {
+  flushing ??= (async () => {
+    const out = await replay(state.store, { eventId: cfg.eventId, url: `${cfg.base}/scans`, csrf: cfg.csrf });
+    for (const f of out.failed) view.say(`Not checked in: ${f.item?.label ?? 'a scan'}: ${f.error}.`);
+    if (out.stop === 'signed_out') view.say('Your session has ended: sign in again to send the waiting scans.');
+    if (out.stop === 'forbidden') view.say('You no longer have access to check people in at this event.');
+    if (out.stop === 'rejected') view.say('The server refused the waiting scans; they are kept on this device.');
+    await showCount();
+  })().finally(() => {
+    flushing = null;
+  });
+  return flushing;
+}
+
+async function showCount() {
+  view.network(navigator.onLine, await state.store.count(cfg.eventId));
+}
+
+/** Server search online; the cached list offline (or when the server cannot be reached). */
+async function search(term) {
+  let results = null;
+  if (navigator.onLine) {
+    const res = await fetch(`${cfg.base}/search?q=${encodeURIComponent(term)}`).catch(() => null);
+    if (res?.ok) results = (await res.json()).results;
+  }
+  state.results = results ?? searchRoster(state.roster, term);
+  view.results(state.results, state.contextId, term.trim() !== '');
+}
+
+/** Caches the participant list for offline search, for callers who may see it (else drops it). */
+async function refreshRoster() {
+  if (!cfg.canCache) {
+    await state.store.dropRoster(cfg.eventId);
+    return;
+  }
+  state.roster = (await state.store.roster(cfg.eventId)) ?? [];
+  const res = await fetch(`${cfg.base}/participants`).catch(() => null);
+  if (!res?.ok) return;
+  state.roster = (await res.json()).participants;
+  await state.store.saveRoster(cfg.eventId, state.roster);
+}
+
+/** The live feed: every scan and undo of the event, from every device. */
+function listen() {
+  const feed = new EventSource(`${cfg.base}/stream`);
+  const handle = (kind) => (message) => {
+    const scan = JSON.parse(message.data);
+    const person = known(scan.participant_event_id);
+    markScanned(scan.participant_event_id, scan.scan_context_id, kind === 'scan');
+    view.feed(kind, scan, person?.display_name ?? `Participant ${scan.participant_event_id}`);
+  };
+  feed.addEventListener('scan', handle('scan'));
+  feed.addEventListener('scan_undone', handle('scan_undone'));
+  feed.addEventListener('open', () => view.live(true));
+  feed.addEventListener('error', () => view.live(false));
+}
+
+/** Sign-out forgets this device's desk data (queued scans first need a confirmation). */
+function guardSignOut() {
+  for (const form of document.querySelectorAll('form[action="/signout"]')) {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const waiting = await state.store.count(cfg.eventId);
+      if (waiting > 0 && !window.confirm(`${waiting} scans have not been sent yet. Sign out and lose them?`)) return;
+      state.store.close();
+      await forgetAll();
+      form.submit();
+    });
+  }
+}
+
+async function start() {
+  state.store = await openStore(cfg.userId);
+  guardSignOut();
+  contextSelect.addEventListener('change', () => {
+    state.contextId = Number(contextSelect.value);
+    history.replaceState(null, '', `?context=${state.contextId}`);
+    view.results(state.results, state.contextId);
+  });
+  $('desk-search').addEventListener('submit', (event) => {
+    event.preventDefault();
+    search($('desk-q').value);
+  });
+  $('desk-q').addEventListener('input', (event) => search(event.target.value));
+  $('desk-photo').addEventListener('change', async (event) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    const text = await decode(file).catch(() => null);
+    event.target.value = '';
+    if (text) await checkIn({ participantId: text, label: 'QR code', source: 'qr' });
+    else view.say('No QR code found in that photo. Try again closer.');
+  });
+  setUpCamera();
+  window.addEventListener('online', flush);
+  window.addEventListener('offline', showCount);
+  listen();
+  await showCount();
+  await refreshRoster();
+  loadDecoder().catch(() => view.say('The QR decoder could not be loaded; search by name instead.'));
+  await flush();
+}
+
+function setUpCamera() {
+  const button = $('desk-camera');
+  if (!cameraAvailable()) return;
+  button.hidden = false;
+  let stop = null;
+  button.addEventListener('click', async () => {
+    if (stop) {
+      stop();
+      stop = null;
+      view.camera(false);
+      return;
+    }
+    try {
+      view.camera(true);
+      stop = await startCamera($('desk-video'), (text) => checkIn({ participantId: text, label: 'QR code', source: 'qr' }));
+    } catch {
+      view.camera(false);
+      view.say('The camera could not be started; use a photo or search by name.');
+    }
+  });
+}
+
+// Without a scan context there is nothing to do (the page says so).
+if (contextSelect) start();
