@@ -14,7 +14,7 @@ import type { EventCtx } from '../../deps.js';
 import { searchParticipants } from '../participants/participants.service.js';
 
 /** One participant as the desk shows it (field names from the spec's Participant). */
-export interface DeskParticipant {
+export type DeskParticipant = {
   participant_event_id: number;
   participant_id: number;
   display_name: string;
@@ -23,7 +23,7 @@ export interface DeskParticipant {
   status: string;
   /** Ids of the scan contexts the registration has at least one scan in. */
   scanned_context_ids: number[];
-}
+};
 
 interface SearchHit {
   participant_event_id: number;

@@ -20,7 +20,7 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { jsonErrorHandler } from '../../http/errors.js';
 import { errorResponses } from '../../http/schema-helpers.js';
-import type { Api } from '../../http/typed.js';
+import { type Api, typed } from '../../http/typed.js';
 import { BulkResult } from '../checkin/checkin.schemas.js';
 import { deskRoster, deskSearch } from '../checkin/desk.service.js';
 import { createScansBulk } from '../checkin/scan.service.js';
@@ -41,7 +41,8 @@ const BASE = '/staff/events/:event_id/checkin';
 const session = <A extends string>(action: A) => ({ action, credential: 'session_cookie' }) as const;
 
 export function checkinDataRoutes(web: Api, deps: Deps): void {
-  web.register(async (data) => {
+  web.register(async (scope) => {
+    const data = typed(scope);
     data.setErrorHandler(jsonErrorHandler);
 
     data.get(

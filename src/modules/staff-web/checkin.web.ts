@@ -21,10 +21,14 @@ import { DeskParams, DeskQuery } from './checkin.schemas.js';
 import { may } from './nav.js';
 
 const require = createRequire(import.meta.url);
-const ZXING_DIR = require.resolve('zxing-wasm/package.json').replace(/package\.json$/, 'dist/');
+// The package exports its .wasm files; its browser (IIFE) build sits beside them in dist/.
+const WASM_FILE = require.resolve('zxing-wasm/reader/zxing_reader.wasm');
 const VENDOR = {
-  'zxing-reader.js': { type: 'text/javascript; charset=utf-8', file: `${ZXING_DIR}iife/reader/index.js` },
-  'zxing_reader.wasm': { type: 'application/wasm', file: `${ZXING_DIR}reader/zxing_reader.wasm` },
+  'zxing-reader.js': {
+    type: 'text/javascript; charset=utf-8',
+    file: WASM_FILE.replace(/reader\/zxing_reader\.wasm$/, 'iife/reader/index.js'),
+  },
+  'zxing_reader.wasm': { type: 'application/wasm', file: WASM_FILE },
 } as const;
 const VENDOR_BYTES = new Map(Object.entries(VENDOR).map(([name, v]) => [name, readFileSync(v.file)]));
 

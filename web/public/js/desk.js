@@ -125,6 +125,7 @@ async function refreshRoster() {
   if (!res?.ok) return;
   state.roster = (await res.json()).participants;
   await state.store.saveRoster(cfg.eventId, state.roster);
+  root.dataset.roster = 'cached'; // for tests and curious staff: offline search is ready
 }
 
 /** The live feed: every scan and undo of the event, from every device. */
