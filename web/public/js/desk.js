@@ -180,7 +180,10 @@ async function start() {
   });
   setUpCamera();
   window.addEventListener('online', flush);
-  window.addEventListener('offline', showCount);
+  window.addEventListener('offline', () => {
+    view.live(false);
+    showCount();
+  });
   listen();
   await showCount();
   await refreshRoster();
