@@ -41,11 +41,12 @@ async function openDesk(user: UserName) {
   return { b, page, csrf };
 }
 
-function postJson(b: Browser, url: string, body: unknown) {
+/** A JSON post as the desk's scripts send it: session and CSRF cookies, the token in X-CSRF-Token. */
+function postJson(b: Browser, url: string, csrf: string | undefined, body: unknown) {
   return app.inject({
     method: 'POST',
     url,
-    headers: { 'content-type': 'application/json', cookie: cookieHeader(b) },
+    headers: { 'content-type': 'application/json', cookie: cookieHeader(b), 'x-csrf-token': csrf ?? '' },
     payload: JSON.stringify(body),
   });
 }
@@ -145,12 +146,12 @@ describe('check-in desk data routes', () => {
     const context = world.contexts.lunchA;
     const before = await scanCount(reg.id, context);
     const scan = { participant_id: String(reg.id), scan_context_id: context, client_scan_id: 'desk-test-1', source: 'manual' };
-    const first = await postJson(b, `${desk()}/scans`, { _csrf: csrf, scans: [scan] });
+    const first = await postJson(b, `${desk()}/scans`, csrf, { scans: [scan] });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({
       results: [{ client_scan_id: 'desk-test-1', status: 'ok', outcome: 'scanned', deduplicated: false }],
     });
-    const again = await postJson(b, `${desk()}/scans`, { _csrf: csrf, scans: [scan, { ...scan, client_scan_id: 'desk-test-404', participant_id: '999999999' }] });
+    const again = await postJson(b, `${desk()}/scans`, csrf, { scans: [scan, { ...scan, client_scan_id: 'desk-test-404', participant_id: '999999999' }] });
     expect(again.json()).toEqual({
       results: [
         { client_scan_id: 'desk-test-1', status: 'ok', outcome: 'scanned', deduplicated: true },
@@ -158,8 +159,11 @@ describe('check-in desk data routes', () => {
       ],
     });
     expect(await scanCount(reg.id, context)).toBe(before + 1);
+    // The API's own bulk body: anything else is refused.
+    const extra = await postJson(b, `${desk()}/scans`, csrf, { _csrf: csrf, scans: [scan] });
+    expect(extra.statusCode).toBe(422);
 
-    const undo = await postJson(b, `${desk()}/undo`, { _csrf: csrf, participant_id: String(reg.id), scan_context_id: context });
+    const undo = await postJson(b, `${desk()}/undo`, csrf, { participant_id: String(reg.id), scan_context_id: context });
     expect(undo.statusCode).toBe(200);
     expect(undo.json()).toMatchObject({ success: true, deleted_scans: before + 1, participant_event_id: reg.id });
     expect(await scanCount(reg.id, context)).toBe(0);
@@ -170,18 +174,18 @@ describe('check-in desk data routes', () => {
     const ro = await signedInBrowser(t.deps, world.users.readOnly.id);
     const scan = { participant_id: String(world.regs.adultA.id), scan_context_id: world.contexts.lunchA, client_scan_id: 'desk-refused' };
     const before = await snapshotDb(t.deps);
-    const noToken = await postJson(ops.b, `${desk()}/scans`, { _csrf: 'forged', scans: [scan] });
+    const noToken = await postJson(ops.b, `${desk()}/scans`, 'forged', { scans: [scan] });
     expect(noToken.statusCode).toBe(403);
     expect(noToken.json()).toHaveProperty('error');
     // read_only holds a valid CSRF token of their own (the 403 page's sign-out form), but the gate refuses them.
     const roCsrf = csrfOf((await getPage(app, ro, desk())).body);
-    const readOnly = await postJson(ro, `${desk()}/scans`, { _csrf: roCsrf, scans: [scan] });
+    const readOnly = await postJson(ro, `${desk()}/scans`, roCsrf, { scans: [scan] });
     expect(readOnly.statusCode).toBe(403);
-    const roUndo = await postJson(ro, `${desk()}/undo`, { _csrf: roCsrf, participant_id: String(world.regs.adultA.id), scan_context_id: world.contexts.checkInA });
+    const roUndo = await postJson(ro, `${desk()}/undo`, roCsrf, { participant_id: String(world.regs.adultA.id), scan_context_id: world.contexts.checkInA });
     expect(roUndo.statusCode).toBe(403);
-    const empty = await postJson(ops.b, `${desk()}/scans`, { _csrf: ops.csrf, scans: [] });
+    const empty = await postJson(ops.b, `${desk()}/scans`, ops.csrf, { scans: [] });
     expect(empty.statusCode).toBe(422);
-    const tooLong = await postJson(ops.b, `${desk()}/scans`, { _csrf: ops.csrf, scans: [{ ...scan, participant_id: 'x'.repeat(201) }] });
+    const tooLong = await postJson(ops.b, `${desk()}/scans`, ops.csrf, { scans: [{ ...scan, participant_id: 'x'.repeat(201) }] });
     expect(tooLong.statusCode).toBe(422);
     expect(await snapshotDb(t.deps)).toEqual(before);
   });
@@ -193,8 +197,7 @@ describe('check-in desk data routes', () => {
       expect(stream.status).toBe(200);
       expect(stream.headers.get('content-type')).toContain('text/event-stream');
       const reg = world.regs.adultA;
-      const res = await postJson(b, `${desk()}/scans`, {
-        _csrf: csrf,
+      const res = await postJson(b, `${desk()}/scans`, csrf, {
         scans: [{ participant_id: String(reg.id), scan_context_id: world.contexts.lunchA, client_scan_id: 'desk-stream-1' }],
       });
       expect(res.statusCode).toBe(200);

@@ -48,11 +48,12 @@ export function scanStreamHub(deps: Deps): ScanStreamHub | undefined {
  * `scans.read` (this route with a bearer credential, or the check-in desk page's stream with the
  * session cookie): 422 for a bad `lastEventId` or a context of another event, else a hijacked
  * `text/event-stream` response that stays open until the client goes away or the app closes.
+ * `cacheControl`: its Cache-Control (default `no-cache, no-transform`; the staff pages send `no-store`).
  */
 export async function serveScanStream(
   ctx: CtxFor<'scans.read'>,
   reply: FastifyReply,
-  opts: { scanContextId?: number; lastEventId?: string },
+  opts: { scanContextId?: number; lastEventId?: string; cacheControl?: string },
 ): Promise<void> {
   const state = hubs.get(ctx.db);
   if (!state) throw new Error('The scan stream hub is not set up (scanStreamRoutes not registered)');
@@ -63,7 +64,7 @@ export async function serveScanStream(
   raw.writeHead(200, {
     ...(reply.getHeaders() as Record<string, string>),
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
+    'cache-control': opts.cacheControl ?? 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });

@@ -2,7 +2,7 @@
  * The check-in desk's data routes, for its scripts (web/public/js/desk*.js). The browser holds no
  * bearer token, only the session cookie, so these are the API's check-in routes again with
  * `credential: 'session_cookie'`, the same actions and the same services; posts carry the page's
- * CSRF token as `_csrf` (the web pages' CSRF check runs before validation). Errors are the API's
+ * CSRF token in the `X-CSRF-Token` header (the web pages' CSRF check runs before validation). Errors are the API's
  * JSON `{error}` (a missing or dead session → 401 `Sign in to continue`), not HTML pages.
  *
  * - GET  …/checkin/stream[?scan_context_id=]: the live scan stream (Server-Sent Events) exactly as
@@ -11,10 +11,10 @@
  *   (`participants.search`).
  * - GET  …/checkin/participants: every participant in that shape, for the offline cache
  *   (`participants.list`: only callers who may list participants get it).
- * - POST …/checkin/scans `{_csrf, scans: [≤ 500 BulkScanItem]}`: POST /api/v1/events/{e}/scans/bulk
+ * - POST …/checkin/scans `{scans: [1–500 BulkScanItem]}`: POST /api/v1/events/{e}/scans/bulk
  *   (`scans.write`): one tap and offline replays alike; each scan carries a `client_scan_id`, so a
  *   replay of a scan already stored is answered from the stored row and writes nothing.
- * - POST …/checkin/undo `{_csrf, participant_id, scan_context_id}`: DELETE /api/v1/events/{e}/scans/{id}.
+ * - POST …/checkin/undo `{participant_id, scan_context_id}`: DELETE /api/v1/events/{e}/scans/{id}.
  */
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
@@ -53,6 +53,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
         await serveScanStream(ctxOf(deps, request, 'scans.read'), reply, {
           scanContextId: request.query.scan_context_id,
           lastEventId: typeof last === 'string' ? last.slice(0, 64) : undefined,
+          cacheControl: 'no-store, no-transform', // like every /staff answer
         });
       },
     );
@@ -92,7 +93,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
         },
       },
       async (request) =>
-        createScansBulk(ctxOf(deps, request, 'scans.write'), { scans: request.body.scans }),
+        createScansBulk(ctxOf(deps, request, 'scans.write'), request.body),
     );
 
     data.post(

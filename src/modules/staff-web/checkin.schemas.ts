@@ -2,7 +2,7 @@
  * TypeBox shapes of the check-in desk's routes (staff-web/checkin.web.ts, checkin-data.web.ts).
  * The JSON routes are the page's own: hidden from the OpenAPI document (docs/checkin.md "Check-in
  * desk" documents them) and validated like every route. Every JSON post carries the page's CSRF
- * token as `_csrf` (checked before validation, like every form of the web pages).
+ * token in the `X-CSRF-Token` header (checked before validation, like every form of the web pages).
  */
 import { Type } from 'typebox';
 import { EventIdParam } from '../../http/schema-helpers.js';
@@ -15,18 +15,15 @@ export const DeskQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const CsrfField = { _csrf: Type.String({ maxLength: 200, description: "The page's CSRF token" }) };
-
-/** POST …/checkin/scans: the API's bulk replay body plus the CSRF token. */
+/** POST …/checkin/scans: the API's bulk replay body (at least one scan). */
 export const DeskScansBody = Type.Object(
-  { ...CsrfField, scans: Type.Array(BulkScanItem, { minItems: 1, maxItems: MAX_BULK_SCANS }) },
+  { scans: Type.Array(BulkScanItem, { minItems: 1, maxItems: MAX_BULK_SCANS }) },
   { additionalProperties: false },
 );
 
 /** POST …/checkin/undo: whose scans to undo, in which context. */
 export const DeskUndoBody = Type.Object(
   {
-    ...CsrfField,
     participant_id: Type.String({ minLength: 1, maxLength: 200, description: 'As DELETE /scans/{id}' }),
     scan_context_id: Type.Integer({ minimum: 1 }),
   },

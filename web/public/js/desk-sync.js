@@ -1,5 +1,5 @@
 // Sends the desk's queued scans to the server: POST /staff/events/{e}/checkin/scans with the
-// session cookie and the page's CSRF token (the API's bulk replay, up to 500 scans a request).
+// session cookie and the page's CSRF token (X-CSRF-Token header) (the API's bulk replay, up to 500 scans a request).
 // Every scan carries its client_scan_id, so sending one twice (a reply lost on the way back)
 // stores it once. A scan leaves the queue only when the server has answered for it:
 //   status "ok"     → stored (or already stored): removed;
@@ -24,8 +24,8 @@ export async function replay(store, { eventId, url, csrf }) {
         method: 'POST',
         credentials: 'same-origin',
         redirect: 'manual',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ _csrf: csrf, scans: chunk.map((q) => q.scan) }),
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ scans: chunk.map((q) => q.scan) }),
       });
     } catch {
       result.stop = 'offline';

@@ -79,7 +79,7 @@ async function post(url, body) {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/json', 'x-csrf-token': cfg.csrf },
-    body: JSON.stringify({ _csrf: cfg.csrf, ...body }),
+    body: JSON.stringify(body),
   }).catch(() => null);
 }
 
