@@ -12,9 +12,23 @@ import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, makeEvent, makeRegistrant, makeUser, type SigninApp, startSigninApp } from '../signin/harness.js';
+import {
+  freePort,
+  makeEvent,
+  makeRegistrant,
+  makeUser,
+  type SigninApp,
+  startSigninApp,
+} from '../signin/harness.js';
 import { signInWithCode } from './flow.js';
-import { consoleErrors, expectAccessible, HAS_CHROMIUM, launchBrowser, SKIP_MESSAGE, screenshot } from './harness.js';
+import {
+  consoleErrors,
+  expectAccessible,
+  HAS_CHROMIUM,
+  launchBrowser,
+  SKIP_MESSAGE,
+  screenshot,
+} from './harness.js';
 
 const PEOPLE = [
   ['ada@desk.example', 'Ada', 'Lovelace'],
@@ -105,7 +119,9 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'check-in desk in Chromium' : SKIP
     await expectAccessible(gate.page, 'desk (360 px)');
 
     await checkIn(door.page, 'lovelace', 'Ada Lovelace');
-    await gate.page.locator('#desk-feed li', { hasText: 'Ada Lovelace checked in (Event check-in) by Door Staff' }).waitFor();
+    await gate.page
+      .locator('#desk-feed li', { hasText: 'Ada Lovelace checked in (Event check-in) by Door Staff' })
+      .waitFor();
     expect(await scansOf(regs.get('Ada')!.registrationId)).toBe(1);
     // The desk shows the person as checked in, with an Undo.
     await door.page.getByRole('button', { name: 'Undo Ada Lovelace' }).waitFor();
@@ -146,7 +162,8 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'check-in desk in Chromium' : SKIP
     await page.locator('#desk-queue', { hasText: '3 scans waiting to be sent' }).waitFor();
     await expectAccessible(page, 'desk offline (360 px)');
     await screenshot(page, 'checkin-desk-5-offline-360');
-    for (const name of ['Brian', 'Grace', 'Margaret']) expect(await scansOf(regs.get(name)!.registrationId)).toBe(0);
+    for (const name of ['Brian', 'Grace', 'Margaret'])
+      expect(await scansOf(regs.get(name)!.registrationId)).toBe(0);
 
     await context.setOffline(false);
     await page.locator('#desk-queue', { hasText: '0 scans waiting to be sent' }).waitFor();

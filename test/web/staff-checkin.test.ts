@@ -101,7 +101,14 @@ describe('check-in desk page', () => {
     expect(wasm.statusCode).toBe(200);
     expect(wasm.headers['content-type']).toBe('application/wasm');
     expect(wasm.rawPayload.subarray(0, 4).toString('hex')).toBe('0061736d'); // "\0asm"
-    for (const name of ['desk.js', 'desk-store.js', 'desk-sync.js', 'desk-find.js', 'desk-view.js', 'desk-scanner.js']) {
+    for (const name of [
+      'desk.js',
+      'desk-store.js',
+      'desk-sync.js',
+      'desk-find.js',
+      'desk-view.js',
+      'desk-scanner.js',
+    ]) {
       expect((await app.inject({ method: 'GET', url: `/assets/js/${name}` })).statusCode, name).toBe(200);
     }
   });
@@ -116,7 +123,15 @@ describe('check-in desk data routes', () => {
     const { results } = res.json() as { results: Record<string, unknown>[] };
     expect(results.map((r) => r.participant_event_id)).toContain(reg.id);
     expect(Object.keys(results[0]!).sort()).toEqual(
-      ['display_name', 'email', 'full_name', 'participant_event_id', 'participant_id', 'scanned_context_ids', 'status'].sort(),
+      [
+        'display_name',
+        'email',
+        'full_name',
+        'participant_event_id',
+        'participant_id',
+        'scanned_context_ids',
+        'status',
+      ].sort(),
     );
     expect((await getPage(app, b, `${desk()}/search?q=${'x'.repeat(201)}`)).statusCode).toBe(422);
     expect((await getPage(app, b, `${desk()}/search?q=%20`)).json()).toEqual({ results: [] });
@@ -145,13 +160,20 @@ describe('check-in desk data routes', () => {
     const reg = world.regs.minorA;
     const context = world.contexts.lunchA;
     const before = await scanCount(reg.id, context);
-    const scan = { participant_id: String(reg.id), scan_context_id: context, client_scan_id: 'desk-test-1', source: 'manual' };
+    const scan = {
+      participant_id: String(reg.id),
+      scan_context_id: context,
+      client_scan_id: 'desk-test-1',
+      source: 'manual',
+    };
     const first = await postJson(b, `${desk()}/scans`, csrf, { scans: [scan] });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({
       results: [{ client_scan_id: 'desk-test-1', status: 'ok', outcome: 'scanned', deduplicated: false }],
     });
-    const again = await postJson(b, `${desk()}/scans`, csrf, { scans: [scan, { ...scan, client_scan_id: 'desk-test-404', participant_id: '999999999' }] });
+    const again = await postJson(b, `${desk()}/scans`, csrf, {
+      scans: [scan, { ...scan, client_scan_id: 'desk-test-404', participant_id: '999999999' }],
+    });
     expect(again.json()).toEqual({
       results: [
         { client_scan_id: 'desk-test-1', status: 'ok', outcome: 'scanned', deduplicated: true },
@@ -163,16 +185,27 @@ describe('check-in desk data routes', () => {
     const extra = await postJson(b, `${desk()}/scans`, csrf, { _csrf: csrf, scans: [scan] });
     expect(extra.statusCode).toBe(422);
 
-    const undo = await postJson(b, `${desk()}/undo`, csrf, { participant_id: String(reg.id), scan_context_id: context });
+    const undo = await postJson(b, `${desk()}/undo`, csrf, {
+      participant_id: String(reg.id),
+      scan_context_id: context,
+    });
     expect(undo.statusCode).toBe(200);
-    expect(undo.json()).toMatchObject({ success: true, deleted_scans: before + 1, participant_event_id: reg.id });
+    expect(undo.json()).toMatchObject({
+      success: true,
+      deleted_scans: before + 1,
+      participant_event_id: reg.id,
+    });
     expect(await scanCount(reg.id, context)).toBe(0);
   });
 
   it('refuses posts without the CSRF token, from read_only, and with a bad body, changing nothing', async () => {
     const ops = await openDesk('ops');
     const ro = await signedInBrowser(t.deps, world.users.readOnly.id);
-    const scan = { participant_id: String(world.regs.adultA.id), scan_context_id: world.contexts.lunchA, client_scan_id: 'desk-refused' };
+    const scan = {
+      participant_id: String(world.regs.adultA.id),
+      scan_context_id: world.contexts.lunchA,
+      client_scan_id: 'desk-refused',
+    };
     const before = await snapshotDb(t.deps);
     const noToken = await postJson(ops.b, `${desk()}/scans`, 'forged', { scans: [scan] });
     expect(noToken.statusCode).toBe(403);
@@ -181,11 +214,16 @@ describe('check-in desk data routes', () => {
     const roCsrf = csrfOf((await getPage(app, ro, desk())).body);
     const readOnly = await postJson(ro, `${desk()}/scans`, roCsrf, { scans: [scan] });
     expect(readOnly.statusCode).toBe(403);
-    const roUndo = await postJson(ro, `${desk()}/undo`, roCsrf, { participant_id: String(world.regs.adultA.id), scan_context_id: world.contexts.checkInA });
+    const roUndo = await postJson(ro, `${desk()}/undo`, roCsrf, {
+      participant_id: String(world.regs.adultA.id),
+      scan_context_id: world.contexts.checkInA,
+    });
     expect(roUndo.statusCode).toBe(403);
     const empty = await postJson(ops.b, `${desk()}/scans`, ops.csrf, { scans: [] });
     expect(empty.statusCode).toBe(422);
-    const tooLong = await postJson(ops.b, `${desk()}/scans`, ops.csrf, { scans: [{ ...scan, participant_id: 'x'.repeat(201) }] });
+    const tooLong = await postJson(ops.b, `${desk()}/scans`, ops.csrf, {
+      scans: [{ ...scan, participant_id: 'x'.repeat(201) }],
+    });
     expect(tooLong.statusCode).toBe(422);
     expect(await snapshotDb(t.deps)).toEqual(before);
   });
@@ -198,7 +236,13 @@ describe('check-in desk data routes', () => {
       expect(stream.headers.get('content-type')).toContain('text/event-stream');
       const reg = world.regs.adultA;
       const res = await postJson(b, `${desk()}/scans`, csrf, {
-        scans: [{ participant_id: String(reg.id), scan_context_id: world.contexts.lunchA, client_scan_id: 'desk-stream-1' }],
+        scans: [
+          {
+            participant_id: String(reg.id),
+            scan_context_id: world.contexts.lunchA,
+            client_scan_id: 'desk-stream-1',
+          },
+        ],
       });
       expect(res.statusCode).toBe(200);
       const message = await stream.next({ timeoutMs: 30_000 });

@@ -36,7 +36,10 @@ interface SearchHit {
 }
 
 /** `{results: DeskParticipant[]}`: the API search's matches, best first (at most 20). */
-export async function deskSearch(ctx: EventCtx, q: string | undefined): Promise<{ results: DeskParticipant[] }> {
+export async function deskSearch(
+  ctx: EventCtx,
+  q: string | undefined,
+): Promise<{ results: DeskParticipant[] }> {
   const { results } = JSON.parse(await searchParticipants(ctx, { q })) as { results: SearchHit[] };
   return {
     results: results.map((p) => ({

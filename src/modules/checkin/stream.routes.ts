@@ -6,17 +6,12 @@
  * `Last-Event-ID` resumes after that message: missed entries are replayed from the database, then
  * the stream goes live. A `: heartbeat` comment is sent every MUSTER_SCAN_STREAM_HEARTBEAT_MS.
  */
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { CtxFor, Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
-import { ScanStreamHub } from './scan-stream.js';
-import { sseMessage, streamStart } from './stream.service.js';
-
-/** Bytes queued for a slow client before it is disconnected. */
-const MAX_BUFFERED = 1024 * 1024;
+import { createStreamHub, serveScanStream } from './stream.serve.js';
 
 const StreamQuery = Type.Object({
   scan_context_id: Type.Optional(Type.Integer({ description: 'Only scans of this context of the event' })),
@@ -35,67 +30,8 @@ const DESCRIPTION = [
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.',
 ].join('\n\n');
 
-// Keyed by the database handle, which a request's ctx shares with the deps it was built from.
-const hubs = new WeakMap<Deps['db'], { hub: ScanStreamHub; open: Set<FastifyReply> }>();
-
-/** The stream hub of an app built with `deps` (diagnostics and tests). */
-export function scanStreamHub(deps: Deps): ScanStreamHub | undefined {
-  return hubs.get(deps.db)?.hub;
-}
-
-/**
- * Answers `reply` with the event's live scan stream for a caller the gate authorised for
- * `scans.read` (this route with a bearer credential, or the check-in desk page's stream with the
- * session cookie): 422 for a bad `lastEventId` or a context of another event, else a hijacked
- * `text/event-stream` response that stays open until the client goes away or the app closes.
- * `cacheControl`: its Cache-Control (default `no-cache, no-transform`; the staff pages send `no-store`).
- */
-export async function serveScanStream(
-  ctx: CtxFor<'scans.read'>,
-  reply: FastifyReply,
-  opts: { scanContextId?: number; lastEventId?: string; cacheControl?: string },
-): Promise<void> {
-  const state = hubs.get(ctx.db);
-  if (!state) throw new Error('The scan stream hub is not set up (scanStreamRoutes not registered)');
-  const event = ctx.access.event;
-  const cursor = await streamStart(ctx, event.id, opts);
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': opts.cacheControl ?? 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  raw.write(': connected\n\n');
-  state.open.add(reply);
-  const write = (text: string) => {
-    if (raw.destroyed || raw.writableEnded) return;
-    // A client that stops reading is dropped rather than buffered without bound; it resumes
-    // from the database with Last-Event-ID when it reconnects.
-    if (raw.writableLength > MAX_BUFFERED) raw.destroy();
-    else raw.write(text);
-  };
-  const heartbeat = setInterval(() => write(': heartbeat\n\n'), ctx.config.scanStreamHeartbeatMs);
-  heartbeat.unref();
-  const unsubscribe = state.hub.subscribe(event.id, {
-    cursor,
-    scanContextId: opts.scanContextId,
-    send: (entry) => write(sseMessage(entry)),
-  });
-  raw.on('close', () => {
-    clearInterval(heartbeat);
-    unsubscribe();
-    state.open.delete(reply);
-  });
-}
-
-
 export function scanStreamRoutes(app: Api, deps: Deps): void {
-  const hub = new ScanStreamHub(deps.db, deps.config.scanStreamPollMs, deps.log);
-  const open = new Set<FastifyReply>();
-  hubs.set(deps.db, { hub, open });
+  const { hub, open } = createStreamHub(deps);
   // Open streams would keep app.close() waiting: end them first.
   app.addHook('preClose', async () => {
     hub.close();

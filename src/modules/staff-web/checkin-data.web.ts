@@ -24,7 +24,7 @@ import { type Api, typed } from '../../http/typed.js';
 import { BulkResult } from '../checkin/checkin.schemas.js';
 import { deskRoster, deskSearch } from '../checkin/desk.service.js';
 import { createScansBulk } from '../checkin/scan.service.js';
-import { serveScanStream } from '../checkin/stream.routes.js';
+import { serveScanStream } from '../checkin/stream.serve.js';
 import { undoScans } from '../checkin/undo.service.js';
 import {
   DeskParams,
@@ -76,7 +76,11 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
       `${BASE}/participants`,
       {
         config: session('participants.list'),
-        schema: { hide: true, params: DeskParams, response: { 200: DeskRoster, ...errorResponses(401, 403, 404) } },
+        schema: {
+          hide: true,
+          params: DeskParams,
+          response: { 200: DeskRoster, ...errorResponses(401, 403, 404) },
+        },
       },
       async (request) => deskRoster(ctxOf(deps, request, 'participants.list')),
     );
@@ -92,8 +96,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
           response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
         },
       },
-      async (request) =>
-        createScansBulk(ctxOf(deps, request, 'scans.write'), request.body),
+      async (request) => createScansBulk(ctxOf(deps, request, 'scans.write'), request.body),
     );
 
     data.post(

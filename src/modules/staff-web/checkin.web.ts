@@ -10,15 +10,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isUserPrincipal } from '../../access/principal.js';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
-import { isUserPrincipal } from '../../access/principal.js';
 import { listScanContexts } from '../checkin/contexts.js';
 import { pageResponses } from '../web/web.schemas.js';
-import { checkinDataRoutes } from './checkin-data.web.js';
 import { DeskParams, DeskQuery } from './checkin.schemas.js';
-import { may } from './nav.js';
+import { checkinDataRoutes } from './checkin-data.web.js';
+import { eventNav, may } from './nav.js';
 
 const require = createRequire(import.meta.url);
 // The package exports its .wasm files; its browser (IIFE) build sits beside them in dist/.
@@ -36,14 +36,19 @@ const PAGE = { action: 'scans.write', credential: 'session_cookie' } as const;
 
 export function checkinPages(web: Api, deps: Deps): void {
   for (const [name, { type }] of Object.entries(VENDOR)) {
-    web.get(`/assets/vendor/${name}`, { config: { public: 'none' }, schema: { hide: true } }, async (_r, reply) =>
-      reply.type(type).send(VENDOR_BYTES.get(name)),
+    web.get(
+      `/assets/vendor/${name}`,
+      { config: { public: 'none' }, schema: { hide: true } },
+      async (_r, reply) => reply.type(type).send(VENDOR_BYTES.get(name)),
     );
   }
 
   web.get(
     '/staff/events/:event_id/checkin',
-    { config: PAGE, schema: { hide: true, params: DeskParams, querystring: DeskQuery, response: pageResponses } },
+    {
+      config: PAGE,
+      schema: { hide: true, params: DeskParams, querystring: DeskQuery, response: pageResponses },
+    },
     async (request, reply) => {
       const ctx = ctxOf(deps, request, 'scans.write');
       const { event, principal } = ctx.access;
@@ -54,7 +59,7 @@ export function checkinPages(web: Api, deps: Deps): void {
       return reply.page(200, 'staff/checkin', {
         title: `Check-in desk: ${event.name}`,
         event,
-        navPath: '/checkin',
+        nav: eventNav(ctx.access, event.id, '/checkin'),
         contexts,
         selected,
         // Offline search needs the participant list: cached only for callers who may list it.

@@ -26,7 +26,7 @@ const time = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', mi
 export function createView({ contextName, onCheckIn, onUndo }) {
   return {
     /** Redraws the result list for the chosen context (`searched`: a term was given). */
-    results(list, contextId, searched = true) {
+    results(list, contextId, searched) {
       const ul = $('desk-results');
       ul.replaceChildren();
       if (list.length === 0 && searched) ul.append(el('li', 'Nobody found.', 'desk-empty'));

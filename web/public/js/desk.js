@@ -20,7 +20,7 @@ const cfg = {
 const $ = (id) => document.getElementById(id);
 const contextSelect = $('desk-context');
 const contextName = (id) => [...contextSelect.options].find((o) => Number(o.value) === id)?.text ?? `#${id}`;
-const state = { contextId: Number(contextSelect?.value), roster: [], results: [], store: null };
+const state = { contextId: Number(contextSelect?.value), term: '', roster: [], results: [], store: null };
 const view = createView({ contextName, onCheckIn: checkIn, onUndo: undo });
 
 /** The participant with registration id `pe`, from what this page has seen. */
@@ -37,7 +37,7 @@ function markScanned(pe, contextId, scanned) {
     else ids.delete(contextId);
     p.scanned_context_ids = [...ids];
   }
-  view.results(state.results, state.contextId);
+  view.results(state.results, state.contextId, state.term !== '');
 }
 
 /** Queues a scan of the chosen context, then sends the queue. */
@@ -103,15 +103,19 @@ async function showCount() {
   view.network(navigator.onLine, await state.store.count(cfg.eventId));
 }
 
+let searches = 0;
 /** Server search online; the cached list offline (or when the server cannot be reached). */
 async function search(term) {
+  const mine = ++searches; // typing fast: only the latest search's answer is shown
   let results = null;
   if (navigator.onLine) {
     const res = await fetch(`${cfg.base}/search?q=${encodeURIComponent(term)}`).catch(() => null);
     if (res?.ok) results = (await res.json()).results;
   }
+  if (mine !== searches) return;
+  state.term = term.trim();
   state.results = results ?? searchRoster(state.roster, term);
-  view.results(state.results, state.contextId, term.trim() !== '');
+  view.results(state.results, state.contextId, state.term !== '');
 }
 
 /** Caches the participant list for offline search, for callers who may see it (else drops it). */
@@ -163,7 +167,7 @@ async function start() {
   contextSelect.addEventListener('change', () => {
     state.contextId = Number(contextSelect.value);
     history.replaceState(null, '', `?context=${state.contextId}`);
-    view.results(state.results, state.contextId);
+    view.results(state.results, state.contextId, state.term !== '');
   });
   $('desk-search').addEventListener('submit', (event) => {
     event.preventDefault();
