@@ -6,6 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeskParticipant } from '../../src/modules/checkin/desk.service.js';
+import { searchRoster } from '../../web/public/js/desk-find.js';
 import { snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { openSse } from '../support/sse.js';
 import { buildWorld, type UserName, type World } from '../support/world.js';
@@ -135,6 +137,34 @@ describe('check-in desk data routes', () => {
     );
     expect((await getPage(app, b, `${desk()}/search?q=${'x'.repeat(201)}`)).statusCode).toBe(422);
     expect((await getPage(app, b, `${desk()}/search?q=%20`)).json()).toEqual({ results: [] });
+  });
+
+  it('offline search (desk-find.js over the cached list) finds what the server search finds, in its order', async () => {
+    const { b } = await openDesk('ops');
+    const roster = (await getPage(app, b, `${desk()}/participants`)).json() as {
+      participants: DeskParticipant[];
+    };
+    const { adultA, minorA } = world.regs;
+    const terms = [
+      adultA.firstName,
+      adultA.lastName.toUpperCase(),
+      adultA.email.slice(0, 4),
+      String(minorA.id),
+      'a',
+      'e',
+      '  ',
+      'zzz-nobody',
+    ];
+    for (const term of terms) {
+      const server = (await getPage(app, b, `${desk()}/search?q=${encodeURIComponent(term)}`)).json() as {
+        results: DeskParticipant[];
+      };
+      const offline = searchRoster(roster.participants, term) as DeskParticipant[];
+      expect(
+        offline.map((p) => p.participant_event_id),
+        term,
+      ).toEqual(server.results.map((p) => p.participant_event_id));
+    }
   });
 
   it('participants (the offline cache): every registration for limited, 403 JSON for read_only, 401 signed out', async () => {
