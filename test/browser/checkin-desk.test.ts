@@ -7,10 +7,12 @@
  *   in, the count of waiting scans shown, then back online: exactly three scans stored.
  * Screenshots (desktop and 360 px) go to test-artifacts/screenshots/checkin-desk-*.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
@@ -22,6 +24,7 @@ import {
 } from '../signin/harness.js';
 import { signInWithCode } from './flow.js';
 import {
+  CHROMIUM_PATH,
   consoleErrors,
   expectAccessible,
   HAS_CHROMIUM,
@@ -38,16 +41,44 @@ const PEOPLE = [
   ['margaret@desk.example', 'Margaret', 'Hamilton'],
 ] as const;
 
-/** A PNG of a QR code holding `text` (zxing-wasm's writer, the same library the page decodes with). */
-async function qrPng(text: string): Promise<Buffer> {
+/** A QR code holding `text` (zxing-wasm's writer, the same library the page decodes with). */
+async function qrCode(text: string, scale: number) {
   const require = createRequire(import.meta.url);
   const writer = await import('zxing-wasm/writer');
   await writer.prepareZXingModule({
     overrides: { wasmBinary: readFileSync(require.resolve('zxing-wasm/writer/zxing_writer.wasm')) },
     fireImmediately: true,
   });
-  const out = await writer.writeBarcode(text, { format: 'QRCode', scale: 8 });
-  return Buffer.from(await out.image!.arrayBuffer());
+  return writer.writeBarcode(text, { format: 'QRCode', scale });
+}
+
+async function qrPng(text: string): Promise<Buffer> {
+  return Buffer.from(await (await qrCode(text, 8)).image!.arrayBuffer());
+}
+
+/**
+ * A Y4M video (640×480, 4:2:0) showing the QR code of `text` on white, for Chromium's fake camera
+ * (`--use-file-for-fake-video-capture`). Returns the file's path.
+ */
+async function qrVideo(text: string): Promise<string> {
+  const { symbol } = await qrCode(text, 1); // one byte per module: 0 dark, 255 light
+  const [width, height, scale] = [640, 480, 12];
+  const luma = Buffer.alloc(width * height, 235);
+  const x0 = (width - symbol!.width * scale) / 2;
+  const y0 = (height - symbol!.height * scale) / 2;
+  for (let y = 0; y < symbol!.height * scale; y++) {
+    for (let x = 0; x < symbol!.width * scale; x++) {
+      const dark = symbol!.data[Math.floor(y / scale) * symbol!.width + Math.floor(x / scale)] === 0;
+      luma[(y0 + y) * width + x0 + x] = dark ? 16 : 235;
+    }
+  }
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, Buffer.alloc((width * height) / 2, 128)]);
+  const path = join(mkdtempSync(join(tmpdir(), 'desk-camera-')), 'qr.y4m');
+  writeFileSync(
+    path,
+    Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), frame, frame]),
+  );
+  return path;
 }
 
 describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'check-in desk in Chromium' : SKIP_MESSAGE, () => {
@@ -81,8 +112,8 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'check-in desk in Chromium' : SKIP
   const desk = () => `${t.origin}/staff/events/${event.id}/checkin`;
 
   /** A signed-in desk page (email code flow), desktop or 360 px wide. */
-  async function openDesk(email: string, size: 'phone' | 'desktop', shot: string) {
-    const context = await browser.newContext(
+  async function openDesk(email: string, size: 'phone' | 'desktop', shot: string, on: Browser = browser) {
+    const context = await on.newContext(
       size === 'phone'
         ? { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }
         : { viewport: { width: 1100, height: 900 } },
@@ -147,8 +178,41 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'check-in desk in Chromium' : SKIP
       buffer: await qrPng(`muster://checkin/${rows[0]!.uuid}`),
     });
     await page.locator('#desk-feed li', { hasText: 'Linus Torvalds checked in' }).waitFor();
+    await page.locator('#desk-last', { hasText: 'Last: Linus Torvalds in Event check-in.' }).waitFor();
     expect(await scansOf(regs.get('Linus')!.registrationId)).toBe(1);
     expect(errors).toEqual([]);
+  });
+
+  it('reads a ticket shown to the camera (Chromium’s fake camera playing a QR code video)', async () => {
+    const { rows } = await t.deps.db.execute<{ uuid: string }>(
+      sql`SELECT uuid::text FROM registrations WHERE id = ${regs.get('Ada')!.registrationId}`,
+    );
+    const video = await qrVideo(`muster://checkin/${rows[0]!.uuid}`);
+    const camera = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+    try {
+      const { page, errors } = await openDesk('gate@desk.example', 'phone', 'checkin-desk-camera', camera);
+      await page.getByRole('button', { name: 'Scan with camera' }).click();
+      await page
+        .locator('#desk-feed li', { hasText: 'Ada Lovelace checked in (Event check-in) by Gate Staff' })
+        .waitFor();
+      // The desk learns whose ticket it was from the feed and says so.
+      await page.locator('#desk-message', { hasText: 'Ada Lovelace: checked in.' }).waitFor();
+      await screenshot(page, 'checkin-desk-7-camera-360');
+      await page.getByRole('button', { name: 'Stop camera' }).click();
+      expect(await scansOf(regs.get('Ada')!.registrationId)).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await camera.close();
+    }
   });
 
   it('keeps checking in offline and stores exactly three scans when the network returns', async () => {

@@ -38,7 +38,7 @@ export function cameraAvailable() {
 
 /**
  * Starts the back camera in `video` and calls `onCode(text)` for each new code seen (the same code
- * is reported again only after 3 s, so holding a badge up does not repeat the scan). Returns stop().
+ * is reported again only after 5 s, so holding a badge up does not repeat the scan). Returns stop().
  */
 export async function startCamera(video, onCode) {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
@@ -56,7 +56,7 @@ export async function startCamera(video, onCode) {
       context.drawImage(video, 0, 0);
       const text = await decode(context.getImageData(0, 0, canvas.width, canvas.height)).catch(() => null);
       const now = Date.now();
-      if (text && (text !== last.text || now - last.at > 3000)) {
+      if (text && (text !== last.text || now - last.at > 5000)) {
         last = { text, at: now };
         onCode(text);
       }

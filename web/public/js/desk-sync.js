@@ -10,11 +10,12 @@
 const CHUNK = 500;
 
 /**
- * Replays the queue of `eventId` once. Returns { sent, failed: [{item, error}], stop } where
+ * Replays the queue of `eventId` once. Returns { sent, repeats: [item], failed: [{item, error}], stop }:
+ * `repeats` were stored as `already_scanned` (the person was already scanned in that context);
  * `stop` is null, 'offline', 'signed_out', 'forbidden' or 'rejected'.
  */
 export async function replay(store, { eventId, url, csrf }) {
-  const result = { sent: 0, failed: [], stop: null };
+  const result = { sent: 0, repeats: [], failed: [], stop: null };
   const items = await store.queued(eventId);
   for (let i = 0; i < items.length; i += CHUNK) {
     const chunk = items.slice(i, i + CHUNK);
@@ -39,8 +40,10 @@ export async function replay(store, { eventId, url, csrf }) {
     const { results } = await response.json();
     const byId = new Map(chunk.map((q) => [q.client_scan_id, q]));
     for (const r of results) {
-      if (r.status === 'ok') result.sent++;
-      else result.failed.push({ item: byId.get(r.client_scan_id), error: r.error });
+      if (r.status === 'ok') {
+        result.sent++;
+        if (r.outcome === 'already_scanned' && !r.deduplicated) result.repeats.push(byId.get(r.client_scan_id));
+      } else result.failed.push({ item: byId.get(r.client_scan_id), error: r.error });
     }
     await store.dequeue(results.map((r) => r.client_scan_id));
   }

@@ -2,9 +2,10 @@
 // IndexedDB (desk-store.js) and is then sent (desk-sync.js): online that is immediate, offline the
 // scans wait on this device, with their count on screen, until the network returns. Search asks
 // the server, or the cached participant list when offline (desk-find.js). The live feed is the
-// event's scan stream (Server-Sent Events, read with the session cookie). QR codes: desk-scanner.js.
+// event's scan stream (Server-Sent Events, read with the session cookie). QR codes: desk-qr.js.
 import { searchRoster } from './desk-find.js';
-import { cameraAvailable, decode, loadDecoder, startCamera } from './desk-scanner.js';
+import { setUpQr } from './desk-qr.js';
+import { loadDecoder } from './desk-scanner.js';
 import { forgetAll, newScanId, openStore } from './desk-store.js';
 import { replay } from './desk-sync.js';
 import { createView } from './desk-view.js';
@@ -20,7 +21,7 @@ const cfg = {
 const $ = (id) => document.getElementById(id);
 const contextSelect = $('desk-context');
 const contextName = (id) => [...contextSelect.options].find((o) => Number(o.value) === id)?.text ?? `#${id}`;
-const state = { contextId: Number(contextSelect?.value), term: '', roster: [], results: [], store: null };
+const state = { contextId: Number(contextSelect?.value), term: '', roster: [], results: [], last: null, store: null };
 const view = createView({ contextName, onCheckIn: checkIn, onUndo: undo });
 
 /** The participant with registration id `pe`, from what this page has seen. */
@@ -54,7 +55,8 @@ async function checkIn({ participantId, label, source, pe }) {
   item.scan.scanned_at = item.queued_at;
   await state.store.enqueue(item);
   if (pe) markScanned(pe, state.contextId, true);
-  view.last({ label, contextId: state.contextId, participantId, clientScanId: item.client_scan_id });
+  state.last = { label, contextId: state.contextId, participantId, clientScanId: item.client_scan_id, pe };
+  view.last(state.last);
   view.say(`${label}: checked in${navigator.onLine ? '' : ' (saved on this device, will be sent)'}.`);
   await flush();
 }
@@ -68,6 +70,7 @@ async function undo({ participantId, clientScanId, label, contextId, pe }) {
     if (!res?.ok) return view.say(`Undo needs the network: ${label} is still checked in.`);
   }
   if (pe) markScanned(pe, contextId, false);
+  state.last = null;
   view.last(null);
   view.say(`${label}: check-in undone.`);
   await showCount();
@@ -88,6 +91,7 @@ let flushing = null;
 function flush() {
   flushing ??= (async () => {
     const out = await replay(state.store, { eventId: cfg.eventId, url: `${cfg.base}/scans`, csrf: cfg.csrf });
+    for (const r of out.repeats) view.say(`${r.label}: was already checked in here (scan recorded again).`);
     for (const f of out.failed) view.say(`Not checked in: ${f.item?.label ?? 'a scan'}: ${f.error}.`);
     if (out.stop === 'signed_out') view.say('Your session has ended: sign in again to send the waiting scans.');
     if (out.stop === 'forbidden') view.say('You no longer have access to check people in at this event.');
@@ -137,9 +141,16 @@ function listen() {
   const feed = new EventSource(`${cfg.base}/stream`);
   const handle = (kind) => (message) => {
     const scan = JSON.parse(message.data);
-    const person = known(scan.participant_event_id);
+    const name = known(scan.participant_event_id)?.display_name ?? `Participant ${scan.participant_event_id}`;
     markScanned(scan.participant_event_id, scan.scan_context_id, kind === 'scan');
-    view.feed(kind, scan, person?.display_name ?? `Participant ${scan.participant_event_id}`);
+    view.feed(kind, scan, name);
+    // Our own QR scan coming back: now the desk knows whose ticket it was.
+    const last = state.last;
+    if (kind === 'scan' && last && last.clientScanId === scan.client_scan_id && !last.pe) {
+      Object.assign(last, { label: name, pe: scan.participant_event_id });
+      view.last(last);
+      view.say(`${name}: checked in.`);
+    }
   };
   feed.addEventListener('scan', handle('scan'));
   feed.addEventListener('scan_undone', handle('scan_undone'));
@@ -174,15 +185,7 @@ async function start() {
     search($('desk-q').value);
   });
   $('desk-q').addEventListener('input', (event) => search(event.target.value));
-  $('desk-photo').addEventListener('change', async (event) => {
-    const file = event.target.files?.[0];
-    if (!file) return;
-    const text = await decode(file).catch(() => null);
-    event.target.value = '';
-    if (text) await checkIn({ participantId: text, label: 'QR code', source: 'qr' });
-    else view.say('No QR code found in that photo. Try again closer.');
-  });
-  setUpCamera();
+  setUpQr({ view, onCode: (text) => checkIn({ participantId: text, label: 'QR code', source: 'qr' }) });
   window.addEventListener('online', flush);
   window.addEventListener('offline', () => {
     view.live(false);
@@ -193,28 +196,6 @@ async function start() {
   await refreshRoster();
   loadDecoder().catch(() => view.say('The QR decoder could not be loaded; search by name instead.'));
   await flush();
-}
-
-function setUpCamera() {
-  const button = $('desk-camera');
-  if (!cameraAvailable()) return;
-  button.hidden = false;
-  let stop = null;
-  button.addEventListener('click', async () => {
-    if (stop) {
-      stop();
-      stop = null;
-      view.camera(false);
-      return;
-    }
-    try {
-      view.camera(true);
-      stop = await startCamera($('desk-video'), (text) => checkIn({ participantId: text, label: 'QR code', source: 'qr' }));
-    } catch {
-      view.camera(false);
-      view.say('The camera could not be started; use a photo or search by name.');
-    }
-  });
 }
 
 // Without a scan context there is nothing to do (the page says so).
