@@ -215,6 +215,19 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'check-in desk in Chromium' : SKIP
     }
   });
 
+  it('forgets the cached participant list and the queue on sign-out', async () => {
+    const { page } = await openDesk('gate@desk.example', 'desktop', 'checkin-desk-signout');
+    // A string: the tests are type-checked without the DOM library.
+    const deskDatabases = () =>
+      page.evaluate<string[]>(
+        `(async () => (await indexedDB.databases()).map((d) => d.name).filter((n) => n && n.startsWith('muster-desk')))()`,
+      );
+    expect(await deskDatabases()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('h1', { hasText: 'Signed out' }).waitFor();
+    expect(await deskDatabases()).toEqual([]);
+  });
+
   it('keeps checking in offline and stores exactly three scans when the network returns', async () => {
     const { context, page } = await openDesk('door@desk.example', 'phone', 'checkin-desk-offline');
     await page.getByLabel('Scan context').selectOption({ label: 'Lunch' });

@@ -11,7 +11,7 @@ import { searchRoster } from '../../web/public/js/desk-find.js';
 import { snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { openSse } from '../support/sse.js';
 import { buildWorld, type UserName, type World } from '../support/world.js';
-import { type Browser, csrfOf, getPage, signedInBrowser } from './support.js';
+import { type Browser, csrfOf, getPage, postForm, signedInBrowser } from './support.js';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -93,6 +93,13 @@ describe('check-in desk page', () => {
     const anonymous = await app.inject({ method: 'GET', url: desk() });
     expect(anonymous.statusCode).toBe(302);
     expect(anonymous.headers.location).toBe(`/signin?next=${encodeURIComponent(desk())}`);
+  });
+
+  it('sign-out asks the browser to clear the site storage (the desk cache)', async () => {
+    const { b, page } = await openDesk('ops');
+    const res = await postForm(app, b, '/signout', {}, csrfOf(page.body));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['clear-site-data']).toBe('"storage"');
   });
 
   it('serves the QR decoder and its WebAssembly from this origin', async () => {
