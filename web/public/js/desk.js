@@ -19,6 +19,7 @@ const cfg = {
   base: `/staff/events/${root.dataset.eventId}/checkin`,
 };
 const $ = (id) => document.getElementById(id);
+const RETRY_MS = 30_000;
 const contextSelect = $('desk-context');
 const contextName = (id) => [...contextSelect.options].find((o) => Number(o.value) === id)?.text ?? `#${id}`;
 const state = { contextId: Number(contextSelect?.value), term: '', roster: [], results: [], last: null, store: null };
@@ -154,7 +155,10 @@ function listen() {
   };
   feed.addEventListener('scan', handle('scan'));
   feed.addEventListener('scan_undone', handle('scan_undone'));
-  feed.addEventListener('open', () => view.live(true));
+  feed.addEventListener('open', () => {
+    view.live(true);
+    flush(); // the server is reachable again: send what waits
+  });
   feed.addEventListener('error', () => view.live(false));
 }
 
@@ -187,6 +191,7 @@ async function start() {
   $('desk-q').addEventListener('input', (event) => search(event.target.value));
   setUpQr({ view, onCode: (text) => checkIn({ participantId: text, label: 'QR code', source: 'qr' }) });
   window.addEventListener('online', flush);
+  setInterval(flush, RETRY_MS); // also when the browser never noticed being offline (a server outage)
   window.addEventListener('offline', () => {
     view.live(false);
     showCount();
