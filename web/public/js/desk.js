@@ -64,6 +64,7 @@ async function checkIn({ participantId, label, source, pe }) {
 
 /** Undoes a check-in: still queued → just dropped; else the server deletes the scans. */
 async function undo({ participantId, clientScanId, label, contextId, pe }) {
+  if (flushing) await flushing; // the scan is then either still queued or stored, not in flight
   const queued = (await state.store.queued(cfg.eventId)).find((q) => q.client_scan_id === clientScanId);
   if (queued) await state.store.dequeue([clientScanId]);
   else {
@@ -88,16 +89,25 @@ async function post(url, body) {
 }
 
 let flushing = null;
-/** Sends the queue (one run at a time) and shows what came of it. */
+let again = false;
+/** Sends the queue (one run at a time; a call during a run runs it once more) and reports. */
 function flush() {
-  flushing ??= (async () => {
-    const out = await replay(state.store, { eventId: cfg.eventId, url: `${cfg.base}/scans`, csrf: cfg.csrf });
-    for (const r of out.repeats) view.say(`${r.label}: was already checked in here (scan recorded again).`);
-    for (const f of out.failed) view.say(`Not checked in: ${f.item?.label ?? 'a scan'}: ${f.error}.`);
-    if (out.stop === 'signed_out') view.say('Your session has ended: sign in again to send the waiting scans.');
-    if (out.stop === 'forbidden') view.say('You no longer have access to check people in at this event.');
-    if (out.stop === 'rejected') view.say('The server refused the waiting scans; they are kept on this device.');
-    await showCount();
+  if (flushing) {
+    again = true; // a scan queued after this run read the queue
+    return flushing;
+  }
+  flushing = (async () => {
+    do {
+      again = false;
+      const out = await replay(state.store, { eventId: cfg.eventId, url: `${cfg.base}/scans`, csrf: cfg.csrf });
+      for (const r of out.repeats) view.say(`${r.label}: was already checked in here (scan recorded again).`);
+      for (const f of out.failed) view.say(`Not checked in: ${f.item?.label ?? 'a scan'}: ${f.error}.`);
+      if (out.stop === 'signed_out') view.say('Your session has ended: sign in again to send the waiting scans.');
+      if (out.stop === 'forbidden') view.say('You no longer have access to check people in at this event.');
+      if (out.stop === 'rejected') view.say('The server refused the waiting scans; they are kept on this device.');
+      if (out.stop) again = false;
+      await showCount();
+    } while (again);
   })().finally(() => {
     flushing = null;
   });
