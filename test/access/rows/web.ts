@@ -21,7 +21,7 @@ export interface WebMatrixRow {
   payload?: string;
   principal: PrincipalName;
   target: string;
-  expected: { status: number; location?: string; contentType: 'html' | 'css' | 'js' | 'none' };
+  expected: { status: number; location?: string; contentType: 'html' | 'css' | 'js' | 'wasm' | 'none' };
 }
 
 interface RouteDef {
@@ -60,6 +60,21 @@ const ROUTES: RouteDef[] = [
     url: '/assets/js/staff.js',
     target: 'public',
     expected: { status: 200, contentType: 'js' },
+  },
+  // The check-in desk's QR decoder (zxing-wasm from node_modules): public, like the other scripts.
+  {
+    method: 'GET',
+    route: 'GET /assets/vendor/zxing-reader.js',
+    url: '/assets/vendor/zxing-reader.js',
+    target: 'public',
+    expected: { status: 200, contentType: 'js' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /assets/vendor/zxing_reader.wasm',
+    url: '/assets/vendor/zxing_reader.wasm',
+    target: 'public',
+    expected: { status: 200, contentType: 'wasm' },
   },
   {
     method: 'GET',
@@ -224,6 +239,8 @@ export const PAGE_DECLARATIONS: Record<
   'GET /favicon.ico': 'public',
   'GET /assets/htmx.min.js': 'public',
   'GET /assets/js/:name': 'public',
+  'GET /assets/vendor/zxing-reader.js': 'public',
+  'GET /assets/vendor/zxing_reader.wasm': 'public',
   'GET /signin': 'public',
   'GET /signin/callback': 'public',
   'POST /signout': { action: 'session.delete', optional: true },
