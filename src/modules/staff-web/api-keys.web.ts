@@ -38,7 +38,10 @@ const CreateForm = Type.Object(
 const ButtonForm = Type.Object(Csrf, { additionalProperties: false });
 const SeriesId = Type.String({ minLength: 1, maxLength: 200 });
 const Params = Type.Object({ series_id: SeriesId }, { additionalProperties: false });
-const KeyParams = Type.Object({ series_id: SeriesId, id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+const KeyParams = Type.Object(
+  { series_id: SeriesId, id: Type.String({ maxLength: 64 }) },
+  { additionalProperties: false },
+);
 const Query = Type.Object(
   { notice: Type.Optional(Type.Literal('revoked')) },
   { additionalProperties: false },
@@ -80,7 +83,11 @@ function takeOnce(deps: Deps, ctx: UserSeriesCtx, request: FastifyRequest, reply
   }
 }
 
-async function render(ctx: UserSeriesCtx, reply: FastifyReply, data: { form?: Form; created?: unknown; notice?: string }) {
+async function render(
+  ctx: UserSeriesCtx,
+  reply: FastifyReply,
+  data: { form?: Form; created?: unknown; notice?: string },
+) {
   const { series } = ctx.access;
   const [{ api_keys }, { events }] = await Promise.all([listApiKeys(ctx), listSeriesEvents(ctx)]);
   return reply.page(data.form?.error?.status ?? 200, 'staff/api-keys', {
@@ -100,33 +107,63 @@ export function apiKeyPages(web: Api, deps: Deps): void {
   const config = { action: 'api_keys.manage', credential: 'session_cookie' } as const;
   const page = { hide: true, response: pageResponses } as const;
 
-  web.get('/staff/series/:series_id/api-keys', { config, schema: { ...page, params: Params, querystring: Query } }, async (request, reply) => {
-    const ctx = ctxOf(deps, request, 'api_keys.manage');
-    return render(ctx, reply, { created: takeOnce(deps, ctx, request, reply), notice: request.query.notice });
-  });
-
-  web.post('/staff/series/:series_id/api-keys', { config, schema: { ...page, params: Params, body: CreateForm } }, async (request, reply) => {
-    const ctx = ctxOf(deps, request, 'api_keys.manage');
-    const form: Form = { name: request.body.name ?? '', kind: request.body.kind ?? 'series', event_id: request.body.event_id ?? '' };
-    try {
-      const kind = form.kind === 'event' ? 'event' : 'series';
-      const created = await createApiKey(ctx, {
-        name: form.name,
-        kind,
-        ...(kind === 'event' ? { event_id: form.event_id || undefined } : {}),
+  web.get(
+    '/staff/series/:series_id/api-keys',
+    { config, schema: { ...page, params: Params, querystring: Query } },
+    async (request, reply) => {
+      const ctx = ctxOf(deps, request, 'api_keys.manage');
+      return render(ctx, reply, {
+        created: takeOnce(deps, ctx, request, reply),
+        notice: request.query.notice,
       });
-      const once: Once = { v: 1, series: ctx.access.series.id, name: created.api_key.name, secret: created.secret, exp: Date.now() + ONCE_SECONDS * 1000 };
-      reply.setCookie(ONCE_COOKIE, deps.sealer.seal(once), { ...cookieOpts(deps, ctx), maxAge: ONCE_SECONDS });
-      return reply.redirect(base(ctx), 303);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
-      return render(ctx, reply, { form: { ...form, error: { status: error.statusCode, message: error.message } } });
-    }
-  });
+    },
+  );
 
-  web.post('/staff/series/:series_id/api-keys/:id/revoke', { config, schema: { ...page, params: KeyParams, body: ButtonForm } }, async (request, reply) => {
-    const ctx = ctxOf(deps, request, 'api_keys.manage');
-    await revokeApiKey(ctx, request.params.id);
-    return reply.redirect(`${base(ctx)}?notice=revoked`, 303);
-  });
+  web.post(
+    '/staff/series/:series_id/api-keys',
+    { config, schema: { ...page, params: Params, body: CreateForm } },
+    async (request, reply) => {
+      const ctx = ctxOf(deps, request, 'api_keys.manage');
+      const form: Form = {
+        name: request.body.name ?? '',
+        kind: request.body.kind ?? 'series',
+        event_id: request.body.event_id ?? '',
+      };
+      try {
+        const kind = form.kind === 'event' ? 'event' : 'series';
+        const created = await createApiKey(ctx, {
+          name: form.name,
+          kind,
+          ...(kind === 'event' ? { event_id: form.event_id || undefined } : {}),
+        });
+        const once: Once = {
+          v: 1,
+          series: ctx.access.series.id,
+          name: created.api_key.name,
+          secret: created.secret,
+          exp: Date.now() + ONCE_SECONDS * 1000,
+        };
+        reply.setCookie(ONCE_COOKIE, deps.sealer.seal(once), {
+          ...cookieOpts(deps, ctx),
+          maxAge: ONCE_SECONDS,
+        });
+        return reply.redirect(base(ctx), 303);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
+        return render(ctx, reply, {
+          form: { ...form, error: { status: error.statusCode, message: error.message } },
+        });
+      }
+    },
+  );
+
+  web.post(
+    '/staff/series/:series_id/api-keys/:id/revoke',
+    { config, schema: { ...page, params: KeyParams, body: ButtonForm } },
+    async (request, reply) => {
+      const ctx = ctxOf(deps, request, 'api_keys.manage');
+      await revokeApiKey(ctx, request.params.id);
+      return reply.redirect(`${base(ctx)}?notice=revoked`, 303);
+    },
+  );
 }

@@ -15,8 +15,8 @@ import type { Deps, EventCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
-import { inviteList, type LineOutcome } from '../registration/invitations/invite-list.service.js';
 import { inviteParticipant } from '../registration/invitations/invitations.service.js';
+import { inviteList, type LineOutcome } from '../registration/invitations/invite-list.service.js';
 import {
   listPendingInvitations,
   resendInvitation,
@@ -38,7 +38,9 @@ const ListQuery = Type.Object(
   {
     q: Text(200),
     before: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })),
-    notice: Type.Optional(Type.Union([Type.Literal('invited'), Type.Literal('resent'), Type.Literal('revoked')])),
+    notice: Type.Optional(
+      Type.Union([Type.Literal('invited'), Type.Literal('resent'), Type.Literal('revoked')]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -77,7 +79,9 @@ async function render(ctx: EventCtx, reply: FastifyReply, state: PageState) {
     nav: eventNav(ctx.access, event.id, '/invitations'),
     base: base(ctx),
     pending: page.invitations,
-    next: page.next_before ? `${base(ctx)}?${new URLSearchParams({ ...(state.q ? { q: state.q } : {}), before: page.next_before })}` : null,
+    next: page.next_before
+      ? `${base(ctx)}?${new URLSearchParams({ ...(state.q ? { q: state.q } : {}), before: page.next_before })}`
+      : null,
     q: state.q ?? '',
     notice: state.notice ? NOTICES[state.notice] : null,
     single: state.single ?? { email: '', first_name: '', last_name: '' },
@@ -92,13 +96,19 @@ export function invitationPages(web: Api, deps: Deps): void {
 
   web.get(
     '/staff/events/:event_id/invitations',
-    { config: manage, schema: { hide: true, params: EventParams, querystring: ListQuery, response: pageResponses } },
+    {
+      config: manage,
+      schema: { hide: true, params: EventParams, querystring: ListQuery, response: pageResponses },
+    },
     async (request, reply) => render(ctxOf(deps, request, 'invitations.manage'), reply, { ...request.query }),
   );
 
   web.post(
     '/staff/events/:event_id/invitations',
-    { config: invite, schema: { hide: true, params: EventParams, body: SingleForm, response: pageResponses } },
+    {
+      config: invite,
+      schema: { hide: true, params: EventParams, body: SingleForm, response: pageResponses },
+    },
     async (request, reply) => {
       const ctx = ctxOf(deps, request, 'participants.invite');
       const single = {
@@ -142,7 +152,10 @@ export function invitationPages(web: Api, deps: Deps): void {
   ] as const) {
     web.post(
       `/staff/events/:event_id/invitations/:id/${verb}`,
-      { config: manage, schema: { hide: true, params: ByIdParams, body: ButtonForm, response: pageResponses } },
+      {
+        config: manage,
+        schema: { hide: true, params: ByIdParams, body: ButtonForm, response: pageResponses },
+      },
       async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
         const ctx = ctxOf(deps, request, 'invitations.manage');
         await run(ctx, request.params.id);

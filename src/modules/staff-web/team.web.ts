@@ -26,7 +26,11 @@ export const SERIES_ROLES = ['owner', 'organizer'];
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
 const GrantForm = Type.Object(
-  { ...Csrf, email: Type.Optional(Type.String({ maxLength: 1000 })), role: Type.Optional(Type.String({ maxLength: 50 })) },
+  {
+    ...Csrf,
+    email: Type.Optional(Type.String({ maxLength: 1000 })),
+    role: Type.Optional(Type.String({ maxLength: 50 })),
+  },
   { additionalProperties: false },
 );
 const ButtonForm = Type.Object(Csrf, { additionalProperties: false });
@@ -39,7 +43,9 @@ const SeriesParams = Type.Object({ series_id: SeriesId }, { additionalProperties
 const RoleParams = (scope: 'event' | 'series') =>
   Type.Object(
     {
-      ...(scope === 'event' ? { event_id: Type.String({ pattern: '^[0-9]{1,9}$' }) } : { series_id: SeriesId }),
+      ...(scope === 'event'
+        ? { event_id: Type.String({ pattern: '^[0-9]{1,9}$' }) }
+        : { series_id: SeriesId }),
       id: Type.String({ maxLength: 20 }),
     },
     { additionalProperties: false },
@@ -70,8 +76,12 @@ interface Scope {
 function eventScope(ctx: UserEventCtx): Scope {
   const { event } = ctx.access;
   const seriesLinks = [
-    ...(may(ctx.access, 'series_roles.manage') ? [{ href: `/staff/series/${event.seriesId}/team`, text: 'Series team' }] : []),
-    ...(may(ctx.access, 'api_keys.manage') ? [{ href: `/staff/series/${event.seriesId}/api-keys`, text: 'API keys' }] : []),
+    ...(may(ctx.access, 'series_roles.manage')
+      ? [{ href: `/staff/series/${event.seriesId}/team`, text: 'Series team' }]
+      : []),
+    ...(may(ctx.access, 'api_keys.manage')
+      ? [{ href: `/staff/series/${event.seriesId}/api-keys`, text: 'API keys' }]
+      : []),
   ];
   return {
     base: `/staff/events/${event.id}/team`,
@@ -79,7 +89,13 @@ function eventScope(ctx: UserEventCtx): Scope {
     list: () => team.listEventRoles(ctx),
     grant: (input) => team.grantEventRoleByEmail(ctx, input),
     remove: (id) => team.removeEventRole(ctx, id),
-    frame: { title: `Team · ${event.name}`, heading: 'Event team', event, nav: eventNav(ctx.access, event.id, '/team'), seriesLinks },
+    frame: {
+      title: `Team · ${event.name}`,
+      heading: 'Event team',
+      event,
+      nav: eventNav(ctx.access, event.id, '/team'),
+      seriesLinks,
+    },
   };
 }
 
@@ -141,17 +157,35 @@ export function teamPages(web: Api, deps: Deps): void {
   const seScope = (r: Parameters<typeof ctxOf>[1]) => seriesScope(ctxOf(deps, r, 'series_roles.manage'));
   const page = { hide: true, response: pageResponses } as const;
 
-  web.get('/staff/events/:event_id/team', { config: ev, schema: { ...page, params: EventParams, querystring: NoticeQuery } },
-    async (request, reply) => render(evScope(request), reply, undefined, request.query.notice));
-  web.post('/staff/events/:event_id/team', { config: ev, schema: { ...page, params: EventParams, body: GrantForm } },
-    async (request, reply) => grant(evScope(request), reply, request.body));
-  web.post('/staff/events/:event_id/team/:id/remove', { config: ev, schema: { ...page, params: RoleParams('event'), body: ButtonForm } },
-    async (request, reply) => remove(evScope(request), reply, request.params.id));
+  web.get(
+    '/staff/events/:event_id/team',
+    { config: ev, schema: { ...page, params: EventParams, querystring: NoticeQuery } },
+    async (request, reply) => render(evScope(request), reply, undefined, request.query.notice),
+  );
+  web.post(
+    '/staff/events/:event_id/team',
+    { config: ev, schema: { ...page, params: EventParams, body: GrantForm } },
+    async (request, reply) => grant(evScope(request), reply, request.body),
+  );
+  web.post(
+    '/staff/events/:event_id/team/:id/remove',
+    { config: ev, schema: { ...page, params: RoleParams('event'), body: ButtonForm } },
+    async (request, reply) => remove(evScope(request), reply, request.params.id),
+  );
 
-  web.get('/staff/series/:series_id/team', { config: se, schema: { ...page, params: SeriesParams, querystring: NoticeQuery } },
-    async (request, reply) => render(seScope(request), reply, undefined, request.query.notice));
-  web.post('/staff/series/:series_id/team', { config: se, schema: { ...page, params: SeriesParams, body: GrantForm } },
-    async (request, reply) => grant(seScope(request), reply, request.body));
-  web.post('/staff/series/:series_id/team/:id/remove', { config: se, schema: { ...page, params: RoleParams('series'), body: ButtonForm } },
-    async (request, reply) => remove(seScope(request), reply, request.params.id));
+  web.get(
+    '/staff/series/:series_id/team',
+    { config: se, schema: { ...page, params: SeriesParams, querystring: NoticeQuery } },
+    async (request, reply) => render(seScope(request), reply, undefined, request.query.notice),
+  );
+  web.post(
+    '/staff/series/:series_id/team',
+    { config: se, schema: { ...page, params: SeriesParams, body: GrantForm } },
+    async (request, reply) => grant(seScope(request), reply, request.body),
+  );
+  web.post(
+    '/staff/series/:series_id/team/:id/remove',
+    { config: se, schema: { ...page, params: RoleParams('series'), body: ButtonForm } },
+    async (request, reply) => remove(seScope(request), reply, request.params.id),
+  );
 }
