@@ -35,7 +35,12 @@ export function parseInviteList(text: string): ParsedLine[] {
   text.split(/\r?\n/).forEach((raw, i) => {
     const cells = raw.split(/[,;\t]/).map((c) => c.trim());
     if (cells.every((c) => c === '')) return;
-    out.push({ line: i + 1, email: cells[0] ?? '', first_name: cells[1] || null, last_name: cells[2] || null });
+    out.push({
+      line: i + 1,
+      email: cells[0] ?? '',
+      first_name: cells[1] || null,
+      last_name: cells[2] || null,
+    });
   });
   if (out.length > MAX_LINES) throw unprocessable(`Paste at most ${MAX_LINES} addresses at a time`);
   return out;
