@@ -177,4 +177,29 @@ describe('invitations page', () => {
     expect((await getPage(h.app, readOnly, page)).statusCode).toBe(403);
     expect(await snapshotDb(h.t.deps)).toEqual(before);
   });
+
+  it('a guardian’s Resend button: 303 to the participant page, a fresh portal link emailed; read_only refused', async () => {
+    const pe = h.world.regs.minorA.id;
+    const gus = await h.t.deps.db.execute<{ id: number }>(
+      sql`SELECT id FROM guardians WHERE registration_id = ${pe} AND name = 'Gus Guardian'`,
+    );
+    const url = `/staff/events/${h.world.events.A.id}/participants/${pe}/guardians/${gus.rows[0]!.id}/resend`;
+    const readOnly = await signedInBrowser(h.t.deps, h.world.users.readOnly.id);
+    await emailsSettled(h);
+    const before = await snapshotDb(h.t.deps);
+    const refused = await postForm(
+      h.app,
+      readOnly,
+      url,
+      {},
+      csrfOf((await getPage(h.app, readOnly, '/')).body),
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(await snapshotDb(h.t.deps)).toEqual(before);
+    const res = await postForm(h.app, ops, url, {}, await csrf(ops));
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`/staff/events/${h.world.events.A.id}/participants/${pe}`);
+    const mail = await h.smtp.waitFor((m) => m.to.includes('gus.guardian@example.com'));
+    expect(mail.text).toContain('/guardian/accept?token=');
+  });
 });

@@ -7,6 +7,8 @@
  * - POST /staff/events/{e}/invitations/list: a pasted list, one per line; the page shows each
  *   line's outcome and keeps the refused lines in the box to fix (`participants.invite`).
  * - POST /staff/events/{e}/invitations/{id}/resend|revoke (`invitations.manage`) → 303 back.
+ * - POST /staff/events/{e}/participants/{pe}/guardians/{id}/resend (`guardians.resend`) → 303 to
+ *   the participant page: the target of a "Resend invitation" button next to a guardian there.
  * Plain forms with the CSRF field; the services are those of the API routes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +17,7 @@ import type { Deps, EventCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
+import { resendGuardianInvitation } from '../registration/invitations/guardian-resend.service.js';
 import { inviteParticipant } from '../registration/invitations/invitations.service.js';
 import { inviteList, type LineOutcome } from '../registration/invitations/invite-list.service.js';
 import {
@@ -46,6 +49,15 @@ const ListQuery = Type.Object(
 );
 const ByIdParams = Type.Object(
   { event_id: Type.String({ pattern: '^[0-9]{1,9}$' }), id: Type.String({ maxLength: 20 }) },
+  { additionalProperties: false },
+);
+
+const GuardianParams = Type.Object(
+  {
+    event_id: Type.String({ pattern: '^[0-9]{1,9}$' }),
+    pe: Type.String({ maxLength: 20 }),
+    id: Type.String({ maxLength: 20 }),
+  },
   { additionalProperties: false },
 );
 
@@ -163,4 +175,17 @@ export function invitationPages(web: Api, deps: Deps): void {
       },
     );
   }
+
+  web.post(
+    '/staff/events/:event_id/participants/:pe/guardians/:id/resend',
+    {
+      config: { action: 'guardians.resend', credential: 'session_cookie' },
+      schema: { hide: true, params: GuardianParams, body: ButtonForm, response: pageResponses },
+    },
+    async (request, reply) => {
+      const ctx = ctxOf(deps, request, 'guardians.resend');
+      await resendGuardianInvitation(ctx, request.params.pe, request.params.id);
+      return reply.redirect(`/staff/events/${ctx.access.event.id}/participants/${request.params.pe}`, 303);
+    },
+  );
 }

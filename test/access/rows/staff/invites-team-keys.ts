@@ -52,6 +52,14 @@ export const pages: StaffPage[] = [
     payload: '',
   },
   {
+    route: 'POST /staff/events/:event_id/participants/:pe/guardians/:id/resend',
+    action: 'guardians.resend',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/participants/${t.pe}/guardians/1/resend`,
+    payload: '',
+  },
+  {
     route: 'GET /staff/events/:event_id/team',
     action: 'event_roles.manage',
     who: 'event_manage',
