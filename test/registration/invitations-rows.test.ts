@@ -103,7 +103,9 @@ describe('pending-invitation and guardian-resend rows', () => {
     expect(invitationRows).toHaveLength(PRINCIPALS.length * (6 + 7 + 7 + 6));
     const registered = registeredRoutes(app)
       .map((r) => `${r.method} ${r.url}`)
-      .filter((k) => /\/invitations(\/|$)|\/guardians\/:id\/resend$/.test(k) && k.includes('/api/v1/events/'));
+      .filter(
+        (k) => /\/invitations(\/|$)|\/guardians\/:id\/resend$/.test(k) && k.includes('/api/v1/events/'),
+      );
     expect(registered.sort()).toEqual([...invitationRouteKeys].sort());
   });
 
