@@ -1,7 +1,8 @@
 /**
  * Staff invitations and API keys pages in headless Chromium, signed in through the real email-code
  * flow: a series owner pastes two addresses, sees both sent and pending (and the invitees' emails
- * arrive); creates an API key whose secret is shown once and gone on reload. Each page checked for
+ * arrive); creates an API key whose secret is shown once and gone on reload, and revokes it after
+ * a confirmation. Each page checked for
  * the accessibility basics, no console errors (CSP), screenshots at desktop width and 360 px.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -129,6 +130,23 @@ describe.skipIf(!HAS_CHROMIUM)(
       expect(await page.getByLabel('Secret').count()).toBe(0);
       expect(await page.getByRole('cell', { name: 'Ticketing sync', exact: true }).count()).toBe(1);
       await shots('staff-api-keys-2-list');
+      // Revoke asks first (web/public/js/confirm.js): dismissed, nothing happens; accepted, revoked.
+      const revoke = page.getByRole('button', { name: 'Revoke the key Ticketing sync' });
+      page.once('dialog', (d) => void d.dismiss());
+      await revoke.click();
+      expect(await revoke.count()).toBe(1);
+      let asked = '';
+      page.once('dialog', (d) => {
+        asked = d.message();
+        void d.accept();
+      });
+      await revoke.click();
+      await page.getByText('Key revoked').waitFor();
+      expect(asked).toContain('Revoke the key Ticketing sync?');
+      const refused = await fetch(`${t.api}/series/current`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      expect(refused.status).toBe(401);
       await page.goto(`${t.origin}/staff/events/${eventId}/team`);
       expect(await heading(page)).toBe('Event team');
       await expectAccessible(page, 'event team');
