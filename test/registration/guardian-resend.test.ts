@@ -113,5 +113,5 @@ describe('POST /events/{e}/participants/{pe}/guardians/{id}/resend', () => {
       409,
       'Guardians are invited only while the registration is awaiting_guardian',
     );
-  });
+  }, 120_000);
 });

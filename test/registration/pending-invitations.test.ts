@@ -188,7 +188,7 @@ describe('POST /events/{e}/invitations/{id}/resend', () => {
       409,
       'This email is already registered for this event',
     );
-  });
+  }, 120_000);
 });
 
 describe('POST /events/{e}/invitations/{id}/revoke', () => {

@@ -176,7 +176,7 @@ describe('invitations page', () => {
     }
     expect((await getPage(h.app, readOnly, page)).statusCode).toBe(403);
     expect(await snapshotDb(h.t.deps)).toEqual(before);
-  });
+  }, 120_000);
 
   it('a guardian’s Resend button: 303 to the participant page, a fresh portal link emailed; read_only refused', async () => {
     const pe = h.world.regs.minorA.id;

@@ -5,10 +5,13 @@
  * the next visit), the secret working as a bearer, revoke; refusals change nothing.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailsSettled, type RegHarness, startRegHarness } from '../registration/harness.js';
 import { bearer, snapshotDb } from '../support/app.js';
 import { type Browser, csrfOf, getPage, postForm, signedInBrowser } from './support.js';
+
+// Each refusal snapshots the whole database twice: slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let h: RegHarness;
 let eventTeam: string;
