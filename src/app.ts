@@ -40,6 +40,7 @@ import { participantRoutes } from './modules/participants/participants.routes.js
 import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations/invitations.routes.js';
 import { inviteeRoutes } from './modules/registration/invitations/invitee.routes.js';
+import { pendingInvitationRoutes } from './modules/registration/invitations/pending.routes.js';
 import { registrationRoutes } from './modules/registration/lifecycle/registrations.routes.js';
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
@@ -118,6 +119,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       guardianPortalRoutes(api, deps);
       // Registration: invitations, lifecycle, tickets, consents.
       invitationRoutes(api, deps);
+      pendingInvitationRoutes(api, deps); // pending invitations, guardian resend
       inviteeRoutes(api, deps); // POST /invitations/claim (account for an invitee)
       registrationRoutes(api, deps);
       staffRoutes(api, deps);

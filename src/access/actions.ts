@@ -125,6 +125,10 @@ export const actions = {
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
   'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  // Pending invitations (list, resend, revoke): the same callers as the invite. Guardian resend:
+  // users with participants access only (a registration's guardians are not for integrations).
+  'invitations.manage': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  'guardians.resend': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'registrations.self': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
   'registrations.own': {
     keys: NO_KEYS,

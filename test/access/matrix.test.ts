@@ -40,6 +40,7 @@ import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
+import { invitationRouteKeys } from './rows/invitations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
@@ -610,6 +611,7 @@ const ROW_FILE_ROUTES = new Set([
   ...emailLogRouteKeys,
   ...suppressionRouteKeys,
   ...registrationRouteKeys,
+  ...invitationRouteKeys, // pending invitations, guardian resend (test/registration/invitations-rows.test.ts)
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
 ]);
 

@@ -15,9 +15,12 @@
 import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { PAGE_CSP } from '../web/paths.js';
+import { apiKeyPages } from './api-keys.web.js';
 import { staffAssets } from './assets.js';
 import { checkinPages } from './checkin.web.js';
 import { homePages } from './home.web.js';
+import { invitationPages } from './invitations.web.js';
+import { teamPages } from './team.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
 export const STAFF_CSP = PAGE_CSP.replace(
@@ -26,7 +29,13 @@ export const STAFF_CSP = PAGE_CSP.replace(
 );
 
 /** Areas of the dashboard, one registration function each (keep one line per area). */
-const AREAS: ((web: Api, deps: Deps) => void)[] = [homePages, checkinPages];
+const AREAS: ((web: Api, deps: Deps) => void)[] = [
+  homePages,
+  checkinPages, // check-in desk (issue 14 item 7)
+  invitationPages, // invitations (issue 14 item 6)
+  teamPages, // event and series team (issue 16 item 3)
+  apiKeyPages, // API keys (issue 16 item 4)
+];
 
 export function staffPages(web: Api, deps: Deps): void {
   staffAssets(web);
