@@ -99,12 +99,11 @@ export async function createAnnouncement(
     const id = Number(inserted.rows[0]!.id);
     let recipients = 0;
     if (c.sendAt) {
-      const delay = Math.max(1, Math.ceil((c.sendAt.getTime() - Date.now()) / 1000));
       await ctx.jobs.enqueue(
         tx,
         'announcement-send',
         { announcement_id: id },
-        { startAfter: delay, singletonKey: `announcement-${id}` },
+        { startAfter: c.sendAt, singletonKey: `announcement-${id}` },
       );
     } else {
       recipients = await dispatchAnnouncement(ctx, tx, event, { id, ...c });
