@@ -105,11 +105,15 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
       // toDrizzleSql turns into separate parameters, one typed timestamptz, which rejects "900".
       const { startAfter, ...rest } = sendOpts;
       const at = typeof startAfter === 'number' ? new Date(Date.now() + startAfter * 1000) : startAfter;
-      await boss.send(name, data as object, {
-        ...rest,
-        ...(at ? { startAfter: at } : {}),
-        db: executorFor(tx),
-      } as PgBoss.SendOptions);
+      await boss.send(
+        name,
+        data as object,
+        {
+          ...rest,
+          ...(at ? { startAfter: at } : {}),
+          db: executorFor(tx),
+        } as PgBoss.SendOptions,
+      );
     },
     async work(name, handler, workOpts = {}) {
       await start();
