@@ -15,6 +15,7 @@
 import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { PAGE_CSP } from '../web/paths.js';
+import { announcementPages } from './announcements.web.js';
 import { staffAssets } from './assets.js';
 import { homePages } from './home.web.js';
 
@@ -25,7 +26,10 @@ export const STAFF_CSP = PAGE_CSP.replace(
 );
 
 /** Areas of the dashboard, one registration function each (keep one line per area). */
-const AREAS: ((web: Api, deps: Deps) => void)[] = [homePages];
+const AREAS: ((web: Api, deps: Deps) => void)[] = [
+  homePages,
+  announcementPages, // announcements and chat blasts (organiser operations)
+];
 
 export function staffPages(web: Api, deps: Deps): void {
   staffAssets(web);
