@@ -2,11 +2,12 @@
  * Announcements pages (organiser operations item 8; docs/staff-dashboard.md "Announcements"), over
  * the announcements service (the API's) and the chat-blast list:
  * - GET  /staff/events/{e}/announcements: compose form, the event's announcements with delivery
- *   counts, and its chat blasts.
+ *   counts, and its chat blasts; `?show={id}` adds that announcement with the delivery state of
+ *   each recipient (`&after=` pages them). (A query, not a path: one page, and the staff page
+ *   matrix addresses pages by event only.)
  * - POST /staff/events/{e}/announcements: `intent=preview` re-renders the form with the email the
  *   first recipient would get; `intent=send` sends now or schedules (time read in the event's
  *   zone), then 303 to the announcement. Bad input re-renders the form (422) with the message.
- * - GET  /staff/events/{e}/announcements/{id}: delivery state per recipient (`?after=` pages).
  * - POST /staff/events/{e}/announcements/{id}/cancel: cancels a scheduled one.
  * Action `announcements.manage` (event admins, series roles, global admins) on every page.
  */
@@ -32,8 +33,11 @@ const OneParams = Type.Object(
   { event_id: Type.String({ pattern: '^[0-9]{1,9}$' }), id: Type.String({ pattern: '^[0-9]{1,9}$' }) },
   { additionalProperties: false },
 );
-const AfterQuery = Type.Object(
-  { after: Type.Optional(Type.Integer({ minimum: 0 })) },
+const ShowQuery = Type.Object(
+  {
+    show: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })),
+    after: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
   { additionalProperties: false },
 );
 
@@ -89,11 +93,30 @@ function toInput(v: FormValues, zone: string): ComposeInput | string {
   };
 }
 
+type Ctx = ReturnType<typeof ctxOf<typeof action>>;
+
+/** One announcement and a page of its recipients, for the template (404 page when unknown). */
+async function shownOf(ctx: Ctx, id: string, after: number | undefined) {
+  const zone = ctx.access.event.timezone;
+  const detail = await announcements.getAnnouncement(ctx, id, { limit: 500, ...(after ? { after } : {}) });
+  const a = detail.announcement;
+  return {
+    ...a,
+    audience_label: AUDIENCE_LABELS[a.audience as keyof typeof AUDIENCE_LABELS] ?? a.audience,
+    statuses_label: a.statuses.map((s) => STATUS_LABELS[s] ?? s).join(', '),
+    created: when(a.created_at, zone),
+    scheduled: when(a.send_at, zone),
+    sent: when(a.sent_at, zone),
+    recipients: detail.recipients.map((r) => ({ ...r, sent: when(r.sent_at, zone) })),
+    next_after: detail.next_after,
+  };
+}
+
 export function announcementPages(web: Api, deps: Deps): void {
   async function render(
-    ctx: ReturnType<typeof ctxOf<typeof action>>,
+    ctx: Ctx,
     status: number,
-    extra: { values?: FormValues; preview?: unknown; errors?: { message: string }[] },
+    extra: { values?: FormValues; preview?: unknown; errors?: { message: string }[]; shown?: unknown },
   ) {
     const event = ctx.access.event;
     const [{ announcements: list }, { chat_blasts }] = await Promise.all([
@@ -106,6 +129,7 @@ export function announcementPages(web: Api, deps: Deps): void {
         ...eventFrame(ctx.access, '/announcements', 'Announcements'),
         values: extra.values ?? EMPTY,
         preview: extra.preview ?? null,
+        shown: extra.shown ?? null,
         errors: extra.errors ?? [],
         announcements: list.map((a) => ({
           ...a,
@@ -123,9 +147,14 @@ export function announcementPages(web: Api, deps: Deps): void {
 
   web.get(
     '/staff/events/:event_id/announcements',
-    { config: session, schema: { hide: true, params: EventParams, response: pageResponses } },
+    {
+      config: session,
+      schema: { hide: true, params: EventParams, querystring: ShowQuery, response: pageResponses },
+    },
     async (request, reply) => {
-      const page = await render(ctxOf(deps, request, action), 200, {});
+      const ctx = ctxOf(deps, request, action);
+      const shown = request.query.show ? await shownOf(ctx, request.query.show, request.query.after) : null;
+      const page = await render(ctx, 200, { shown });
       return reply.page(page.status, 'staff/announcements', page.data);
     },
   );
@@ -164,39 +193,9 @@ export function announcementPages(web: Api, deps: Deps): void {
         return reply.page(page.status, 'staff/announcements', page.data);
       }
       return reply.redirect(
-        `/staff/events/${ctx.access.event.id}/announcements/${res.ok.announcement.id}`,
+        `/staff/events/${ctx.access.event.id}/announcements?show=${res.ok.announcement.id}#shown`,
         303,
       );
-    },
-  );
-
-  web.get(
-    '/staff/events/:event_id/announcements/:id',
-    {
-      config: session,
-      schema: { hide: true, params: OneParams, querystring: AfterQuery, response: pageResponses },
-    },
-    async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
-      const zone = ctx.access.event.timezone;
-      const detail = await announcements.getAnnouncement(ctx, request.params.id, {
-        limit: 500,
-        ...(request.query.after ? { after: request.query.after } : {}),
-      });
-      const a = detail.announcement;
-      return reply.page(200, 'staff/announcement', {
-        ...eventFrame(ctx.access, '/announcements', a.subject),
-        announcement: {
-          ...a,
-          audience_label: AUDIENCE_LABELS[a.audience as keyof typeof AUDIENCE_LABELS] ?? a.audience,
-          statuses_label: a.statuses.map((s) => STATUS_LABELS[s] ?? s).join(', '),
-          created: when(a.created_at, zone),
-          scheduled: when(a.send_at, zone),
-          sent: when(a.sent_at, zone),
-        },
-        recipients: detail.recipients.map((r) => ({ ...r, sent: when(r.sent_at, zone) })),
-        next_after: detail.next_after,
-      });
     },
   );
 
@@ -206,7 +205,10 @@ export function announcementPages(web: Api, deps: Deps): void {
     async (request, reply) => {
       const ctx = ctxOf(deps, request, action);
       await announcements.cancelAnnouncement(ctx, request.params.id);
-      return reply.redirect(`/staff/events/${ctx.access.event.id}/announcements/${request.params.id}`, 303);
+      return reply.redirect(
+        `/staff/events/${ctx.access.event.id}/announcements?show=${request.params.id}#shown`,
+        303,
+      );
     },
   );
 }

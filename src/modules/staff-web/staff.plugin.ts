@@ -17,6 +17,10 @@ import type { Api } from '../../http/typed.js';
 import { PAGE_CSP } from '../web/paths.js';
 import { announcementPages } from './announcements.web.js';
 import { staffAssets } from './assets.js';
+import { auditPages } from './audit.web.js';
+import { banPages } from './bans.web.js';
+import { exportPages } from './exports.web.js';
+import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
@@ -29,6 +33,10 @@ export const STAFF_CSP = PAGE_CSP.replace(
 const AREAS: ((web: Api, deps: Deps) => void)[] = [
   homePages,
   announcementPages, // announcements and chat blasts (organiser operations)
+  auditPages, // audit trail of an event, and everything (global admins)
+  banPages, // the ban list (global admins)
+  groupPages, // an event's groups and who is in them
+  exportPages, // export downloads for the session cookie
 ];
 
 export function staffPages(web: Api, deps: Deps): void {
