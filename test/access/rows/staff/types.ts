@@ -65,4 +65,6 @@ export interface StaffPage {
   url: (t: StaffTarget) => string;
   /** Form body of a POST (sent without the CSRF token: every principal gets 403). */
   payload?: string;
+  /** Content type of a successful answer when it is not an HTML page (file downloads). */
+  contentType?: string;
 }
