@@ -57,7 +57,9 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'announcements in Chromium' : SKIP
 
     await page.getByLabel('Every parent or guardian of each participant under 18').check();
     await page.getByLabel('Subject', { exact: true }).fill('Pickup on Sunday');
-    await page.getByLabel('Message', { exact: true }).fill('Hello {{name}},\n\nPlease collect {{participant_names}} at five.');
+    await page
+      .getByLabel('Message', { exact: true })
+      .fill('Hello {{name}},\n\nPlease collect {{participant_names}} at five.');
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.getByRole('heading', { name: 'Preview' }).waitFor();
     expect(await page.locator('.email-preview').textContent()).toContain('Hello Gina Guardian,');
