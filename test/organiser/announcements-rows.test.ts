@@ -73,7 +73,7 @@ describe('announcement rows', () => {
     expect(announcementRows).toHaveLength(PRINCIPALS.length * 6 * 5);
     const registered = registeredRoutes(app)
       .map((r) => `${r.method} ${r.url}`)
-      .filter((k) => k.includes('/announcements'))
+      .filter((k) => k.includes(' /api/v1/') && k.includes('/announcements'))
       .sort();
     expect(registered).toEqual([...announcementRouteKeys].sort());
   });
