@@ -21,6 +21,7 @@ export interface Jobs {
     tx: Tx,
     name: N,
     data: JobPayloads[N],
+    /** `startAfter`: a delay in seconds, or a time. */
     opts?: { singletonKey?: string; startAfter?: number | Date },
   ): Promise<void>;
   work<N extends JobName>(
@@ -116,19 +117,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
     start,
     async enqueue(tx, name, data, sendOpts = {}) {
       await start();
-      // A delay in seconds becomes a time: pg-boss binds `startAfter` to several placeholders that
-      // toDrizzleSql turns into separate parameters, one typed timestamptz, which rejects "900".
-      const { startAfter, ...rest } = sendOpts;
-      const at = typeof startAfter === 'number' ? new Date(Date.now() + startAfter * 1000) : startAfter;
-      await boss.send(
-        name,
-        data as object,
-        {
-          ...rest,
-          ...(at ? { startAfter: at } : {}),
-          db: executorFor(tx),
-        } as PgBoss.SendOptions,
-      );
+      await boss.send(name, data as object, { ...sendOpts, db: executorFor(tx) } as PgBoss.SendOptions);
     },
     async work(name, handler, workOpts = {}) {
       await start();
