@@ -12,7 +12,8 @@ import { registrations } from './participants.js';
 
 /**
  * audience: participants | guardians_primary | guardians_all | staff; statuses: registration statuses
- * the audience is drawn from (participants and guardians). status: scheduled | sent | cancelled.
+ * the audience is drawn from (participants and guardians). status: sending | scheduled | sent |
+ * cancelled (`sending` and `scheduled` wait for the `announcement-send` job).
  */
 export const announcements = pgTable(
   'announcements',

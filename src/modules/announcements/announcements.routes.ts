@@ -53,7 +53,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Send or schedule an email announcement',
-        description: `Without \`send_at\`: the audience is resolved and one email per address queued now (status \`sent\`). With \`send_at\` (future, at most a year ahead; else 422): status \`scheduled\`, the audience is resolved when it is sent. Audited \`announcements.create\`. 201 \`{announcement}\`. ${COMPOSE} ${EMAIL} ${WHO}`,
+        description: `Without \`send_at\`: status \`sending\`; the job worker resolves the audience and queues one email per address at once (then \`sent\`, with \`recipient_count\`). With \`send_at\` (future, at most a year ahead; else 422): status \`scheduled\`, the same happens at that time. The job is enqueued in the request's transaction. Audited \`announcements.create\`. 201 \`{announcement}\`. ${COMPOSE} ${EMAIL} ${WHO}`,
         params: EventParams,
         body: ComposeRequest,
         response: { 201: AnnouncementBody, ...errorResponses(400, 401, 403, 404, 413, 422) },

@@ -66,7 +66,9 @@ export const Announcement = Type.Object({
   body: Type.String(),
   audience: Type.String({ description: AUDIENCES.join(' | ') }),
   statuses: Type.Array(Type.String()),
-  status: Type.String({ description: 'scheduled | sent | cancelled' }),
+  status: Type.String({
+    description: 'sending (queued for the worker) | scheduled | sent (emails queued) | cancelled',
+  }),
   send_at: NullableDateTime,
   sent_at: NullableDateTime,
   recipient_count: Type.Integer({

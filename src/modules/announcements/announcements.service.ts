@@ -20,7 +20,7 @@ import {
   type RecipientJson,
 } from './announcements.schemas.js';
 import { countAudience, resolveAudience } from './audience.repo.js';
-import { checkPlaceholders, dispatchAnnouncement, varsFor } from './dispatch.service.js';
+import { checkPlaceholders, varsFor } from './dispatch.service.js';
 
 export const NOT_FOUND = 'Announcement not found';
 export const NO_RECIPIENTS = 'Nobody in this audience has an email address';
@@ -74,10 +74,11 @@ export async function previewAnnouncement(
 }
 
 /**
- * POST …/announcements → 201 `{announcement}`. Without `send_at` the emails are queued now, in this
- * transaction (status `sent`); with it the announcement is `scheduled` and an `announcement-send`
- * job is enqueued for that time, in this transaction. 422 when the audience has nobody now.
- * Audited `announcements.create` (audience, counts; never the text).
+ * POST …/announcements → 201 `{announcement}`. Without `send_at` the announcement is `sending` and
+ * its `announcement-send` job is due at once; with it, `scheduled` and the job is due then — either
+ * way enqueued in this transaction. The job resolves the audience and queues the emails
+ * (dispatch.service.ts). 422 when the audience has nobody now. Audited `announcements.create`
+ * (audience, statuses, the audience's size now; never the text).
  */
 export async function createAnnouncement(
   ctx: UserEventCtx,
@@ -93,21 +94,16 @@ export async function createAnnouncement(
       sql`INSERT INTO announcements (event_id, subject, body, audience, statuses, status, send_at, created_by_user_id, created_by)
           VALUES (${event.id}, ${c.subject}, ${c.body}, ${c.audience},
                   ${`{${c.statuses.join(',')}}`}::text[],
-                  ${c.sendAt ? 'scheduled' : 'sent'}, ${c.sendAt?.toISOString() ?? null}, ${user.id}, ${user.name || user.email})
+                  ${c.sendAt ? 'scheduled' : 'sending'}, ${c.sendAt?.toISOString() ?? null}, ${user.id}, ${user.name || user.email})
           RETURNING id`,
     );
     const id = Number(inserted.rows[0]!.id);
-    let recipients = 0;
-    if (c.sendAt) {
-      await ctx.jobs.enqueue(
-        tx,
-        'announcement-send',
-        { announcement_id: id },
-        { startAfter: c.sendAt, singletonKey: `announcement-${id}` },
-      );
-    } else {
-      recipients = await dispatchAnnouncement(ctx, tx, event, { id, ...c });
-    }
+    await ctx.jobs.enqueue(
+      tx,
+      'announcement-send',
+      { announcement_id: id },
+      { ...(c.sendAt ? { startAfter: c.sendAt } : {}), singletonKey: `announcement-${id}` },
+    );
     await recordAudit(tx, {
       action: 'announcements.create',
       principal: ctx.access.principal,
@@ -120,7 +116,7 @@ export async function createAnnouncement(
         audience: c.audience,
         statuses: c.statuses,
         scheduled: c.sendAt !== null,
-        recipient_count: recipients,
+        recipient_count: present,
       },
     });
     const [a] = await selectAnnouncements(tx, event.id, sql` AND a.id = ${id}`);
