@@ -19,6 +19,7 @@ import { typed } from './http/typed.js';
 import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
+import { announcementRoutes } from './modules/announcements/announcements.routes.js';
 import { auditLogRoutes } from './modules/audit/audit-log.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
 import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
@@ -129,6 +130,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       teamRoutes(api, deps);
       apiKeyRoutes(api, deps);
       exportRoutes(api, deps);
+      announcementRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

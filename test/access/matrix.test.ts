@@ -34,6 +34,7 @@ import {
   type World,
   type WorldRegistration,
 } from '../support/world.js';
+import { announcementRouteKeys } from './rows/announcements.js';
 import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
@@ -613,6 +614,7 @@ const ROW_FILE_ROUTES = new Set([
   ...registrationRouteKeys,
   ...invitationRouteKeys, // pending invitations, guardian resend (test/registration/invitations-rows.test.ts)
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
+  ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

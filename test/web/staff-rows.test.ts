@@ -101,7 +101,10 @@ async function openStream(url: string, b: Browser) {
 
 /** The content type a row's answer must have. */
 function contentTypeOf(row: Row): string {
-  if (!row.page.answers) return 'text/html; charset=utf-8';
+  if (!row.page.answers) {
+    const html = 'text/html; charset=utf-8';
+    return row.status === 200 ? (row.page.contentType ?? html) : html;
+  }
   if (row.page.answers === 'stream' && row.status === 200) return 'text/event-stream; charset=utf-8';
   return 'application/json; charset=utf-8';
 }

@@ -15,6 +15,8 @@ import type { AuditEntryJson, AuditLogInput, AuditPageJson } from './audit-log.s
 
 /** Metadata keys shown by the audit trail; every other key is left out of the response. */
 export const METADATA_KEYS: ReadonlySet<string> = new Set([
+  'announcement_id',
+  'audience',
   'by',
   'chat_blast_id',
   'client_id',
@@ -56,12 +58,14 @@ export const METADATA_KEYS: ReadonlySet<string> = new Set([
   'role',
   'row_count',
   'scan_context_id',
+  'scheduled',
   'scopes',
   'sections',
   'sensitivity',
   'series_api_key_id',
   'series_api_key_name',
   'signer',
+  'statuses',
   'slug',
   'to',
   'updated',

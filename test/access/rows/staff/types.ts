@@ -71,4 +71,6 @@ export interface StaffPage {
    * with JSON `{error}` and a missing session with 401 instead of the redirect to /signin.
    */
   answers?: 'json' | 'stream';
+  /** Content type of a successful answer when it is not an HTML page (file downloads). */
+  contentType?: string;
 }
