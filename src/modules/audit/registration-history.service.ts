@@ -73,8 +73,16 @@ export async function registrationHistory(
       // An address in metadata (e.g. a guardian's invitation) is PII: hidden from `limited`.
       if (!ctx.access.visibility.pii) delete metadata.email;
       if (!sensitive) {
-        for (const key of ['fields', 'sections']) if (key in metadata) metadata[key] = hideSensitive(metadata[key]);
+        for (const key of ['fields', 'sections'])
+          if (key in metadata) metadata[key] = hideSensitive(metadata[key]);
       }
-      return { id: Number(r.id), action: r.action, created_at: r.created_at, actor: r.actor, via: r.via, metadata };
+      return {
+        id: Number(r.id),
+        action: r.action,
+        created_at: r.created_at,
+        actor: r.actor,
+        via: r.via,
+        metadata,
+      };
     });
 }

@@ -34,7 +34,8 @@ export function valuesFromBody(section: Section, body: FormBody): Values {
   return out;
 }
 
-function getPath(obj: unknown, path: string): unknown {
+/** The value at `path` (`personal.address.city`, `guardians[0].name`) of a JSON object, or undefined. */
+export function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const part of path.split(/\.|\[(\d+)\]\.?/).filter((p) => p !== undefined && p !== '')) {
     if (cur === null || typeof cur !== 'object') return undefined;
