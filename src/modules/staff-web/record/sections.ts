@@ -58,9 +58,13 @@ const relabel = (field: Field): Field => {
   return label ? { ...field, label } : field;
 };
 
+/** Staff titles for sections whose form title speaks to the participant. */
+const STAFF_TITLES: Record<string, string> = { personal: 'Personal details' };
+
 /** Every editable section, in page order. */
 export const STAFF_SECTIONS: readonly Section[] = [...SECTIONS, SAFEGUARDING].map((s) => ({
   ...s,
+  title: STAFF_TITLES[s.key] ?? s.title,
   groups: s.groups.map((g) => ({ ...g, fields: g.fields.map(relabel) })),
 }));
 
