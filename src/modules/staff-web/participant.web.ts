@@ -162,7 +162,7 @@ export function participantPages(web: Api, deps: Deps): void {
       const { event_id, participant_event_id: pe, section: key } = request.params;
       const section = writableSection(deps, request, key);
       const values = valuesFromBody(section, request.body);
-      const missing = missingRequired(section, values);
+      const missing = missingRequired(section, values, 'the');
       if (missing.length > 0)
         return renderForm(deps, request, reply, 422, section, { values, errors: missing });
       const ctx = editCtx(deps, request);

@@ -124,11 +124,14 @@ export function formToPatch(section: Section, values: Values, detail: Json): { p
   return { patch, slots };
 }
 
-/** Required fields left blank: checked on the page, before the service, with plain messages. */
-export function missingRequired(section: Section, values: Values): PageErrorItem[] {
+/**
+ * Required fields left blank: checked on the page, before the service, with plain messages
+ * (`Enter your legal first name`; staff pages pass `whose = 'the'`).
+ */
+export function missingRequired(section: Section, values: Values, whose = 'your'): PageErrorItem[] {
   return fieldsOf(section)
     .filter((f) => f.required && String(values[f.name] ?? '').trim() === '')
-    .map((f) => ({ field: fieldId(f.name), message: `Enter your ${f.label.toLowerCase()}` }));
+    .map((f) => ({ field: fieldId(f.name), message: `Enter ${whose} ${f.label.toLowerCase()}` }));
 }
 
 /**
