@@ -90,6 +90,23 @@ describe('what each role sees', () => {
     expect(ok.headers['cache-control']).toBe('no-store');
   });
 
+  it('bad input answers a 4xx page, never a 500', async () => {
+    const id = world.regs.adultA.id;
+    const cases: [string, number][] = [
+      [page(99999999), 404],
+      [page(world.regs.regB.id), 404], // a registration of another event
+      [page(id, '/sections/nope/edit'), 404],
+      [page(id, '/sections/nope'), 404],
+      [page(id, '/confirm/explode'), 422],
+      [`/staff/events/${world.events.A.id}/participants/abc`, 422],
+    ];
+    for (const [url, status] of cases) {
+      const res = await getPage(app, await as('admin'), url);
+      expect(res.statusCode, url).toBe(status);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+    }
+  });
+
   it('offers Edit only on the sections the role may write', async () => {
     const id = world.regs.adultA.id;
     const all = ['accessibility', 'accommodation', 'dietary', 'emergency-contacts', 'guardians', 'medical'];
