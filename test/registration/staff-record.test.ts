@@ -139,6 +139,22 @@ describe('PATCH /events/{e}/participants/{pe}', () => {
     expect(await snapshotDb(t.deps)).toEqual(before);
   });
 
+  it('an edit that changes the facts re-runs the completion check as a staff edit', async () => {
+    // The minor (awaiting their guardian) turns out to be an adult: no guardian needed any more.
+    const res = await patch(
+      world.users.eventAdmin.mobile,
+      { personal: { date_of_birth: '1990-01-01' } },
+      world.regs.minorA.id,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const moved = await t.deps.database.pool.query(
+      `SELECT metadata FROM audit_log WHERE action = 'registrations.transition' AND target_id = $1 ORDER BY id DESC LIMIT 1`,
+      [String(world.regs.minorA.id)],
+    );
+    expect(moved.rows[0]?.metadata).toMatchObject({ from: 'awaiting_guardian', by: 'staff_edit' });
+    expect(res.json().participant.status).toBe(moved.rows[0]!.metadata.to);
+  });
+
   it('a withdrawn registration is 409 until reinstated', async () => {
     const res = await patch(world.users.eventAdmin.mobile, { pronouns: 'she/her' }, world.regs.withdrawnA.id);
     expect(res.statusCode).toBe(409);
