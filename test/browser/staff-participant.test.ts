@@ -68,12 +68,19 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'staff participant page in Chromiu
     await dietary.getByRole('link', { name: 'Edit dietary' }).click();
     await page.getByRole('heading', { name: 'Edit dietary' }).waitFor();
     expect(page.url()).toBe(`${t.origin}${pagePath}`); // swapped in place, no navigation
+    // Keyboard focus follows the swap to the form's heading.
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'))
+      .toBe('Edit dietary');
     await page.getByLabel('Diet', { exact: true }).fill('pescatarian');
     await page.getByLabel('Intolerances').fill('Gluten (coeliac)');
     await expectAccessible(page, 'dietary form');
     await screenshot(page, 'staff-participant-edit-dietary');
     await page.getByRole('button', { name: 'Save dietary' }).click();
     await dietary.getByText('Saved.').waitFor();
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'))
+      .toBe('Dietary');
     expect(await page.locator('#sec-dietary').textContent()).toContain('Gluten (coeliac)');
 
     const changed = await sync(lead.mobile, synced_at);
@@ -118,6 +125,14 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'staff participant page in Chromiu
     await page.locator('#sec-accommodation').getByRole('link', { name: 'Edit accommodation' }).click();
     await page.getByRole('heading', { name: 'Edit accommodation' }).waitFor();
     await expectAccessible(page, 'accommodation form at 360 px');
+    // A 422 is swapped in too: the form comes back with the field's error.
+    await page.getByLabel('Check-out date').fill('2026-07-01');
+    await page.getByRole('button', { name: 'Save accommodation' }).click();
+    await page.locator('#sec-accommodation .error-summary').waitFor();
+    expect(await page.locator('#sec-accommodation').textContent()).toContain(
+      'Check-out date must not be before',
+    );
+    await expectAccessible(page, 'accommodation form with an error at 360 px');
     await screenshot(page, 'staff-participant-edit-360');
     await page.getByRole('link', { name: 'Withdraw' }).click();
     await page.getByRole('button', { name: /Yes, withdraw/ }).waitFor();
