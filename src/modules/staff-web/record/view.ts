@@ -50,15 +50,43 @@ export function tableOf(heading: string, items: unknown, columns: readonly Colum
   };
 }
 
-/** Staff-owned fields shown (read-only) with a section. */
+/** Fields the form does not edit (staff-owned, or imported), shown read-only with a section when set. */
 const EXTRA: Record<string, Column[]> = {
-  personal: [['Age at the event', 'personal.age']],
+  personal: [
+    ['Age at the event', 'personal.age'],
+    ['Engagement preference', 'personal.engagement_preference'],
+    ['Engagement notes', 'personal.engagement_notes'],
+  ],
   accommodation: [
     ['Assigned room', 'accommodation.assigned_room'],
     ['Venue', 'accommodation.venue_name'],
     ['Exempt from rooming', 'accommodation.rooming_exempt'],
+    ['Gender identity (other)', 'accommodation.gender_identity_other'],
+    ['Preferred roommate genders', 'accommodation.preferred_roommate_genders'],
   ],
 };
+const TRAVEL_EXTRA: Column[] = [
+  ['Expected arrival', 'expected_arrival_time'],
+  ['Visa required', 'visa_required'],
+  ['Visa status', 'visa_status'],
+  ['Visa type', 'visa_type'],
+  ['Visa number', 'visa_number'],
+  ['Passport nationality', 'passport_nationality'],
+  ['Unaccompanied minor', 'is_unaccompanied_minor'],
+  ['Train from', 'train_departure_station'],
+  ['Train to', 'train_arrival_station'],
+  ['Departure station', 'departure_station'],
+  ['Arrival station', 'arrival_station'],
+  ['Bus from', 'bus_departure_location'],
+  ['Bus to', 'bus_arrival_location'],
+  ['Origin address', 'origin_address'],
+  ['Other details', 'other_details'],
+  ['Pickup dismissed', 'pickup_dismissed_at'],
+];
+
+/** Rows of `pairs` whose value is set (not null, empty or false). */
+const setRowsOf = (obj: unknown, pairs: readonly Column[]) =>
+  rowsOf(obj, pairs).filter((r) => r.value !== '—' && r.value !== 'No');
 const LEG_COLUMNS: Column[] = [
   ['Flight', 'flight_code'],
   ['From', 'departure_airport'],
@@ -98,10 +126,13 @@ function travelBlocks(detail: Json, key: 'travel_inbound' | 'travel_outbound', s
     {
       kind: 'dl',
       heading,
-      rows: rowsOf(
-        detail,
-        fields.map((f) => [f.label, f.name] as const),
-      ),
+      rows: [
+        ...rowsOf(
+          detail,
+          fields.map((f) => [f.label, f.name] as const),
+        ),
+        ...setRowsOf(travel, TRAVEL_EXTRA),
+      ],
     },
     tableOf(`${heading}: legs`, travel.legs, LEG_COLUMNS, 'No legs recorded.'),
   ];
@@ -125,7 +156,7 @@ export function sectionBlocks(section: Section, detail: Json): Block[] {
     return [tableOf('Parents or guardians', detail.guardians, GUARDIAN_COLUMNS, 'No guardians.')];
   const pairs = section.groups.flatMap((g) => g.fields.map((f) => [f.label, f.name] as const));
   if (section.key === 'accessibility' && !('accessibility' in detail)) return [];
-  const rows = rowsOf(detail, [...pairs, ...(EXTRA[section.key] ?? [])]);
+  const rows = [...rowsOf(detail, pairs), ...setRowsOf(detail, EXTRA[section.key] ?? [])];
   return rows.length > 0 ? [{ kind: 'dl', rows }] : [];
 }
 
