@@ -25,6 +25,8 @@ import { exportPages } from './exports.web.js';
 import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
 import { invitationPages } from './invitations.web.js';
+import { participantPages } from './participant.web.js';
+import { participantActionPages } from './participant-actions.web.js';
 import { teamPages } from './team.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
@@ -45,6 +47,8 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   banPages, // the ban list (global admins)
   groupPages, // an event's groups and who is in them
   exportPages, // export downloads for the session cookie
+  participantPages, // the participant page and its section edits (record)
+  participantActionPages, // withdraw/reinstate/reject, notes (record)
 ];
 
 export function staffPages(web: Api, deps: Deps): void {
