@@ -34,18 +34,21 @@ import {
   type World,
   type WorldRegistration,
 } from '../support/world.js';
+import { announcementRouteKeys } from './rows/announcements.js';
 import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
+import { invitationRouteKeys } from './rows/invitations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
+import { staffRecordRouteKeys } from './rows/staff-record.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
 // Web pages: rows run by test/web/rows.test.ts.
 import { webRouteKeys } from './rows/web.js';
@@ -601,6 +604,7 @@ const ROW_FILE_ROUTES = new Set([
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
   ...recordRouteKeys,
+  ...staffRecordRouteKeys, // staff edits (test/registration/staff-record-rows.test.ts)
   ...webRouteKeys,
   ...guardianPortalRouteKeys,
   ...seriesEventRouteKeys, // series event API (test/events/rows.test.ts)
@@ -610,7 +614,9 @@ const ROW_FILE_ROUTES = new Set([
   ...emailLogRouteKeys,
   ...suppressionRouteKeys,
   ...registrationRouteKeys,
+  ...invitationRouteKeys, // pending invitations, guardian resend (test/registration/invitations-rows.test.ts)
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
+  ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -785,8 +791,10 @@ describe('coverage', () => {
 
   it('every registered route has a row in the matrix (docs assets excluded)', () => {
     const table = new Set([...TABLE_ROUTES, ...ROW_FILE_ROUTES].map(normalise));
+    // Staff pages (/staff…) have their own matrix, which checks it lists every one of them:
+    // test/access/rows/staff/ run by test/web/staff-rows.test.ts.
     const missing = registeredRoutes(app)
-      .filter((r) => !r.url.startsWith('/api/v1/docs/'))
+      .filter((r) => !r.url.startsWith('/api/v1/docs/') && r.url !== '/staff' && !r.url.startsWith('/staff/'))
       .map((r) => `${r.method} ${r.url}`)
       .filter((key) => !table.has(normalise(key)));
     expect(missing, 'routes without a row in test/access/matrix.test.ts').toEqual([]);
