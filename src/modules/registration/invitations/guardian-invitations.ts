@@ -9,6 +9,7 @@ import type { Tx } from '../../../db/client.js';
 import type { Deps } from '../../../deps.js';
 import { normalizeEmail } from '../../../lib/identifiers.js';
 import { queueEmail } from '../../email/email.service.js';
+import { eventEmailContext } from '../../email/event-email.js';
 import { newToken } from './invitations.service.js';
 
 export const GUARDIAN_INVITE_DAYS = 7;
@@ -35,17 +36,19 @@ type GuardianRow = {
  * Issues tokens and queues emails for the registration's guardians that have an email and are not
  * `completed` (or `declined`). Status `pending` becomes `invited`; `accepted` stays. Sets
  * `invite_token_sent_at`, `invite_expires_at` (+7 days) and `invited_via_email`. Returns what was sent.
- * `onlyUninvited`: only guardians never invited at their current address (see inviteNewGuardians).
+ * `onlyUninvited`: only guardians never invited at their current address (see inviteNewGuardians);
+ * `guardianId`: only that guardian; `reminder`: the email is a reminder (reminders.service.ts).
  */
 export async function sendGuardianInvitations(
   deps: Deps,
   tx: Tx,
   registrationId: number,
-  opts: { onlyUninvited?: boolean } = {},
+  opts: { onlyUninvited?: boolean; guardianId?: number; reminder?: boolean } = {},
 ): Promise<GuardianInvitationSent[]> {
   const uninvited = opts.onlyUninvited
     ? sql` AND (g.invite_token_sent_at IS NULL OR g.invited_via_email IS DISTINCT FROM lower(btrim(g.email)))`
     : sql``;
+  const one = opts.guardianId === undefined ? sql`` : sql` AND g.id = ${opts.guardianId}`;
   const res = await tx.execute<GuardianRow>(sql`
     SELECT g.id, g.name, g.email,
            COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name) AS participant_name,
@@ -55,10 +58,13 @@ export async function sendGuardianInvitations(
       JOIN people p ON p.id = r.person_id
       JOIN events e ON e.id = r.event_id
      WHERE g.registration_id = ${registrationId} AND g.email IS NOT NULL AND btrim(g.email) <> ''
-       AND g.status NOT IN ('completed', 'declined')${uninvited}
+       AND g.status NOT IN ('completed', 'declined')${uninvited}${one}
      ORDER BY g.is_primary DESC, g.id`);
   const base = deps.config.baseUrl.replace(/\/$/, '');
   const sent: GuardianInvitationSent[] = [];
+  const first = res.rows[0];
+  if (!first) return sent;
+  const context = await eventEmailContext(deps, tx, first.event_id, 'guardian_invitation');
   for (const g of res.rows) {
     const { token, digest } = newToken();
     const email = normalizeEmail(g.email);
@@ -78,12 +84,12 @@ export async function sendGuardianInvitations(
       eventId: g.event_id,
       template: 'guardian_invitation',
       vars: {
-        event_name: g.event_name,
+        ...context,
         participant_name: g.participant_name,
         guardian_name: g.name,
         portal_url: `${base}/guardian/accept?token=${token}`,
-        api_url: `${base}/api/v1/guardian/${token}`,
         expires_at: expiresAt,
+        ...(opts.reminder ? { reminder: true } : {}),
       },
     });
     sent.push({ guardianId: g.id, email, token, expiresAt });

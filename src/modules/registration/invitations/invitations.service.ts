@@ -16,6 +16,7 @@ import { digestSecret } from '../../../lib/secrets.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import { isBanned } from '../../bans/bans.service.js';
 import { queueEmail } from '../../email/email.service.js';
+import { eventEmailContext } from '../../email/event-email.js';
 
 export const INVITATION_DAYS = 30;
 export const EMAIL_REQUIRED = 'Email is required';
@@ -109,11 +110,9 @@ export async function createInvitation(
     eventId: input.eventId,
     template: 'invitation',
     vars: {
-      event_name: event.name,
+      ...(await eventEmailContext(deps, tx, input.eventId, 'invitation')),
       first_name: clean(input.firstName),
       accept_url: `${base}/register/accept?token=${token}`,
-      api_url: `${base}/api/v1/registrations`,
-      token,
       expires_at: row.expires_at,
     },
   });
