@@ -72,7 +72,7 @@ export function wordingProblem(template: EditableTemplate, wording: Wording): st
   if (/[\r\n]/.test(wording.subject)) return 'subject must be a single line';
   if (wording.subject.length > MAX_SUBJECT) return `subject must be at most ${MAX_SUBJECT} characters`;
   if (wording.body.length > MAX_BODY) return `body must be at most ${MAX_BODY} characters`;
-  if (/\u0000/.test(wording.subject + wording.body))
+  if ((wording.subject + wording.body).includes('\u0000'))
     return 'subject and body must not contain NUL characters';
   if (/\{\{\s*link\s*\}\}/.test(wording.subject)) return 'The subject cannot contain {{link}}';
   const allowed = new Set([...PLACEHOLDERS[template], LINK_PLACEHOLDER]);
