@@ -141,6 +141,8 @@ export const actions = {
   'api_keys.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
   // Groups of an event and their members: event admins, series roles, global admins.
   'groups.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Email wording per event (docs/email.md): event admins, series roles, global admins.
+  'email_templates.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;
