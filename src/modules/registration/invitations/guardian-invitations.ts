@@ -20,6 +20,8 @@ export interface GuardianInvitationSent {
   /** The one-time portal token (only in the email; never stored). */
   token: string;
   expiresAt: string;
+  /** email_log id of the queued email. */
+  emailLogId: number;
 }
 
 type GuardianRow = {
@@ -78,7 +80,7 @@ export async function sendGuardianInvitations(
        WHERE id = ${g.id}
        RETURNING to_char(invite_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS expires_at`);
     const expiresAt = updated.rows[0]!.expires_at;
-    await queueEmail(deps, tx, {
+    const emailLogId = await queueEmail(deps, tx, {
       to: email,
       from: g.support_email ?? undefined,
       eventId: g.event_id,
@@ -92,7 +94,7 @@ export async function sendGuardianInvitations(
         ...(opts.reminder ? { reminder: true } : {}),
       },
     });
-    sent.push({ guardianId: g.id, email, token, expiresAt });
+    sent.push({ guardianId: g.id, email, token, expiresAt, emailLogId });
   }
   return sent;
 }
