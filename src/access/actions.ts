@@ -143,6 +143,8 @@ export const actions = {
   'groups.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Email wording per event (docs/email.md): event admins, series roles, global admins.
   'email_templates.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Staff dashboard pages (issue "Staff dashboard"): an event's overview, for anyone with event access.
+  'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;
