@@ -16,6 +16,7 @@ import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { PAGE_CSP } from '../web/paths.js';
 import { staffAssets } from './assets.js';
+import { emailPages } from './emails.web.js';
 import { homePages } from './home.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
@@ -25,7 +26,7 @@ export const STAFF_CSP = PAGE_CSP.replace(
 );
 
 /** Areas of the dashboard, one registration function each (keep one line per area). */
-const AREAS: ((web: Api, deps: Deps) => void)[] = [homePages];
+const AREAS: ((web: Api, deps: Deps) => void)[] = [homePages, emailPages];
 
 export function staffPages(web: Api, deps: Deps): void {
   staffAssets(web);
