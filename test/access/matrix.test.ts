@@ -38,6 +38,7 @@ import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
+import { emailTemplateRouteKeys } from './rows/email-templates.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { organiserRouteKeys } from './rows/organiser.js';
@@ -609,6 +610,7 @@ const ROW_FILE_ROUTES = new Set([
   ...webhookRouteKeys,
   ...emailLogRouteKeys,
   ...suppressionRouteKeys,
+  ...emailTemplateRouteKeys, // email wording per event (test/email/rows.test.ts)
   ...registrationRouteKeys,
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
 ]);
