@@ -17,7 +17,7 @@ export interface EventBrand {
 
 /**
  * An instant (ISO 8601 or PostgreSQL timestamptz text) written out for people in `timeZone`:
- * `Saturday 26 December 2026 at 07:47 GMT`. An unknown zone falls back to UTC; an unreadable
+ * `Saturday 26 December 2026 at 07:47 Greenwich Mean Time`. An unknown zone falls back to UTC; an unreadable
  * value is returned unchanged.
  */
 export function formatWhen(instant: string, timeZone: string): string {
@@ -30,7 +30,7 @@ export function formatWhen(instant: string, timeZone: string): string {
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-    timeZoneName: 'short',
+    timeZoneName: 'long',
   };
   let parts: Intl.DateTimeFormatPart[];
   try {
