@@ -92,7 +92,7 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Preview an email as it would be sent',
-        description: `Renders the email with the event’s real name, logo, support address and dates, an example recipient and an example link: the draft \`{subject, body}\` when given (both needed; checked like PUT, 422), else the saved or default wording. Nothing is saved or sent. ${NOT_FOUND} ${WHO}`,
+        description: `Renders the email with the event’s real name, logo, support address and dates, an example recipient and an example link: the draft \`{subject, body}\` when given (both needed; checked like PUT, 422), else (body \`{}\`) the saved or default wording. Nothing is saved or sent. ${NOT_FOUND} ${WHO}`,
         params: TemplateParams,
         body: PreviewRequest,
         response: { 200: PreviewBody, ...errorResponses(400, 401, 403, 404, 422) },
