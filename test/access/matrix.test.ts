@@ -15,6 +15,7 @@
  * - guardians[].invited_via_email is the guardian's email and is hidden from `limited` like it
  *   (test/support/keys.ts GUARDIAN_PII_KEYS).
  */
+import { readdirSync } from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banEmails, bans } from '../../src/db/schema/index.js';
@@ -589,6 +590,18 @@ const ALL_CELLS: Cell[] = [
 const TABLE_ROUTES = new Set(
   [...EVENT_ROUTES, ...SERIES_ROUTES, ...PLAIN_ROUTE_DEFS, ...BAN_ROUTES].map((r) => r.route),
 );
+/** Staff pages: every file of test/access/rows/staff/ (one per area) lists its pages. */
+const STAFF_ROWS = new URL('./rows/staff/', import.meta.url);
+const staffPageRoutes: string[] = (
+  await Promise.all(
+    readdirSync(STAFF_ROWS)
+      .filter((f) => f.endsWith('.ts') && f !== 'types.ts')
+      .map(async (f) => (await import(new URL(f, STAFF_ROWS).href)).pages as { route: string }[]),
+  )
+)
+  .flat()
+  .map((p) => p.route);
+
 /**
  * Routes whose rows live in test/access/rows/*.ts and are executed by their own runners
  * (test/bans/rows.test.ts, test/checkin/rows.test.ts, test/sessions/, test/signin/): they count for
@@ -603,6 +616,7 @@ const ROW_FILE_ROUTES = new Set([
   ...travelNotesRouteKeys,
   ...recordRouteKeys,
   ...webRouteKeys,
+  ...staffPageRoutes, // staff pages (test/access/rows/staff/*.ts, run by test/web/staff-rows.test.ts)
   ...guardianPortalRouteKeys,
   ...seriesEventRouteKeys, // series event API (test/events/rows.test.ts)
   ...chatBlastRouteKeys, // chat blasts
