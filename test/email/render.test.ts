@@ -145,3 +145,20 @@ describe('participant and guardian emails', () => {
     expect(mail.html).not.toContain('<b>&</b>');
   });
 });
+
+describe('emails queued before this change', () => {
+  it('still render from their old variables (event name only), in plain words', () => {
+    const mail = renderTemplate('invitation', {
+      event_name: 'Old Camp',
+      first_name: 'Ada',
+      accept_url: `${BASE}/register/accept?token=${TOKEN}`,
+      api_url: `${BASE}/api/v1/registrations`,
+      token: TOKEN,
+      expires_at: EXPIRES,
+    } as never);
+    expect(mail.subject).toBe("You're invited to register for Old Camp");
+    expect(mail.text).toContain('Saturday 26 December 2026 at 07:47 Coordinated Universal Time');
+    for (const part of [mail.text, mail.html])
+      expectPlain(part, { links: [`${BASE}/register/accept?token=${TOKEN}`], tokens: [TOKEN] });
+  });
+});

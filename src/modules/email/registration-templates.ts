@@ -50,13 +50,24 @@ export interface RegistrationReminderVars extends EventEmail {
   closes_at: string;
 }
 
+/**
+ * Jobs queued before the brand existed carry `event_name` only: rendered with the event's name,
+ * in UTC, without logo or support line (so an upgrade loses no queued email).
+ */
+function withBrand(v: EventEmail): EventEmail {
+  if (v.event) return v;
+  const name = (v as { event_name?: string }).event_name ?? 'Muster';
+  return { ...v, event: { name, logo_url: null, support_email: null, timezone: 'UTC' } };
+}
+
 /** Renders `template`'s wording with `values`, the link as a button where `{{link}}` stands (or last). */
 export function renderWording(
   template: EditableTemplate,
-  v: EventEmail,
+  email: EventEmail,
   values: Record<string, string | null | undefined>,
   url: string,
 ): Rendered {
+  const v = withBrand(email);
   const wording = v.wording ?? DEFAULT_WORDING[template];
   const all = { ...values, event_name: v.event.name, support_email: v.event.support_email };
   const label = LINK_LABELS[template];
@@ -85,7 +96,7 @@ export function invitationTemplate(v: InvitationVars): Rendered {
   return renderWording(
     'invitation',
     v,
-    { first_name: v.first_name, expires_at: formatWhen(v.expires_at, v.event.timezone) },
+    { first_name: v.first_name, expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC') },
     v.accept_url,
   );
 }
@@ -97,7 +108,7 @@ export function guardianInvitationTemplate(v: GuardianInvitationVars): Rendered 
     {
       participant_name: v.participant_name,
       guardian_name: v.guardian_name,
-      expires_at: formatWhen(v.expires_at, v.event.timezone),
+      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC'),
     },
     v.portal_url,
   );
@@ -108,7 +119,7 @@ export function registrationReminderTemplate(v: RegistrationReminderVars): Rende
   return renderWording(
     'registration_reminder',
     v,
-    { first_name: v.first_name, closes_at: formatWhen(v.closes_at, v.event.timezone) },
+    { first_name: v.first_name, closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC') },
     v.continue_url,
   );
 }
