@@ -31,7 +31,32 @@ export interface ReminderResult {
   participants: number;
 }
 
-/** Claims the reminder (false when it was already sent) and records it in the audit trail. */
+class NotDue extends Error {}
+/** Rolls the reminder's transaction back: the person is no longer due (or was reminded meanwhile). */
+function notDue(): never {
+  throw new NotDue();
+}
+
+/** Runs `work` in a transaction that `notDue()` rolls back; true when it committed. */
+async function attempt(deps: Deps, work: (tx: Tx) => Promise<void>): Promise<boolean> {
+  try {
+    await deps.db.transaction(work);
+    return true;
+  } catch (error) {
+    if (error instanceof NotDue) return false;
+    throw error;
+  }
+}
+
+/** The registration's status, locked for the rest of the transaction. */
+async function lockedStatus(tx: Tx, registrationId: number): Promise<string | undefined> {
+  const res = await tx.execute<{ status: string }>(
+    sql`SELECT status FROM registrations WHERE id = ${registrationId} FOR UPDATE`,
+  );
+  return res.rows[0]?.status;
+}
+
+/** Claims the reminder (null when it was already sent) and records it in the audit trail. */
 async function claim(
   tx: Tx,
   r: { event_id: number; series_id: string; registration_id: number; guardian_id: number | null },
@@ -83,17 +108,18 @@ async function remindGuardians(deps: Deps): Promise<number> {
      ORDER BY d.guardian_id LIMIT ${BATCH}`);
   let sent = 0;
   for (const g of due.rows) {
-    await deps.db.transaction(async (tx) => {
+    const ok = await attempt(deps, async (tx) => {
+      if ((await lockedStatus(tx, g.registration_id)) !== 'awaiting_guardian') notDue();
       const id = await claim(tx, g, g.kind);
-      if (id === null) return;
+      if (id === null) notDue();
       const [mail] = await sendGuardianInvitations(deps, tx, g.registration_id, {
         guardianId: g.guardian_id,
         reminder: true,
       });
-      if (!mail) return;
+      if (!mail) notDue();
       await tx.execute(sql`UPDATE email_reminders SET email_log_id = ${mail.emailLogId} WHERE id = ${id}`);
-      sent++;
     });
+    if (ok) sent++;
   }
   return sent;
 }
@@ -130,9 +156,11 @@ async function remindParticipants(deps: Deps): Promise<number> {
   const base = deps.config.baseUrl.replace(/\/$/, '');
   let sent = 0;
   for (const r of due.rows) {
-    await deps.db.transaction(async (tx) => {
+    const ok = await attempt(deps, async (tx) => {
+      const status = await lockedStatus(tx, r.registration_id);
+      if (status !== 'invited' && status !== 'in_progress') notDue();
       const id = await claim(tx, r, r.kind);
-      if (id === null) return;
+      if (id === null) notDue();
       const context = await eventEmailContext(deps, tx, r.event_id, 'registration_reminder');
       const emailLogId = await queueEmail(deps, tx, {
         to: r.email,
@@ -147,8 +175,8 @@ async function remindParticipants(deps: Deps): Promise<number> {
         },
       });
       await tx.execute(sql`UPDATE email_reminders SET email_log_id = ${emailLogId} WHERE id = ${id}`);
-      sent++;
     });
+    if (ok) sent++;
   }
   return sent;
 }
