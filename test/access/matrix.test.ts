@@ -35,6 +35,7 @@ import {
   type World,
   type WorldRegistration,
 } from '../support/world.js';
+import { announcementRouteKeys } from './rows/announcements.js';
 import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
@@ -42,6 +43,7 @@ import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
 import { emailTemplateRouteKeys } from './rows/email-templates.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
+import { invitationRouteKeys } from './rows/invitations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
@@ -626,7 +628,9 @@ const ROW_FILE_ROUTES = new Set([
   ...suppressionRouteKeys,
   ...emailTemplateRouteKeys, // email wording per event (test/email/rows.test.ts)
   ...registrationRouteKeys,
+  ...invitationRouteKeys, // pending invitations, guardian resend (test/registration/invitations-rows.test.ts)
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
+  ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -801,8 +805,10 @@ describe('coverage', () => {
 
   it('every registered route has a row in the matrix (docs assets excluded)', () => {
     const table = new Set([...TABLE_ROUTES, ...ROW_FILE_ROUTES].map(normalise));
+    // Staff pages (/staff…) have their own matrix, which checks it lists every one of them:
+    // test/access/rows/staff/ run by test/web/staff-rows.test.ts.
     const missing = registeredRoutes(app)
-      .filter((r) => !r.url.startsWith('/api/v1/docs/'))
+      .filter((r) => !r.url.startsWith('/api/v1/docs/') && r.url !== '/staff' && !r.url.startsWith('/staff/'))
       .map((r) => `${r.method} ${r.url}`)
       .filter((key) => !table.has(normalise(key)));
     expect(missing, 'routes without a row in test/access/matrix.test.ts').toEqual([]);

@@ -75,6 +75,17 @@ const cases: Case[] = [
     when: WHEN,
   },
   {
+    name: 'announcement',
+    vars: {
+      event_name: event.name,
+      support_email: event.support_email,
+      subject: 'Bus times',
+      body: 'Hello,\n\nThe bus leaves at 9.',
+      kind: 'guardian',
+      participant_names: 'Max and Ada',
+    },
+  },
+  {
     name: 'registration_reminder',
     vars: {
       event,

@@ -6,6 +6,7 @@
  * facts (placeholders). Writes are audited `email_templates.update` / `email_templates.reset`.
  */
 import { and, eq, sql } from 'drizzle-orm';
+import { actorUserIdOf } from '../../access/principal.js';
 import { emailTemplates } from '../../db/schema/index.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
@@ -99,7 +100,7 @@ export async function putTemplate(ctx: EventCtx, name: string, input: Wording) {
   const template = templateName(name);
   const wording = checked(template, input);
   const p = ctx.access.principal;
-  const userId = 'user' in p ? p.user.id : p.ownerUserId;
+  const userId = actorUserIdOf(p);
   const eventId = ctx.access.event.id;
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx

@@ -4,6 +4,7 @@
  * Event emails (registration-templates.ts) carry the event's brand and wording (docs/email.md).
  */
 import { escapeHtml } from '../../lib/html.js';
+import { type AnnouncementVars, announcementTemplate } from './announcement-template.js';
 import { formatWhen, layout } from './layout.js';
 import {
   type GuardianInvitationVars,
@@ -23,6 +24,8 @@ export interface TemplateVars {
   /** Registration closes soon and this one is not submitted (reminder job, docs/email.md). */
   registration_reminder: RegistrationReminderVars;
   /** A new staff member was given a role: where to sign in (the email itself is the key). */
+  /** An organiser's announcement (announcement-template.ts). */
+  announcement: AnnouncementVars;
   staff_invitation: { scope_name: string; role: string; invited_by: string; sign_in_url: string };
 }
 export type TemplateName = keyof TemplateVars;
@@ -70,6 +73,7 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
   invitation: invitationTemplate,
   guardian_invitation: guardianInvitationTemplate,
   registration_reminder: registrationReminderTemplate,
+  announcement: announcementTemplate,
 };
 
 /** Every template name (the render test checks each participant- and guardian-facing one). */

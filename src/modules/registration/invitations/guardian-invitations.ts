@@ -39,7 +39,8 @@ type GuardianRow = {
  * `completed` (or `declined`). Status `pending` becomes `invited`; `accepted` stays. Sets
  * `invite_token_sent_at`, `invite_expires_at` (+7 days) and `invited_via_email`. Returns what was sent.
  * `onlyUninvited`: only guardians never invited at their current address (see inviteNewGuardians);
- * `guardianId`: only that guardian; `reminder`: the email is a reminder (reminders.service.ts).
+ * `guardianId`: only that guardian (staff resend, guardian-resend.service.ts; the reminder job);
+ * `reminder`: the email is a reminder (reminders.service.ts).
  */
 export async function sendGuardianInvitations(
   deps: Deps,
