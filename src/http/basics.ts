@@ -1,7 +1,8 @@
 /**
  * Request basics: a JSON parser that accepts an empty body (contract §1: "a DELETE or GET sent
  * with Content-Type: application/json and no body must work"), and `Cache-Control: no-store` on
- * every API response (they carry personal data), except the public OpenAPI/docs documents.
+ * every response (they carry personal data), except the public OpenAPI/docs documents and the
+ * static scripts under `/assets/` that set their own (public, cacheable: no personal data).
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -19,7 +20,12 @@ export function registerHttpBasics(app: FastifyInstance): void {
     parseJson(request, text, done);
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/api/v1/docs') && !request.url.startsWith('/api/v1/openapi.json')) {
+    const ownPolicy = request.url.startsWith('/assets/') && reply.hasHeader('cache-control');
+    if (
+      !ownPolicy &&
+      !request.url.startsWith('/api/v1/docs') &&
+      !request.url.startsWith('/api/v1/openapi.json')
+    ) {
       reply.header('Cache-Control', 'no-store');
     }
     return payload;

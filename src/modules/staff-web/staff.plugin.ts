@@ -26,6 +26,8 @@ import { exportPages } from './exports.web.js';
 import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
 import { invitationPages } from './invitations.web.js';
+import { participantPages } from './participant.web.js';
+import { participantActionPages } from './participant-actions.web.js';
 import { teamPages } from './team.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
@@ -47,13 +49,17 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   groupPages, // an event's groups and who is in them
   exportPages, // export downloads for the session cookie
   emailPages, // email wording and reminders (issue 16 items 9-10)
+  participantPages, // the participant page and its section edits (record)
+  participantActionPages, // withdraw/reinstate/reject, notes (record)
 ];
 
 export function staffPages(web: Api, deps: Deps): void {
   staffAssets(web);
   web.register(async (staff) => {
-    staff.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('Cache-Control', 'no-store');
+    staff.addHook('onSend', async (request, reply, payload) => {
+      // Public library files (/assets/…) keep their own caching; everything else is no-store.
+      if (!(request.url.startsWith('/assets/') && reply.hasHeader('cache-control')))
+        reply.header('Cache-Control', 'no-store');
       if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
         reply.header('Content-Security-Policy', STAFF_CSP);
       }
