@@ -30,6 +30,7 @@ import { apiKeyRoutes } from './modules/credentials/api-keys.routes.js';
 import { revokeRoutes } from './modules/credentials/revoke.routes.js';
 import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { emailLogRoutes } from './modules/email/email-log.routes.js';
+import { emailTemplateRoutes } from './modules/email/email-templates.routes.js';
 import { suppressionRoutes } from './modules/email/suppressions.routes.js';
 import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
@@ -114,6 +115,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       chatBlastRoutes(api, deps);
       emailLogRoutes(api, deps);
       suppressionRoutes(api, deps);
+      emailTemplateRoutes(api, deps); // per-event wording of participant and guardian emails
       // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
       // Registration, participant and guardian side (contract §8).

@@ -162,6 +162,8 @@ export const actions = {
   'api_keys.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
   // Groups of an event and their members: event admins, series roles, global admins.
   'groups.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Email wording per event (docs/email.md): event admins, series roles, global admins.
+  'email_templates.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Email announcements (compose, preview, send, schedule, cancel, delivery): event admins and above.
   'announcements.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Staff dashboard pages (issue "Staff dashboard"): an event's overview, for anyone with event access.

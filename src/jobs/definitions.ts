@@ -40,6 +40,8 @@ export interface JobPayloads {
   'announcement-send': { announcement_id: number };
   /** Daily: delete rows past MUSTER_RETENTION_DAYS (modules/retention); scheduled by the worker. */
   'retention-prune': Record<string, never>;
+  /** Hourly: guardian re-sends and registration-closing reminders (modules/email/reminders.service.ts). */
+  'email-reminders': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
@@ -118,6 +120,14 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
   },
   // Idempotent batched deletes; a missed day is caught up by the next run.
   'retention-prune': {
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Idempotent (one email_reminders row per reminder); a missed hour is caught up by the next run.
+  'email-reminders': {
     retryLimit: 3,
     retryDelay: 60,
     retryBackoff: true,

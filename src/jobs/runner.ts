@@ -4,6 +4,7 @@ import { sendAnnouncementJob } from '../modules/announcements/dispatch.service.j
 import { resumeChatBlasts } from '../modules/chat-blasts/delivery.finish.js';
 import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
+import { sendReminders } from '../modules/email/reminders.service.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
 import { checkPushReceipts } from '../modules/push/push-receipts.js';
 import { requestEsignSignature } from '../modules/registration/lifecycle/consents.service.js';
@@ -60,6 +61,15 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     { pollingIntervalSeconds: 30 },
   );
   await deps.jobs.schedule('retention-prune', RETENTION_CRON);
+  // Reminder emails: hourly (docs/email.md "Reminders").
+  await deps.jobs.work(
+    'email-reminders',
+    async () => {
+      await sendReminders(deps);
+    },
+    { pollingIntervalSeconds: 30 },
+  );
+  await deps.jobs.schedule('email-reminders', REMINDERS_CRON);
 }
 
 /** Emails fetched per poll, and sent at a time over the pooled SMTP connections (README "Email and jobs"). */
@@ -68,3 +78,6 @@ export const EMAIL_CONCURRENCY = 5;
 
 /** Daily at 03:17 UTC (quiet hours; off the hour so it does not meet other cron work). */
 export const RETENTION_CRON = '17 3 * * *';
+
+/** Hourly at minute 41 (off the hour, away from the retention run). */
+export const REMINDERS_CRON = '41 * * * *';

@@ -15,6 +15,7 @@
  * - guardians[].invited_via_email is the guardian's email and is hidden from `limited` like it
  *   (test/support/keys.ts GUARDIAN_PII_KEYS).
  */
+import { readdirSync } from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banEmails, bans } from '../../src/db/schema/index.js';
@@ -39,6 +40,7 @@ import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
+import { emailTemplateRouteKeys } from './rows/email-templates.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { invitationRouteKeys } from './rows/invitations.js';
@@ -591,6 +593,18 @@ const ALL_CELLS: Cell[] = [
 const TABLE_ROUTES = new Set(
   [...EVENT_ROUTES, ...SERIES_ROUTES, ...PLAIN_ROUTE_DEFS, ...BAN_ROUTES].map((r) => r.route),
 );
+/** Staff pages: every file of test/access/rows/staff/ (one per area) lists its pages. */
+const STAFF_ROWS = new URL('./rows/staff/', import.meta.url);
+const staffPageRoutes: string[] = (
+  await Promise.all(
+    readdirSync(STAFF_ROWS)
+      .filter((f) => f.endsWith('.ts') && f !== 'types.ts')
+      .map(async (f) => (await import(new URL(f, STAFF_ROWS).href)).pages as { route: string }[]),
+  )
+)
+  .flat()
+  .map((p) => p.route);
+
 /**
  * Routes whose rows live in test/access/rows/*.ts and are executed by their own runners
  * (test/bans/rows.test.ts, test/checkin/rows.test.ts, test/sessions/, test/signin/): they count for
@@ -606,6 +620,7 @@ const ROW_FILE_ROUTES = new Set([
   ...recordRouteKeys,
   ...staffRecordRouteKeys, // staff edits (test/registration/staff-record-rows.test.ts)
   ...webRouteKeys,
+  ...staffPageRoutes, // staff pages (test/access/rows/staff/*.ts, run by test/web/staff-rows.test.ts)
   ...guardianPortalRouteKeys,
   ...seriesEventRouteKeys, // series event API (test/events/rows.test.ts)
   ...chatBlastRouteKeys, // chat blasts
@@ -613,6 +628,7 @@ const ROW_FILE_ROUTES = new Set([
   ...webhookRouteKeys,
   ...emailLogRouteKeys,
   ...suppressionRouteKeys,
+  ...emailTemplateRouteKeys, // email wording per event (test/email/rows.test.ts)
   ...registrationRouteKeys,
   ...invitationRouteKeys, // pending invitations, guardian resend (test/registration/invitations-rows.test.ts)
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)

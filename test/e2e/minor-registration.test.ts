@@ -159,7 +159,7 @@ describe('a minor registers end to end over HTTP', () => {
     expect(submitted.json().ticket.status).toBe('awaiting_guardian');
     const guardianMail = await h.smtp.waitFor((m) => m.to.includes(GUARDIAN));
     expect(guardianMail.from).toBe(eventA.supportEmail);
-    const portalToken = /\/guardian\/([A-Za-z0-9_-]{20,})/.exec(guardianMail.text)![1]!;
+    const portalToken = /\/guardian\/accept\?token=([A-Za-z0-9_-]{20,})/.exec(guardianMail.text)![1]!;
 
     // 6. The guardian's portal: the child's summary, the permissions, the consents to sign.
     const portal = await call(h.app, 'GET', `${P}/guardian/${portalToken}`);

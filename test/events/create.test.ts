@@ -67,6 +67,7 @@ describe('POST /series/{series_id}/events', () => {
         visa_application_url: null,
       },
       hotel_scan_context_id: null,
+      email_reminders_enabled: true,
       participant_count: 0,
     });
     const [row] = await query<{ id: number }>(env, 'SELECT id FROM events WHERE uuid = $1', [event.id]);

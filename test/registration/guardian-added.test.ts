@@ -72,7 +72,7 @@ describe('a guardian added after submission', () => {
     expect(nora).toMatchObject({ status: 'invited' });
 
     const mail = await h.smtp.waitFor((m) => m.to.includes(NORA));
-    const token = /\/guardian\/([A-Za-z0-9_-]{20,})/.exec(mail.text)![1]!;
+    const token = /\/guardian\/accept\?token=([A-Za-z0-9_-]{20,})/.exec(mail.text)![1]!;
     const portal = await call(h.app, 'GET', `${P}/guardian/${token}`);
     expect(portal.statusCode, portal.body).toBe(200);
     expect(portal.json().guardian).toMatchObject({ email: NORA, status: 'invited' });

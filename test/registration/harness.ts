@@ -38,7 +38,7 @@ export async function startRegHarness(extraEnv: Record<string, string> = {}): Pr
 /** JSON request with an optional bearer secret. */
 export function call(
   app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   secret?: string,
   payload?: unknown,

@@ -198,7 +198,7 @@ describe('revoking each kind by its secret', () => {
     const [mail] = await notified('Series key one', ['key.owner@muster.test']);
     expect(mail!.from).toBe('no-reply@muster.example');
     expect(mail!.text).toContain(
-      'The series API key "Series key one" (series "Revoke Series") was revoked at',
+      'The series API key "Series key one" (series "Revoke Series") was revoked on',
     );
     expect(mail!.raw).not.toContain(key.secret);
 

@@ -54,6 +54,8 @@ export const events = pgTable(
     logoUrl: text('logo_url'),
     bannerUrl: text('banner_url'),
     setupComplete: boolean('setup_complete').notNull().default(false),
+    /** Reminder emails (docs/email.md "Reminders"): on unless an organiser turns them off. */
+    emailRemindersEnabled: boolean('email_reminders_enabled').notNull().default(true),
     modules: jsonb('modules').$type<EventModules>().notNull(),
     hotelScanContextId: uuid('hotel_scan_context_id'),
     /** SHA-256 digest of the legacy per-event API key (spec: "a legacy per-event key"). */

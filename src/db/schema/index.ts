@@ -3,6 +3,7 @@ export * from './announcements.js';
 export * from './audit.js';
 export * from './checkin.js';
 export * from './credentials.js';
+export * from './email.js';
 export * from './events.js';
 export * from './messaging.js';
 export * from './oauth.js';

@@ -3,7 +3,7 @@ import { actorUserIdOf, type Principal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
 
-export type AuditVia = 'cli' | 'guardian_link' | 'webhook' | 'sign_in';
+export type AuditVia = 'cli' | 'guardian_link' | 'webhook' | 'sign_in' | 'job';
 
 export interface AuditEntry {
   action: string;
@@ -12,7 +12,8 @@ export interface AuditEntry {
   actorUserId?: number | null;
   /**
    * For actions without a credential: how the actor was identified, stored as `credential_kind`
-   * (default `cli`): a guardian's portal link, a provider webhook, or the sign-in flow itself.
+   * (default `cli`): a guardian's portal link, a provider webhook, the sign-in flow itself, or a
+   * scheduled job (reminder emails).
    */
   via?: AuditVia;
   eventId?: number | null;

@@ -1,62 +1,125 @@
 /**
- * Registration emails (contract §4 invite, §8 guardian invitations). The links carry a
- * one-time token, so these emails are only ever queued sealed (email.service.ts); subjects hold
- * no secret.
+ * Participant and guardian emails (contract §4 invite, §8 guardian invitations; docs/email.md):
+ * the event's wording (wording.ts, editable per event) around a link Muster adds, dates written out
+ * in the event's time zone. The links carry one-time tokens, so these emails are only ever queued
+ * sealed (email.service.ts); no subject, text or HTML holds a token outside the link itself.
  */
 import { escapeHtml } from '../../lib/html.js';
+import { actionLink, type EventBrand, formatWhen, layout, textFooter } from './layout.js';
 import type { Rendered } from './templates.js';
+import {
+  DEFAULT_WORDING,
+  type EditableTemplate,
+  fill,
+  isLinkParagraph,
+  LINK_LABELS,
+  paragraphs,
+  type Wording,
+} from './wording.js';
 
-export interface InvitationVars {
-  event_name: string;
+interface EventEmail {
+  event: EventBrand;
+  /** The event's own wording; null/absent = Muster's default. */
+  wording?: Wording | null;
+}
+
+export interface InvitationVars extends EventEmail {
   first_name?: string | null;
   /** Web page that starts registration: `<MUSTER_BASE_URL>/register/accept?token=<token>`. */
   accept_url: string;
-  /** The API path for app users: `POST <MUSTER_BASE_URL>/api/v1/registrations`. */
-  api_url: string;
-  token: string;
+  /** ISO 8601 instant. */
   expires_at: string;
 }
 
-export interface GuardianInvitationVars {
-  event_name: string;
+export interface GuardianInvitationVars extends EventEmail {
   participant_name: string;
   guardian_name?: string | null;
   /** Guardian portal page: `<MUSTER_BASE_URL>/guardian/accept?token=<token>`. */
   portal_url: string;
-  /** The portal API: `<MUSTER_BASE_URL>/api/v1/guardian/<token>`. */
-  api_url: string;
+  /** ISO 8601 instant. */
   expires_at: string;
+  /** Sent again by the reminder job: the subject starts with `Reminder: `. */
+  reminder?: boolean;
 }
 
-type Layout = (title: string, paragraphs: string[]) => string;
+export interface RegistrationReminderVars extends EventEmail {
+  first_name?: string | null;
+  /** The participant's registration page: `<MUSTER_BASE_URL>/register/<id>` (sign-in first). */
+  continue_url: string;
+  /** ISO 8601 instant registration closes. */
+  closes_at: string;
+}
 
-const esc = escapeHtml;
+/**
+ * Jobs queued before the brand existed carry `event_name` only: rendered with the event's name,
+ * in UTC, without logo or support line (so an upgrade loses no queued email).
+ */
+function withBrand(v: EventEmail): EventEmail {
+  if (v.event) return v;
+  const name = (v as { event_name?: string }).event_name ?? 'Muster';
+  return { ...v, event: { name, logo_url: null, support_email: null, timezone: 'UTC' } };
+}
 
-export function invitationTemplate(v: InvitationVars, layout: Layout): Rendered {
-  const hello = v.first_name ? `Hello ${v.first_name},` : 'Hello,';
+/** Renders `template`'s wording with `values`, the link as a button where `{{link}}` stands (or last). */
+export function renderWording(
+  template: EditableTemplate,
+  email: EventEmail,
+  values: Record<string, string | null | undefined>,
+  url: string,
+): Rendered {
+  const v = withBrand(email);
+  const wording = v.wording ?? DEFAULT_WORDING[template];
+  const all = { ...values, event_name: v.event.name, support_email: v.event.support_email };
+  const label = LINK_LABELS[template];
+  const parts = paragraphs(wording.body);
+  const hasLink = parts.some((p) => /\{\{\s*link\s*\}\}/.test(p));
+  if (!hasLink) parts.push('{{link}}');
+  const subject = fill(wording.subject, all).replace(/\s+/g, ' ').trim();
+  const text = parts.map((p) => (isLinkParagraph(p) ? `${label}:\n${url}` : fill(p, { ...all, link: url })));
+  const MARK = '\u0001';
+  const html = parts.map((p) =>
+    isLinkParagraph(p)
+      ? actionLink(url, label)
+      : escapeHtml(fill(p, { ...all, link: MARK }))
+          .replace(/\n/g, '<br>')
+          .split(MARK)
+          .join(`<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`),
+  );
   return {
-    subject: `You're invited to register for ${v.event_name}`,
-    text: `${hello}\n\nYou have been invited to register for ${v.event_name}.\n\nStart your registration here: ${v.accept_url}\n\nUsing the Muster app? Sign in with this email address and send your invitation token to ${v.api_url}:\n${v.token}\n\nThis invitation expires on ${v.expires_at}.\n`,
-    html: layout(`Register for ${v.event_name}`, [
-      esc(hello),
-      `You have been invited to register for <strong>${esc(v.event_name)}</strong>.`,
-      `<a href="${esc(v.accept_url)}">Start your registration</a>`,
-      `Using the Muster app? Sign in with this email address and send this invitation token to <code>${esc(v.api_url)}</code>: <code>${esc(v.token)}</code>`,
-      `This invitation expires on ${esc(v.expires_at)}.`,
-    ]),
+    subject,
+    text: `${text.join('\n\n')}\n${textFooter(v.event)}`,
+    html: layout(subject, html, v.event),
   };
 }
 
-export function guardianInvitationTemplate(v: GuardianInvitationVars, layout: Layout): Rendered {
-  const hello = v.guardian_name ? `Hello ${v.guardian_name},` : 'Hello,';
-  return {
-    subject: `${v.participant_name}'s registration for ${v.event_name} needs a parent or guardian`,
-    text: `${hello}\n\n${v.participant_name} has registered for ${v.event_name} and named you as a parent or guardian. Please review their registration, grant the permissions and sign the consents here:\n\n${v.portal_url}\n\n(API: ${v.api_url})\n\nThis link expires on ${v.expires_at}.\n`,
-    html: layout(`Guardian approval for ${v.event_name}`, [
-      esc(hello),
-      `<strong>${esc(v.participant_name)}</strong> has registered for <strong>${esc(v.event_name)}</strong> and named you as a parent or guardian.`,
-      `<a href="${esc(v.portal_url)}">Review the registration and give consent</a>`,
-      `This link expires on ${esc(v.expires_at)}.`,
-    ]),
-  };
+export function invitationTemplate(v: InvitationVars): Rendered {
+  return renderWording(
+    'invitation',
+    v,
+    { first_name: v.first_name, expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC') },
+    v.accept_url,
+  );
+}
+
+export function guardianInvitationTemplate(v: GuardianInvitationVars): Rendered {
+  const rendered = renderWording(
+    'guardian_invitation',
+    v,
+    {
+      participant_name: v.participant_name,
+      guardian_name: v.guardian_name,
+      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC'),
+    },
+    v.portal_url,
+  );
+  return v.reminder ? { ...rendered, subject: `Reminder: ${rendered.subject}` } : rendered;
+}
+
+export function registrationReminderTemplate(v: RegistrationReminderVars): Rendered {
+  return renderWording(
+    'registration_reminder',
+    v,
+    { first_name: v.first_name, closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC') },
+    v.continue_url,
+  );
 }

@@ -1,14 +1,18 @@
 /**
  * Email templates: each renders a subject, a plain-text body and an HTML body from its variables.
  * Values are HTML-escaped; templates are plain functions (no template engine needed at this size).
+ * Event emails (registration-templates.ts) carry the event's brand and wording (docs/email.md).
  */
 import { escapeHtml } from '../../lib/html.js';
 import { type AnnouncementVars, announcementTemplate } from './announcement-template.js';
+import { formatWhen, layout } from './layout.js';
 import {
   type GuardianInvitationVars,
   guardianInvitationTemplate,
   type InvitationVars,
   invitationTemplate,
+  type RegistrationReminderVars,
+  registrationReminderTemplate,
 } from './registration-templates.js';
 
 export interface TemplateVars {
@@ -17,13 +21,19 @@ export interface TemplateVars {
   // Registration: event invitation and guardian invitation.
   invitation: InvitationVars;
   guardian_invitation: GuardianInvitationVars;
+  /** Registration closes soon and this one is not submitted (reminder job, docs/email.md). */
+  registration_reminder: RegistrationReminderVars;
   /** A new staff member was given a role: where to sign in (the email itself is the key). */
   /** An organiser's announcement (announcement-template.ts). */
   announcement: AnnouncementVars;
   staff_invitation: { scope_name: string; role: string; invited_by: string; sign_in_url: string };
 }
 export type TemplateName = keyof TemplateVars;
-export type { GuardianInvitationVars, InvitationVars } from './registration-templates.js';
+export type {
+  GuardianInvitationVars,
+  InvitationVars,
+  RegistrationReminderVars,
+} from './registration-templates.js';
 
 export interface Rendered {
   subject: string;
@@ -31,14 +41,7 @@ export interface Rendered {
   html: string;
 }
 
-export { escapeHtml };
-
-function layout(title: string, paragraphs: string[]): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111;max-width:36rem;margin:auto;padding:1rem">
-${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
-<p style="color:#555;font-size:.9em">Muster</p></body></html>`;
-}
+export { escapeHtml, layout };
 
 const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
   sign_in_code: (v) => ({
@@ -52,9 +55,9 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
   }),
   key_revoked: (v) => ({
     subject: `Muster API key revoked: ${v.key_name}`,
-    text: `The ${v.key_kind} "${v.key_name}" (${v.scope}) was revoked at ${v.revoked_at} by someone who presented its secret.\n\nIf this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.\n`,
+    text: `The ${v.key_kind} "${v.key_name}" (${v.scope}) was revoked on ${formatWhen(v.revoked_at, 'UTC')} by someone who presented its secret.\n\nIf this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.\n`,
     html: layout('API key revoked', [
-      `The ${escapeHtml(v.key_kind)} <strong>${escapeHtml(v.key_name)}</strong> (${escapeHtml(v.scope)}) was revoked at ${escapeHtml(v.revoked_at)} by someone who presented its secret.`,
+      `The ${escapeHtml(v.key_kind)} <strong>${escapeHtml(v.key_name)}</strong> (${escapeHtml(v.scope)}) was revoked on ${escapeHtml(formatWhen(v.revoked_at, 'UTC'))} by someone who presented its secret.`,
       'If this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.',
     ]),
   }),
@@ -67,10 +70,14 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
       `<a href="${escapeHtml(v.sign_in_url)}">Sign in with this email address</a> (or in the Muster app) to get started.`,
     ]),
   }),
-  invitation: (v) => invitationTemplate(v, layout),
-  guardian_invitation: (v) => guardianInvitationTemplate(v, layout),
+  invitation: invitationTemplate,
+  guardian_invitation: guardianInvitationTemplate,
+  registration_reminder: registrationReminderTemplate,
   announcement: announcementTemplate,
 };
+
+/** Every template name (the render test checks each participant- and guardian-facing one). */
+export const TEMPLATE_NAMES = Object.keys(templates) as TemplateName[];
 
 export function renderTemplate<K extends TemplateName>(name: K, vars: TemplateVars[K]): Rendered {
   return templates[name](vars);

@@ -36,6 +36,7 @@ export type EventColumns = Partial<
     | 'locationLatitude'
     | 'locationLongitude'
     | 'hotelScanContextId'
+    | 'emailRemindersEnabled'
   >
 >;
 
@@ -128,6 +129,8 @@ export function normalizeEventFields(
   }
   if (fields.location_latitude !== undefined) columns.locationLatitude = fields.location_latitude;
   if (fields.location_longitude !== undefined) columns.locationLongitude = fields.location_longitude;
+  if (fields.email_reminders_enabled !== undefined)
+    columns.emailRemindersEnabled = fields.email_reminders_enabled;
   // Checked against the event's scan contexts by the caller (it needs the database).
   if (fields.hotel_scan_context_id !== undefined)
     columns.hotelScanContextId = fields.hotel_scan_context_id?.toLowerCase() ?? null;

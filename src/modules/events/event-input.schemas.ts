@@ -44,6 +44,12 @@ export const EventFieldsInput = Type.Object(
     location_latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
     location_longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
     modules: Type.Optional(EventModulesInput),
+    email_reminders_enabled: Type.Optional(
+      Type.Boolean({
+        description:
+          'Reminder emails (docs/email.md "Reminders"): guardian invitations re-sent after 3 days, participants reminded 7 and 2 days before registration closes',
+      }),
+    ),
     hotel_scan_context_id: Type.Optional(
       Nullable(
         Type.String({

@@ -54,6 +54,9 @@ export const EventFull = Type.Object({
   ...EventSummary.properties,
   modules: EventModulesSchema,
   hotel_scan_context_id: Nullable(Type.String({ format: 'uuid' })),
+  email_reminders_enabled: Type.Boolean({
+    description: 'Reminder emails on (default) or off for this event (docs/email.md "Reminders")',
+  }),
   participant_count: Type.Integer({
     description: 'Registrations of the event that are not withdrawn or rejected',
   }),

@@ -63,6 +63,7 @@ export function serializeEventFull(
     ...serializeEventSummary(e, s),
     modules: serializeModules(e.modules),
     hotel_scan_context_id: e.hotelScanContextId,
+    email_reminders_enabled: e.emailRemindersEnabled,
     participant_count: participantCount,
   };
 }

@@ -20,7 +20,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
   { label: 'Invitations', path: '/invitations', action: 'participants.invite' },
   { label: 'Announcements', path: '/announcements', action: 'announcements.manage' },
-  { label: 'Emails', path: '/emails', action: 'registrations.manage' },
+  { label: 'Emails', path: '/emails', action: 'email_templates.manage' },
   { label: 'Exports', path: '/exports', action: 'exports.read' },
   { label: 'Groups', path: '/groups', action: 'groups.manage' },
   { label: 'Team', path: '/team', action: 'event_roles.manage' },

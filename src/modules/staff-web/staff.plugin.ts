@@ -21,6 +21,7 @@ import { staffAssets } from './assets.js';
 import { auditPages } from './audit.web.js';
 import { banPages } from './bans.web.js';
 import { checkinPages } from './checkin.web.js';
+import { emailPages } from './emails.web.js';
 import { exportPages } from './exports.web.js';
 import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
@@ -49,6 +50,7 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   banPages, // the ban list (global admins)
   groupPages, // an event's groups and who is in them
   exportPages, // export downloads for the session cookie
+  emailPages, // email wording and reminders (issue 16 items 9-10)
   participantPages, // the participant page and its section edits (record)
   participantActionPages, // withdraw/reinstate/reject, notes (record)
 ];

@@ -9,6 +9,7 @@ import type { Tx } from '../../../db/client.js';
 import type { Deps } from '../../../deps.js';
 import { normalizeEmail } from '../../../lib/identifiers.js';
 import { queueEmail } from '../../email/email.service.js';
+import { eventEmailContext } from '../../email/event-email.js';
 import { newToken } from './invitations.service.js';
 
 export const GUARDIAN_INVITE_DAYS = 7;
@@ -19,6 +20,8 @@ export interface GuardianInvitationSent {
   /** The one-time portal token (only in the email; never stored). */
   token: string;
   expiresAt: string;
+  /** email_log id of the queued email. */
+  emailLogId: number;
 }
 
 type GuardianRow = {
@@ -36,13 +39,14 @@ type GuardianRow = {
  * `completed` (or `declined`). Status `pending` becomes `invited`; `accepted` stays. Sets
  * `invite_token_sent_at`, `invite_expires_at` (+7 days) and `invited_via_email`. Returns what was sent.
  * `onlyUninvited`: only guardians never invited at their current address (see inviteNewGuardians);
- * `guardianId`: only that guardian (staff resend, guardian-resend.service.ts).
+ * `guardianId`: only that guardian (staff resend, guardian-resend.service.ts; the reminder job);
+ * `reminder`: the email is a reminder (reminders.service.ts).
  */
 export async function sendGuardianInvitations(
   deps: Deps,
   tx: Tx,
   registrationId: number,
-  opts: { onlyUninvited?: boolean; guardianId?: number } = {},
+  opts: { onlyUninvited?: boolean; guardianId?: number; reminder?: boolean } = {},
 ): Promise<GuardianInvitationSent[]> {
   const uninvited = opts.onlyUninvited
     ? sql` AND (g.invite_token_sent_at IS NULL OR g.invited_via_email IS DISTINCT FROM lower(btrim(g.email)))`
@@ -61,6 +65,9 @@ export async function sendGuardianInvitations(
      ORDER BY g.is_primary DESC, g.id`);
   const base = deps.config.baseUrl.replace(/\/$/, '');
   const sent: GuardianInvitationSent[] = [];
+  const first = res.rows[0];
+  if (!first) return sent;
+  const context = await eventEmailContext(deps, tx, first.event_id, 'guardian_invitation');
   for (const g of res.rows) {
     const { token, digest } = newToken();
     const email = normalizeEmail(g.email);
@@ -74,21 +81,21 @@ export async function sendGuardianInvitations(
        WHERE id = ${g.id}
        RETURNING to_char(invite_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS expires_at`);
     const expiresAt = updated.rows[0]!.expires_at;
-    await queueEmail(deps, tx, {
+    const emailLogId = await queueEmail(deps, tx, {
       to: email,
       from: g.support_email ?? undefined,
       eventId: g.event_id,
       template: 'guardian_invitation',
       vars: {
-        event_name: g.event_name,
+        ...context,
         participant_name: g.participant_name,
         guardian_name: g.name,
         portal_url: `${base}/guardian/accept?token=${token}`,
-        api_url: `${base}/api/v1/guardian/${token}`,
         expires_at: expiresAt,
+        ...(opts.reminder ? { reminder: true } : {}),
       },
     });
-    sent.push({ guardianId: g.id, email, token, expiresAt });
+    sent.push({ guardianId: g.id, email, token, expiresAt, emailLogId });
   }
   return sent;
 }

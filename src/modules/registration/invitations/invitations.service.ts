@@ -16,6 +16,7 @@ import { digestSecret } from '../../../lib/secrets.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import { isBanned } from '../../bans/bans.service.js';
 import { queueEmail } from '../../email/email.service.js';
+import { eventEmailContext } from '../../email/event-email.js';
 
 export const INVITATION_DAYS = 30;
 export const EMAIL_REQUIRED = 'Email is required';
@@ -154,7 +155,7 @@ export interface InvitationEmail {
 }
 
 /** Queues the `invitation` email (from the event's support address) in `tx`; returns its email_log id. */
-export function queueInvitationEmail(deps: Deps, tx: Tx, m: InvitationEmail): Promise<number> {
+export async function queueInvitationEmail(deps: Deps, tx: Tx, m: InvitationEmail): Promise<number> {
   const base = deps.config.baseUrl.replace(/\/$/, '');
   return queueEmail(deps, tx, {
     to: m.email,
@@ -162,11 +163,9 @@ export function queueInvitationEmail(deps: Deps, tx: Tx, m: InvitationEmail): Pr
     eventId: m.eventId,
     template: 'invitation',
     vars: {
-      event_name: m.eventName,
+      ...(await eventEmailContext(deps, tx, m.eventId, 'invitation')),
       first_name: m.firstName,
       accept_url: `${base}/register/accept?token=${m.token}`,
-      api_url: `${base}/api/v1/registrations`,
-      token: m.token,
       expires_at: m.expiresAt,
     },
   });

@@ -1,0 +1,79 @@
+/**
+ * The frame of every email (docs/email.md "Emails a parent understands"): the event's logo and name
+ * on top, the support address at the bottom, dates written out in the event's time zone. Pure.
+ */
+import { escapeHtml } from '../../lib/html.js';
+import { isoTimestamp } from '../../lib/time.js';
+
+/** What an event email shows of its event; sealed with the email's variables at queue time. */
+export interface EventBrand {
+  name: string;
+  /** Absolute http(s) URL of the event's logo, or null (no image then). */
+  logo_url: string | null;
+  support_email: string | null;
+  /** IANA zone: every date in the email is written in it. */
+  timezone: string;
+}
+
+/**
+ * An instant (ISO 8601 or PostgreSQL timestamptz text) written out for people in `timeZone`:
+ * `Saturday 26 December 2026 at 07:47 Greenwich Mean Time`. An unknown zone falls back to UTC; an unreadable
+ * value is returned unchanged.
+ */
+export function formatWhen(instant: string, timeZone: string): string {
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2} /.test(instant) ? (isoTimestamp(instant) ?? instant) : instant);
+  if (Number.isNaN(ms)) return instant;
+  const options: Intl.DateTimeFormatOptions = {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'long',
+  };
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-GB', { ...options, timeZone }).formatToParts(ms);
+  } catch {
+    parts = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).formatToParts(ms);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('weekday')} ${part('day')} ${part('month')} ${part('year')} at ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+}
+
+/** The plain-text footer: who sends the email and where to ask questions. */
+export function textFooter(brand?: EventBrand): string {
+  if (!brand) return '\n--\nMuster\n';
+  const ask = brand.support_email
+    ? `Questions? Reply to this email or write to ${brand.support_email}.\n`
+    : '';
+  return `\n--\n${ask}${brand.name} (sent with Muster)\n`;
+}
+
+/**
+ * The HTML document: `paragraphs` are HTML already escaped by the caller; the brand (when given)
+ * adds the logo and name on top and the support address below.
+ */
+export function layout(title: string, paragraphs: string[], brand?: EventBrand): string {
+  const esc = escapeHtml;
+  const logo = brand?.logo_url
+    ? `<img src="${esc(brand.logo_url)}" alt="${esc(brand.name)}" style="max-height:64px;max-width:100%">`
+    : '';
+  const header = brand
+    ? `<header style="border-bottom:1px solid #ddd;padding-bottom:.5rem;margin-bottom:1rem">${logo}<div style="font-weight:600">${esc(brand.name)}</div></header>\n`
+    : '';
+  const ask = brand?.support_email
+    ? `Questions? Reply to this email or write to <a href="mailto:${esc(brand.support_email)}">${esc(brand.support_email)}</a>.<br>`
+    : '';
+  const footer = brand ? `${ask}${esc(brand.name)} (sent with Muster)` : 'Muster';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111;max-width:36rem;margin:auto;padding:1rem">
+${header}${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+<p style="color:#444;font-size:.9em;border-top:1px solid #ddd;padding-top:.5rem">${footer}</p></body></html>`;
+}
+
+/** A button-like link (the action of the email). */
+export function actionLink(url: string, label: string): string {
+  return `<a href="${escapeHtml(url)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:.6rem 1rem;border-radius:.4rem;text-decoration:none;font-weight:600">${escapeHtml(label)}</a>`;
+}
