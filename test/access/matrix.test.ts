@@ -38,6 +38,7 @@ import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
+import { eventSetupRouteKeys } from './rows/event-setup.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { organiserRouteKeys } from './rows/organiser.js';
@@ -611,6 +612,7 @@ const ROW_FILE_ROUTES = new Set([
   ...suppressionRouteKeys,
   ...registrationRouteKeys,
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
+  ...eventSetupRouteKeys, // consent documents, logo and banner (test/setup/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

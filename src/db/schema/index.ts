@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './audit.js';
 export * from './checkin.js';
 export * from './credentials.js';
+export * from './event-content.js';
 export * from './events.js';
 export * from './messaging.js';
 export * from './oauth.js';

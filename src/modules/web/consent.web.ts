@@ -13,7 +13,7 @@ import type { Deps, RegistrationCtx } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { signOwnConsent } from '../registration/lifecycle/registrations.service.js';
-import { CONSENT_TEXTS, consentTitle } from './consent-texts.js';
+import { CONSENT_TEXTS, consentTitle } from '../events/consent-defaults.js';
 import type { PageErrorItem } from './forms.js';
 import { ownCtx, ownDetail } from './register.web.js';
 import { pageResponses } from './web.schemas.js';

@@ -23,7 +23,7 @@ import {
   signPortalConsent,
 } from '../registration/guardian-portal/guardian-portal.service.js';
 import { renderConsent, SignForm, signatureProblems } from './consent.web.js';
-import { consentTitle } from './consent-texts.js';
+import { consentTitle } from '../events/consent-defaults.js';
 import {
   errorsFromProblems,
   formToPatch,

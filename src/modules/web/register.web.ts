@@ -18,7 +18,7 @@ import { ApiError, notFound } from '../../lib/errors.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
-import { consentTitle } from './consent-texts.js';
+import { consentTitle } from '../events/consent-defaults.js';
 import {
   errorsFromProblems,
   formToPatch,
