@@ -19,7 +19,13 @@ export function registerHttpBasics(app: FastifyInstance): void {
     parseJson(request, text, done);
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/api/v1/docs') && !request.url.startsWith('/api/v1/openapi.json')) {
+    const url = request.url;
+    // Uploaded images (/media/<sha256>.<ext>) are public and immutable: they set their own caching.
+    if (
+      !url.startsWith('/api/v1/docs') &&
+      !url.startsWith('/api/v1/openapi.json') &&
+      !url.startsWith('/media/')
+    ) {
       reply.header('Cache-Control', 'no-store');
     }
     return payload;

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../src/http/route-table.js';
 import { type EventSetupRow, eventSetupRouteKeys, eventSetupRows } from '../access/rows/event-setup.js';
-import { bearer, snapshotDb } from '../support/app.js';
 import { withWorld } from '../events/harness.js';
+import { bearer, snapshotDb } from '../support/app.js';
 import { imageUpload, multipart, png } from './fixtures.js';
 
 const env = withWorld();
@@ -16,11 +16,18 @@ const MISSING = '99999999';
 function send(row: EventSetupRow) {
   const [name, form] = row.target.split(':') as [string, string];
   const event = name === 'X' ? null : env.w.events[name as 'A' | 'B' | 'C'];
-  const segment = !event ? MISSING : form === 'uuid' ? event.uuid : form === 'slug' ? event.slug : String(event.id);
+  const segment = !event
+    ? MISSING
+    : form === 'uuid'
+      ? event.uuid
+      : form === 'slug'
+        ? event.slug
+        : String(event.id);
   const bad = form === 'bad';
   const headers = bearer(env.w.secrets[row.principal]);
   const url = (rest: string) => `/api/v1/events/${segment}/${rest}`;
-  if (row.path.endsWith('consent_documents')) return env.t.app.inject({ method: 'GET', url: url('consent_documents'), headers });
+  if (row.path.endsWith('consent_documents'))
+    return env.t.app.inject({ method: 'GET', url: url('consent_documents'), headers });
   if (row.path.includes('consent_documents'))
     return env.t.app.inject({
       method: 'PUT',
@@ -28,7 +35,8 @@ function send(row: EventSetupRow) {
       headers,
       payload: { consent_document: { title: bad ? ' ' : `Waiver ${row.principal}`, body: 'I agree.' } },
     });
-  if (row.method === 'DELETE') return env.t.app.inject({ method: 'DELETE', url: url('images/banner'), headers });
+  if (row.method === 'DELETE')
+    return env.t.app.inject({ method: 'DELETE', url: url('images/banner'), headers });
   const upload = bad ? multipart([{ name: 'note', value: 'no file' }]) : imageUpload(png());
   return env.t.app.inject({
     method: 'PUT',
@@ -45,17 +53,16 @@ describe('event setup rows', () => {
     expect(eventSetupRouteKeys.filter((k) => !registered.has(k))).toEqual([]);
   });
 
-  it.each(eventSetupRows.map((r) => [`${r.route} ${r.principal} ${r.target} → ${r.expected.status}`, r] as const))(
-    '%s',
-    async (_name, row) => {
-      const res = await send(row);
-      expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
-      const body = res.json() as Record<string, unknown>;
-      if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
-      else if (row.path.includes('images')) expect(Object.keys(body)).toEqual(['event']);
-      else expect(Object.keys(body)).toEqual([row.method === 'GET' ? 'consent_documents' : 'consent_document']);
-    },
-  );
+  it.each(
+    eventSetupRows.map((r) => [`${r.route} ${r.principal} ${r.target} → ${r.expected.status}`, r] as const),
+  )('%s', async (_name, row) => {
+    const res = await send(row);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
+    const body = res.json() as Record<string, unknown>;
+    if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
+    else if (row.path.includes('images')) expect(Object.keys(body)).toEqual(['logo_url', 'banner_url']);
+    else expect(Object.keys(body)).toEqual([row.method === 'GET' ? 'consent_documents' : 'consent_document']);
+  });
 
   it('replaying every refused cell leaves the database unchanged', async () => {
     const refused = eventSetupRows.filter((r) => r.expected.status >= 400);

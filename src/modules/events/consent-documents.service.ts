@@ -68,30 +68,41 @@ function toBody(type: string, modules: EventModules, row: DocRow | undefined): C
 }
 
 /** GET /events/{e}/consent_documents → every document type, the event's version or the default. */
-export async function listConsentDocuments(ctx: EventCtx): Promise<{ consent_documents: ConsentDocumentBody[] }> {
+export async function listConsentDocuments(
+  ctx: EventCtx,
+): Promise<{ consent_documents: ConsentDocumentBody[] }> {
   const { event } = ctx.access;
   const rows = await currentRows(ctx.db, event.id);
   return {
     consent_documents: CONSENT_DOCUMENT_TYPES.map((type) =>
-      toBody(type, event.modules, rows.find((r) => r.consent_type === type)),
+      toBody(
+        type,
+        event.modules,
+        rows.find((r) => r.consent_type === type),
+      ),
     ),
   };
 }
 
-/** Trimmed title and body, or 422 naming the field (`title`/`body` required and length-limited). */
+/**
+ * Trimmed title and body, or 422 naming the field (`title`/`body` required and length-limited);
+ * the error's `extra.field` tells pages which input to mark.
+ */
 export function checkDocumentText(input: { title: string; body: string }): { title: string; body: string } {
   const title = input.title.trim();
   const body = input.body.replace(/\r\n?/g, '\n').trim();
   if (title === '') throw unprocessable('title is required', { field: 'title' });
-  if (title.length > TITLE_MAX) throw unprocessable(`title must be at most ${TITLE_MAX} characters`, { field: 'title' });
+  if (title.length > TITLE_MAX)
+    throw unprocessable(`title must be at most ${TITLE_MAX} characters`, { field: 'title' });
   if (body === '') throw unprocessable('body is required', { field: 'body' });
-  if (body.length > BODY_MAX) throw unprocessable(`body must be at most ${BODY_MAX} characters`, { field: 'body' });
+  if (body.length > BODY_MAX)
+    throw unprocessable(`body must be at most ${BODY_MAX} characters`, { field: 'body' });
   return { title, body };
 }
 
 /**
  * PUT /events/{e}/consent_documents/{type} → `{consent_document}`. 404 for an unknown type; 422
- * (`{error, field}`) for an empty or too long title/body; 409 when another save of the same
+ * (`{error}`, `extra.field` for pages) for an empty or too long title/body; 409 when another save of the same
  * document won a race (retry). Edits the current version in place while nobody signed it, else
  * adds version + 1. Audited `consent_documents.update` (metadata: type, version, new_version).
  */
@@ -165,17 +176,31 @@ export async function documentIdForSigning(tx: Tx, eventId: number, type: string
   return Number(res.rows[0]!.id);
 }
 
+export interface ConsentPageText {
+  title: string;
+  /** The body split at blank lines. */
+  paragraphs: string[];
+  version: number | null;
+  event: { name: string; logo_url: string | null; banner_url: string | null };
+}
+
 /**
  * The text a consent page shows: the version the consent was signed against, else the event's
- * current version, else the built-in text. `paragraphs` split the body at blank lines.
+ * current version, else the built-in text; with the event's name, logo and banner. 404 for an
+ * unknown consent.
  */
-export async function consentDocumentText(
-  db: Tx,
-  consentId: number,
-): Promise<{ title: string; paragraphs: string[]; version: number | null }> {
-  const res = await db.execute<{ consent_type: string; title: string | null; body: string | null; version: number | null }>(sql`
-    SELECT c.consent_type, d.title, d.body, d.version
-      FROM consents c JOIN registrations r ON r.id = c.registration_id
+export async function consentDocumentText(db: Tx, consentId: number): Promise<ConsentPageText> {
+  const res = await db.execute<{
+    consent_type: string;
+    title: string | null;
+    body: string | null;
+    version: number | null;
+    name: string;
+    logo_url: string | null;
+    banner_url: string | null;
+  }>(sql`
+    SELECT c.consent_type, d.title, d.body, d.version, e.name, e.logo_url, e.banner_url
+      FROM consents c JOIN registrations r ON r.id = c.registration_id JOIN events e ON e.id = r.event_id
       LEFT JOIN LATERAL (
         SELECT title, body, version FROM event_consent_documents d
          WHERE (c.document_id IS NOT NULL AND d.id = c.document_id)
@@ -185,10 +210,16 @@ export async function consentDocumentText(
   const row = res.rows[0];
   if (!row) throw notFound(DOCUMENT_NOT_FOUND);
   const text =
-    row.title !== null && row.body !== null ? { title: row.title, body: row.body } : defaultConsentDocument(row.consent_type);
+    row.title !== null && row.body !== null
+      ? { title: row.title, body: row.body }
+      : defaultConsentDocument(row.consent_type);
   return {
     title: text.title || consentTitle(row.consent_type),
-    paragraphs: text.body.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p !== ''),
+    paragraphs: text.body
+      .split(/\n\s*\n/)
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
     version: row.version === null ? null : Number(row.version),
+    event: { name: row.name, logo_url: row.logo_url, banner_url: row.banner_url },
   };
 }

@@ -32,7 +32,11 @@ export function sniffImageType(bytes: Buffer): ImageType | null {
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(png)) return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+  if (
+    bytes.length >= 12 &&
+    bytes.toString('latin1', 0, 4) === 'RIFF' &&
+    bytes.toString('latin1', 8, 12) === 'WEBP'
+  )
     return 'image/webp';
   return null;
 }
@@ -55,7 +59,9 @@ const column = (kind: ImageKind) => sql.raw(kind === 'logo' ? 'logo_url' : 'bann
 
 async function setImageUrl(tx: Tx, ctx: EventCtx, kind: ImageKind, url: string | null, metadata: object) {
   const { event } = ctx.access;
-  await tx.execute(sql`UPDATE events SET ${column(kind)} = ${url}, updated_at = now() WHERE id = ${event.id}`);
+  await tx.execute(
+    sql`UPDATE events SET ${column(kind)} = ${url}, updated_at = now() WHERE id = ${event.id}`,
+  );
   await recordAudit(tx, {
     action: url ? 'events.image_upload' : 'events.image_remove',
     principal: ctx.access.principal,
@@ -92,6 +98,17 @@ export async function storeEventImage(
 /** Unsets the event's logo or banner (`null`); audited `events.image_remove`. */
 export async function removeEventImage(ctx: EventCtx, kind: ImageKind): Promise<void> {
   await ctx.db.transaction((tx) => setImageUrl(tx, ctx, kind, null, {}));
+}
+
+/** `{logo_url, banner_url}` of an event as stored now. */
+export async function eventImages(
+  db: Tx,
+  eventId: number,
+): Promise<{ logo_url: string | null; banner_url: string | null }> {
+  const res = await db.execute<{ logo_url: string | null; banner_url: string | null }>(
+    sql`SELECT logo_url, banner_url FROM events WHERE id = ${eventId}`,
+  );
+  return { logo_url: res.rows[0]!.logo_url, banner_url: res.rows[0]!.banner_url };
 }
 
 /**

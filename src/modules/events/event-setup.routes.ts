@@ -14,6 +14,7 @@ import { type Api, typed } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
 import { listConsentDocuments, saveConsentDocument } from './consent-documents.service.js';
 import {
+  eventImages,
   IMAGE_MAX_BYTES,
   IMAGE_TOO_LARGE,
   type ImageKind,
@@ -21,9 +22,13 @@ import {
   removeEventImage,
   storeEventImage,
 } from './event-images.service.js';
-import { ConsentDocument, DocumentParams, DocumentRequest, ImageParams } from './event-setup.schemas.js';
-import { EventFullBody } from './events.schemas.js';
-import { storedEventBody } from './events.service.js';
+import {
+  ConsentDocument,
+  DocumentParams,
+  DocumentRequest,
+  EventImages,
+  ImageParams,
+} from './event-setup.schemas.js';
 
 const tags = ['series'];
 const WHO =
@@ -57,7 +62,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Save an event’s consent document',
-        description: `Saves \`title\` (1–200 characters) and \`body\` (plain text, paragraphs separated by a blank line, 1–20,000 characters). The first save stores version 1; later saves edit the current version while no signature records it, and add version + 1 once someone has signed it (a signature keeps the version it signed). Unknown type → 404; empty or too long → 422 \`{error, field}\`; a simultaneous save of the same document → 409. Audited \`consent_documents.update\`. With an e-signature provider configured the signing documents live there; these texts are what the typed-signature pages show. ${WHO}`,
+        description: `Saves \`title\` (1–200 characters) and \`body\` (plain text, paragraphs separated by a blank line, 1–20,000 characters). The first save stores version 1; later saves edit the current version while no signature records it, and add version + 1 once someone has signed it (a signature keeps the version it signed). Unknown type → 404; empty or too long → 422 \`{error}\` naming the field; a simultaneous save of the same document → 409. Audited \`consent_documents.update\`. With an e-signature provider configured the signing documents live there; these texts are what the typed-signature pages show. ${WHO}`,
         params: DocumentParams,
         body: DocumentRequest,
         response: {
@@ -84,25 +89,26 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
         schema: {
           tags,
           summary: 'Upload the event’s logo or banner',
-          description: `\`multipart/form-data\` with one file field \`file\` (PNG, JPEG or WebP, at most 2 MB). The content decides: its first bytes must be a PNG, JPEG or WebP signature matching the part’s declared type. Stored in the database and served at \`<base URL>/media/<sha256>.<ext>\` (content-hash URL, \`Cache-Control: public, max-age=31536000, immutable\`), which becomes the event’s \`logo_url\` or \`banner_url\`. 415 \`{error}\` for another declared type, content that is no such image or does not match the declared type, or a body that is not multipart; 413 over 2 MB; 422 without a \`file\` part or for an empty file. Replacing an image keeps the old file (emails already sent still show it). Audited \`events.image_upload\`. ${WHO}`,
+          description: `\`multipart/form-data\` with one file field \`file\` (PNG, JPEG or WebP, at most 2 MB). The content decides: its first bytes must be a PNG, JPEG or WebP signature matching the part’s declared type. Stored in the database and served at \`<base URL>/media/<sha256>.<ext>\` (content-hash URL, \`Cache-Control: public, max-age=31536000, immutable\`), which becomes the event’s \`logo_url\` or \`banner_url\` (as in the accessible-event entry of \`GET /api/v1/events\`; Event full does not carry them). Answers \`{logo_url, banner_url}\`. 415 \`{error}\` for another declared type, content that is no such image or does not match the declared type, or a body that is not multipart; 413 over 2 MB; 422 without a \`file\` part or for an empty file. Replacing an image keeps the old file (emails already sent still show it). Audited \`events.image_upload\`. ${WHO}`,
           params: ImageParams,
-          response: { 200: EventFullBody, ...errorResponses(401, 403, 404, 413, 415, 422) },
+          response: { 200: EventImages, ...errorResponses(401, 403, 404, 413, 415, 422) },
         },
       },
       async (request) => {
         const ctx = ctxOf(deps, request, 'event_setup.manage');
         if (!request.isMultipart()) throw new ApiError(415, MISSING_FILE);
         const part = await request.file();
-        if (!part || part.fieldname !== 'file') throw unprocessable(MISSING_FILE);
+        if (part?.fieldname !== 'file') throw unprocessable(MISSING_FILE);
         let bytes: Buffer;
         try {
           bytes = await part.toBuffer();
         } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, IMAGE_TOO_LARGE);
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new ApiError(413, IMAGE_TOO_LARGE);
           throw error;
         }
         await storeEventImage(ctx, request.params.kind as ImageKind, { bytes, declaredType: part.mimetype });
-        return storedEventBody(ctx.db, ctx.access.event.id);
+        return eventImages(ctx.db, ctx.access.event.id);
       },
     );
   });
@@ -114,15 +120,15 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Remove the event’s logo or banner',
-        description: `Sets \`logo_url\` or \`banner_url\` to null (the file stays available at its URL). Audited \`events.image_remove\`. ${WHO}`,
+        description: `Sets \`logo_url\` or \`banner_url\` to null (the file stays available at its URL); answers \`{logo_url, banner_url}\`. Audited \`events.image_remove\`. ${WHO}`,
         params: ImageParams,
-        response: { 200: EventFullBody, ...errorResponses(401, 403, 404) },
+        response: { 200: EventImages, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {
       const ctx = ctxOf(deps, request, 'event_setup.manage');
       await removeEventImage(ctx, request.params.kind as ImageKind);
-      return storedEventBody(ctx.db, ctx.access.event.id);
+      return eventImages(ctx.db, ctx.access.event.id);
     },
   );
 }
@@ -150,4 +156,3 @@ export function mediaRoutes(app: Api, deps: Deps): void {
     },
   );
 }
-

@@ -35,5 +35,14 @@ export const DocumentRequest = Type.Object(
 
 export const ImageParams = Type.Object({
   event_id: EventIdParam,
-  kind: Type.Union(IMAGE_KINDS.map((k) => Type.Literal(k)), { description: 'logo | banner' }),
+  kind: Type.Union(
+    IMAGE_KINDS.map((k) => Type.Literal(k)),
+    { description: 'logo | banner' },
+  ),
+});
+
+/** The event's image URLs after an upload or removal (null when unset, contract §9). */
+export const EventImages = Type.Object({
+  logo_url: Nullable(Type.String({ description: 'Absolute content-hash URL, or null' })),
+  banner_url: Nullable(Type.String({ description: 'Absolute content-hash URL, or null' })),
 });

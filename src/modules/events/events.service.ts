@@ -37,13 +37,6 @@ async function fullBody(db: Tx, event: EventRow, series: SeriesRow) {
   return { event: serializeEventFull(event, series, await participantCount(db, event.id)) };
 }
 
-/** `{event}` (Event full) as stored now, for services that changed an event outside this file. */
-export async function storedEventBody(db: Tx, eventId: number) {
-  const [event] = await db.select().from(events).where(eq(events.id, eventId));
-  const [series] = await db.select().from(seriesTable).where(eq(seriesTable.id, event!.seriesId));
-  return fullBody(db, event!, series!);
-}
-
 /** 422 unless `uuid` names a scan context of the event. */
 async function assertOwnScanContext(db: Tx, eventId: number, uuid: string): Promise<void> {
   const res = await db.execute(

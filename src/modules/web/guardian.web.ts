@@ -15,6 +15,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { consentTitle } from '../events/consent-defaults.js';
 import { problemsOf } from '../participants/record/problems.js';
 import {
   completePortal,
@@ -23,7 +24,6 @@ import {
   signPortalConsent,
 } from '../registration/guardian-portal/guardian-portal.service.js';
 import { renderConsent, SignForm, signatureProblems } from './consent.web.js';
-import { consentTitle } from '../events/consent-defaults.js';
 import {
   errorsFromProblems,
   formToPatch,
@@ -175,7 +175,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     async (request, reply) => {
       const { token, id } = request.params;
       const consent = await pendingConsent(deps, token, id);
-      return renderConsent(reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
+      return renderConsent(deps, reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
     },
   );
 
@@ -193,14 +193,14 @@ export function guardianPages(app: Api, deps: Deps): void {
       const where = guardianWhere(token, id);
       const errors = signatureProblems(body);
       if (errors.length > 0)
-        return renderConsent(reply, 422, where, consent, { signatureName, errors, signedInAs: null });
+        return renderConsent(deps, reply, 422, where, consent, { signatureName, errors, signedInAs: null });
       try {
         await signPortalConsent(deps, token, id, { signature_name: signatureName }, request.ip);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
         const failure = [{ message: error.message }];
-        return renderConsent(reply, error.statusCode, where, consent, {
+        return renderConsent(deps, reply, error.statusCode, where, consent, {
           signatureName,
           errors: failure,
           signedInAs: null,

@@ -15,10 +15,10 @@ import type { Deps, RegistrationCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { consentTitle } from '../events/consent-defaults.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
-import { consentTitle } from '../events/consent-defaults.js';
 import {
   errorsFromProblems,
   formToPatch,

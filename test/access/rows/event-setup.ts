@@ -79,7 +79,9 @@ function errorFor(path: string, principal: PrincipalName, status: number): strin
   if (status === 403) return 'You do not have access to this event';
   if (status === 404) return 'Event not found';
   if (status === 422)
-    return path.includes('images') ? 'Send the image as a multipart/form-data field named file' : 'title is required';
+    return path.includes('images')
+      ? 'Send the image as a multipart/form-data field named file'
+      : 'title is required';
   return undefined;
 }
 
