@@ -6,8 +6,8 @@
  *   infra     src/db, src/integrations, src/jobs/queue.ts, src/jobs/definitions.ts
  *   access    src/access, src/deps.ts (the dependencies and the caller services receive)
  *   http      src/http
- *   modules   src/modules/<domain> (not web)
- *   delivery  src/modules/web, src/webhooks, src/demo
+ *   modules   src/modules/<domain> (not web, staff-web)
+ *   delivery  src/modules/web, src/modules/staff-web, src/webhooks, src/demo
  *   app       src/app.ts, src/server.ts, src/jobs/runner.ts
  *   cli       src/cli
  *
@@ -20,8 +20,8 @@ const LAYERS = [
   ['infra', ['^src/db/', '^src/integrations/', '^src/jobs/queue\\.ts$', '^src/jobs/definitions\\.ts$']],
   ['access', ['^src/access/', '^src/deps\\.ts$']],
   ['http', ['^src/http/']],
-  ['modules', ['^src/modules/(?!web/)']],
-  ['delivery', ['^src/modules/web/', '^src/webhooks/', '^src/demo/']],
+  ['modules', ['^src/modules/(?!web/|staff-web/)']],
+  ['delivery', ['^src/modules/web/', '^src/modules/staff-web/', '^src/webhooks/', '^src/demo/']],
   ['app', ['^src/app\\.ts$', '^src/server\\.ts$', '^src/jobs/runner\\.ts$']],
   ['cli', ['^src/cli/']],
 ];

@@ -144,6 +144,8 @@ export const actions = {
   'api_keys.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
   // Groups of an event and their members: event admins, series roles, global admins.
   'groups.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Staff dashboard pages (issue "Staff dashboard"): an event's overview, for anyone with event access.
+  'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof actions;

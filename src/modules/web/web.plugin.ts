@@ -14,7 +14,6 @@
  * part); the others are `config.public`.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
@@ -26,26 +25,21 @@ import { optionalCtxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
 import { listTickets } from '../registration/lifecycle/registrations.service.js';
+import { staffPages } from '../staff-web/staff.plugin.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
 import { guardianPages } from './guardian.web.js';
+import { PAGE_CSP, WEB_DIR } from './paths.js';
 import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
 import { pageResponses } from './web.schemas.js';
 
-/** `web/` at the repository root (the same from src/ and dist/, both three levels down). */
-export const WEB_DIR = fileURLToPath(new URL('../../../web/', import.meta.url));
+export { WEB_DIR } from './paths.js';
+
 const STYLESHEET = readFileSync(`${WEB_DIR}public/muster.css`, 'utf8');
 
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export { PAGE_CSP };
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -75,7 +69,11 @@ export function webRoutes(app: Api, deps: Deps): void {
       sessionPlugin: '@fastify/cookie',
       cookieKey: 'muster_csrf',
       cookieOpts: { ...cookieBase(deps), signed: true },
-      getToken: (req: FastifyRequest) => (req.body as { _csrf?: unknown } | undefined)?._csrf as string,
+      // A form's hidden `_csrf` field, or (htmx requests from the staff pages) the X-CSRF-Token header.
+      getToken: (req: FastifyRequest) =>
+        ((req.body as { _csrf?: unknown } | undefined)?._csrf as string | undefined) ??
+        (req.headers['x-csrf-token'] as string | undefined) ??
+        '',
     });
     await web.register(view, {
       engine: { eta: new Eta({ cache: true, autoEscape: true }) },
@@ -124,6 +122,7 @@ export function webRoutes(app: Api, deps: Deps): void {
     registerPages(web, deps);
     consentPages(web, deps);
     guardianPages(web, deps);
+    staffPages(web, deps);
   });
 }
 

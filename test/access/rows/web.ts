@@ -21,7 +21,7 @@ export interface WebMatrixRow {
   payload?: string;
   principal: PrincipalName;
   target: string;
-  expected: { status: number; location?: string; contentType: 'html' | 'css' | 'none' };
+  expected: { status: number; location?: string; contentType: 'html' | 'css' | 'js' | 'none' };
 }
 
 interface RouteDef {
@@ -46,6 +46,20 @@ const ROUTES: RouteDef[] = [
     url: '/assets/muster.css',
     target: 'stylesheet',
     expected: { status: 200, contentType: 'css' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /assets/htmx.min.js',
+    url: '/assets/htmx.min.js',
+    target: 'public',
+    expected: { status: 200, contentType: 'js' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /assets/js/:name',
+    url: '/assets/js/staff.js',
+    target: 'public',
+    expected: { status: 200, contentType: 'js' },
   },
   {
     method: 'GET',
@@ -204,6 +218,8 @@ export const PAGE_DECLARATIONS: Record<string, { action: string; optional?: true
   'GET /': { action: 'registrations.self', optional: true },
   'GET /assets/muster.css': 'public',
   'GET /favicon.ico': 'public',
+  'GET /assets/htmx.min.js': 'public',
+  'GET /assets/js/:name': 'public',
   'GET /signin': 'public',
   'GET /signin/callback': 'public',
   'POST /signout': { action: 'session.delete', optional: true },

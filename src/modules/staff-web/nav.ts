@@ -1,0 +1,45 @@
+/**
+ * The staff layout's event navigation: the event's pages, each shown only to callers whose roles
+ * meet the page's action (the same `userMeets` the gate applies, so a link never leads to a 403).
+ * Areas add their page here: `{ label, path (after /staff/events/{id}), action }`.
+ */
+import { type Action, actions } from '../../access/actions.js';
+import type { AccessContext } from '../../access/authorize.js';
+import { userMeets } from '../../access/policy.js';
+import { isUserPrincipal } from '../../access/principal.js';
+
+export interface NavLink {
+  label: string;
+  href: string;
+  current: boolean;
+}
+
+const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
+  { label: 'Overview', path: '', action: 'events.overview' },
+  { label: 'Participants', path: '/participants', action: 'participants.list' },
+  { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
+  { label: 'Invitations', path: '/invitations', action: 'participants.invite' },
+  { label: 'Announcements', path: '/announcements', action: 'registrations.manage' },
+  { label: 'Emails', path: '/emails', action: 'registrations.manage' },
+  { label: 'Exports', path: '/exports', action: 'exports.read' },
+  { label: 'Groups', path: '/groups', action: 'groups.manage' },
+  { label: 'Team', path: '/team', action: 'event_roles.manage' },
+  { label: 'Audit trail', path: '/audit', action: 'audit_log.event' },
+  { label: 'Setup', path: '/setup', action: 'series.events.update' },
+];
+
+/** May the caller (a user) use `action` on the context's target? Keys never reach pages. */
+export function may(access: AccessContext, action: Action): boolean {
+  const rule = actions[action];
+  if (!isUserPrincipal(access.principal) || rule.users === null) return false;
+  return userMeets(rule.users, access.principal.user, access.roles);
+}
+
+/** The event's navigation for this caller; `current` marks the page at `path`. */
+export function eventNav(access: AccessContext, eventId: number, path: string): NavLink[] {
+  return EVENT_PAGES.filter((p) => may(access, p.action)).map((p) => ({
+    label: p.label,
+    href: `/staff/events/${eventId}${p.path}`,
+    current: p.path === path,
+  }));
+}
