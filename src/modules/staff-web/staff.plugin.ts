@@ -17,6 +17,8 @@ import type { Api } from '../../http/typed.js';
 import { PAGE_CSP } from '../web/paths.js';
 import { staffAssets } from './assets.js';
 import { homePages } from './home.web.js';
+import { setupPages } from './setup.web.js';
+import { setupContentPages } from './setup-content.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
 export const STAFF_CSP = PAGE_CSP.replace(
@@ -25,7 +27,7 @@ export const STAFF_CSP = PAGE_CSP.replace(
 );
 
 /** Areas of the dashboard, one registration function each (keep one line per area). */
-const AREAS: ((web: Api, deps: Deps) => void)[] = [homePages];
+const AREAS: ((web: Api, deps: Deps) => void)[] = [homePages, setupPages, setupContentPages];
 
 export function staffPages(web: Api, deps: Deps): void {
   staffAssets(web);
