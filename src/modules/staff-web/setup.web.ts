@@ -102,10 +102,8 @@ export function setupPages(web: Api, deps: Deps): void {
       config: PAGE,
       schema: { hide: true, params: Type.Object({ event_id: EventId }), response: pageResponses },
     },
-    async (request, reply) => {
-      const { access } = ctxOf(deps, request, 'event_setup.manage');
-      return reply.redirect(setupUrl(access.event.id), 302);
-    },
+    async (request, reply) =>
+      renderStep(deps, reply, ctxOf(deps, request, 'event_setup.manage').access, 200, 'details'),
   );
 
   web.get(
