@@ -130,5 +130,5 @@ export function fieldsFromForm(step: FieldStepId, body: FormBody): EventFields {
 /** The form field an event-service message is about (its wire name leads the message), if any. */
 export function fieldOfMessage(step: FieldStepId, message: string): string | undefined {
   const names = STEP_FIELDS[step].map((f) => f.name).sort((a, b) => b.length - a.length);
-  return names.find((n) => message.startsWith(n) || message.includes(` ${n}`));
+  return names.find((n) => message.startsWith(n)) ?? names.find((n) => message.includes(` ${n}`));
 }
