@@ -15,6 +15,7 @@
  * - guardians[].invited_via_email is the guardian's email and is hidden from `limited` like it
  *   (test/support/keys.ts GUARDIAN_PII_KEYS).
  */
+import { readdirSync } from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banEmails, bans } from '../../src/db/schema/index.js';
@@ -38,7 +39,7 @@ import { banRouteKeys } from './rows/bans.js';
 import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
-import { eventSetupRouteKeys } from './rows/event-setup.js';
+import { eventSetupRouteKeys, mediaRouteKeys } from './rows/event-setup.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { organiserRouteKeys } from './rows/organiser.js';
@@ -51,6 +52,18 @@ import { travelNotesRouteKeys } from './rows/travel-notes.js';
 // Web pages: rows run by test/web/rows.test.ts.
 import { webRouteKeys } from './rows/web.js';
 import { webhookRouteKeys } from './rows/webhooks.js';
+
+/** Staff pages: every area's file in rows/staff/ (run by test/web/staff-rows.test.ts). */
+const STAFF_ROWS = new URL('./rows/staff/', import.meta.url);
+const staffRouteKeys: string[] = (
+  await Promise.all(
+    readdirSync(STAFF_ROWS)
+      .filter((f) => f.endsWith('.ts') && f !== 'types.ts')
+      .map(async (f) => (await import(new URL(f, STAFF_ROWS).href)).pages as { route: string }[]),
+  )
+)
+  .flat()
+  .map((p) => p.route);
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -613,6 +626,8 @@ const ROW_FILE_ROUTES = new Set([
   ...registrationRouteKeys,
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
   ...eventSetupRouteKeys, // consent documents, logo and banner (test/setup/rows.test.ts)
+  ...mediaRouteKeys, // public uploaded images (test/setup/images.test.ts)
+  ...staffRouteKeys, // staff pages (test/access/rows/staff/, run by test/web/staff-rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

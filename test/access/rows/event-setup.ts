@@ -59,6 +59,11 @@ const ROUTES: { method: Method; path: string }[] = [
   { method: 'DELETE', path: '/events/:event_id/images/:kind' },
 ];
 export const eventSetupRouteKeys = ROUTES.map((r) => `${r.method} ${P}${r.path}`);
+/**
+ * The uploaded images, public (no credential: the invitation page and emails show them to anyone
+ * with the URL, which names the bytes); pinned by test/setup/images.test.ts.
+ */
+export const mediaRouteKeys = ['GET /media/:file'];
 
 export interface EventSetupRow {
   method: Method;
