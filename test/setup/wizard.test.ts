@@ -6,6 +6,7 @@
  * "Complete setup" leaves the draft state.
  */
 import { describe, expect, it } from 'vitest';
+import { IMAGE_MAX_BYTES } from '../../src/modules/events/event-images.service.js';
 import { createEventRecord } from '../../src/modules/events/records.service.js';
 import { query, withWorld } from '../events/harness.js';
 import { type Browser, csrfOf, getPage, postForm, signedInBrowser } from '../web/support.js';
@@ -183,6 +184,17 @@ describe('setup wizard pages', () => {
     });
     expect(refused.statusCode).toBe(415);
     expect(refused.body).toContain('Only PNG, JPEG or WebP images can be uploaded');
+    expect(refused.body).toContain('id="f-logo-error"');
+    const big = imageUpload(Buffer.concat([png(), Buffer.alloc(IMAGE_MAX_BYTES)]));
+    const tooBig = await env.t.app.inject({
+      method: 'POST',
+      url: `${base}/images/logo?_csrf=${encodeURIComponent(csrf)}`,
+      headers: { ...headers, ...big.headers },
+      payload: big.payload,
+    });
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.body).toContain('The image is larger than 2 MB');
+    expect(await query(env, 'SELECT logo_url FROM events WHERE id = $1', [id])).toEqual([{ logo_url: null }]);
     const up = await env.t.app.inject({
       method: 'POST',
       url: `${base}/images/logo?_csrf=${encodeURIComponent(csrf)}`,

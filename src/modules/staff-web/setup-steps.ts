@@ -65,7 +65,15 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
     { name: 'registration_open_at', label: 'Registration opens', type: 'datetime', hint: ZONE_HINT },
     { name: 'registration_close_at', label: 'Registration closes', type: 'datetime', hint: ZONE_HINT },
   ],
-  modules: MODULES.map(([name, label]) => ({ name, label, type: 'checkbox' })),
+  modules: [
+    ...MODULES.map(([name, label]): SetupField => ({ name, label, type: 'checkbox' })),
+    {
+      name: 'visa_application_url',
+      label: 'Visa application link (optional)',
+      type: 'text',
+      hint: 'An http(s) address participants who need a visa should open.',
+    },
+  ],
   contact: [
     {
       name: 'support_email',
@@ -92,7 +100,9 @@ export function valuesOf(step: FieldStepId, event: EventRow): Record<string, str
   const values: Record<string, string | boolean> = {};
   const modules = event.modules as unknown as Record<string, unknown>;
   for (const f of STEP_FIELDS[step]) {
-    if (f.type === 'checkbox') values[f.name] = modules[f.name] === true;
+    if (step === 'modules')
+      values[f.name] = f.type === 'checkbox' ? modules[f.name] === true : String(modules[f.name] ?? '');
+    else if (f.type === 'checkbox') values[f.name] = modules[f.name] === true;
     else {
       const raw = (event as unknown as Record<string, string | null>)[CAMEL(f.name)] ?? null;
       values[f.name] = f.type === 'datetime' ? localInput(raw, event.timezone) : (raw ?? '');
@@ -113,15 +123,19 @@ export function valuesFromForm(step: FieldStepId, body: FormBody): Record<string
   );
 }
 
-/** The event API's `event` fields for a step's form (blank optional fields → null). */
+/**
+ * The event API's `event` fields for a step's form (blank optional fields → null; the modules
+ * step's fields all go into `modules`).
+ */
 export function fieldsFromForm(step: FieldStepId, body: FormBody): EventFields {
   const out: Record<string, unknown> = {};
-  const modules: Record<string, boolean> = {};
+  const modules: Record<string, unknown> = {};
   for (const f of STEP_FIELDS[step]) {
     const value = (body[f.name] ?? '').trim();
-    if (f.type === 'checkbox') modules[f.name] = value === 'true';
-    else if (f.required) out[f.name] = value;
-    else out[f.name] = value === '' ? null : value;
+    const target = step === 'modules' ? modules : out;
+    if (f.type === 'checkbox') target[f.name] = value === 'true';
+    else if (f.required) target[f.name] = value;
+    else target[f.name] = value === '' ? null : value;
   }
   if (step === 'modules') out.modules = modules;
   return out as EventFields;
@@ -130,5 +144,6 @@ export function fieldsFromForm(step: FieldStepId, body: FormBody): EventFields {
 /** The form field an event-service message is about (its wire name leads the message), if any. */
 export function fieldOfMessage(step: FieldStepId, message: string): string | undefined {
   const names = STEP_FIELDS[step].map((f) => f.name).sort((a, b) => b.length - a.length);
-  return names.find((n) => message.startsWith(n)) ?? names.find((n) => message.includes(` ${n}`));
+  const text = message.replace(/^modules\./, '');
+  return names.find((n) => text.startsWith(n)) ?? names.find((n) => text.includes(` ${n}`));
 }
