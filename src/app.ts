@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
 import { registerHttpBasics } from './http/basics.js';
+import { registerGracefulClose } from './http/closing.js';
 import { registerBodyDrain } from './http/drain.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerKeyUsage } from './http/key-usage.js';
@@ -72,15 +73,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         .send({ error: notFound ? 'Not found' : 'Malformed request URL' });
     },
   });
-  // While stopping, every response closes its connection: an idle keep-alive connection would
-  // otherwise hold app.close() open until its keep-alive timeout (72 s).
-  let draining = false;
-  app.addHook('preClose', async () => {
-    draining = true;
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (draining) reply.header('connection', 'close');
-  });
+  registerGracefulClose(app);
   trackRoutes(app);
   registerValidation(app);
   registerErrorHandling(app);

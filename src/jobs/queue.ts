@@ -47,12 +47,25 @@ export interface Jobs {
 /** How long stop() lets active jobs finish before failing them back to the queue (ms). */
 export const JOB_STOP_TIMEOUT_MS = 5_000;
 
-/** pg-boss SQL text with $n placeholders → a Drizzle SQL value bound to the same parameters. */
+/**
+ * pg-boss SQL text with $n placeholders → a Drizzle SQL value bound to the same parameters.
+ * A placeholder used several times stays one parameter: Drizzle numbers its parameters in order of
+ * appearance, so the first use of `$n` binds the value and later uses name that parameter's number.
+ * (Binding each use separately let PostgreSQL give each its own type: pg-boss's insert uses
+ * `start_after` as text, as a timestamp and as an interval, and a delayed send then failed with
+ * "invalid input syntax for type timestamp with time zone".)
+ */
 export function toDrizzleSql(text: string, values: readonly unknown[] = []): SQL {
   const parts = text.split(/\$(\d+)/);
-  const chunks: SQL[] = parts.map((part, i) =>
-    i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
-  );
+  const bound = new Map<number, number>();
+  const chunks: SQL[] = parts.map((part, i) => {
+    if (i % 2 === 0) return sql.raw(part);
+    const n = Number(part);
+    const known = bound.get(n);
+    if (known !== undefined) return sql.raw(`$${known}`);
+    bound.set(n, bound.size + 1);
+    return sql`${values[n - 1] ?? null}`;
+  });
   return sql.join(chunks, sql.raw(''));
 }
 
@@ -90,6 +103,8 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
     return started;
   };
   let stopping = false;
+  /** Ids of the jobs this process's handlers are running (released at stop if still running). */
+  const active = new Set<string>();
   return {
     boss,
     get stopping() {
@@ -121,6 +136,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
           const lane = async () => {
             while (next < jobs.length) {
               const job = jobs[next++]!;
+              active.add(job.id);
               try {
                 await handler(job.data as never, {
                   id: job.id,
@@ -129,6 +145,8 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
                 });
               } catch (error) {
                 failure ??= error;
+              } finally {
+                active.delete(job.id);
               }
             }
           };
@@ -145,9 +163,17 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
       stopping = true;
       if (!started) return;
       await started.catch(() => {});
-      // Active jobs get a few seconds to finish; the ones still running are then failed (released) so
-      // another worker takes them up, well within the process's stop deadline (cli/stop.ts).
+      // Active jobs get a few seconds to finish; pg-boss then fails the ones still running back to
+      // the queue (an attempt spent, retried after the queue's retry delay). Those are made
+      // available at once, so another worker resumes them now, well within the process's stop
+      // deadline (cli/stop.ts); their handlers are idempotent.
       await boss.stop({ graceful: true, wait: true, timeout: JOB_STOP_TIMEOUT_MS } as PgBoss.StopOptions);
+      if (active.size > 0) {
+        await database.pool.query(
+          `UPDATE pgboss.job SET start_after = now() WHERE id = ANY($1::uuid[]) AND state = 'retry'`,
+          [[...active]],
+        );
+      }
     },
   };
 }

@@ -23,6 +23,10 @@ export interface FakeExpo {
   /** The ids asked for by each getReceipts request. */
   receiptRequests: string[][];
   failNext(n: number): void;
+  /** Holds the next N push requests unanswered (a hung upstream) until close(). */
+  holdNext(n: number): void;
+  /** How many requests are being held. */
+  heldCount(): number;
   /** Refused requests (the 503s of failNext). */
   refused: number;
   waitFor(test: (all: ExpoRequest[]) => boolean, timeoutMs?: number): Promise<void>;
@@ -31,6 +35,8 @@ export interface FakeExpo {
 
 export async function startFakeExpo(): Promise<FakeExpo> {
   let failures = 0;
+  let holds = 0;
+  const held: import('node:http').ServerResponse[] = [];
   const fake = {
     requests: [] as ExpoRequest[],
     unregistered: new Set<string>(),
@@ -59,6 +65,11 @@ export async function startFakeExpo(): Promise<FakeExpo> {
       }
       if (req.method !== 'POST' || req.url !== '/--/api/v2/push/send') {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":[{"code":"NOT_FOUND"}]}');
+        return;
+      }
+      if (holds > 0) {
+        holds--;
+        held.push(res);
         return;
       }
       if (failures > 0) {
@@ -92,6 +103,10 @@ export async function startFakeExpo(): Promise<FakeExpo> {
     failNext(n: number) {
       failures = n;
     },
+    holdNext(n: number) {
+      holds = n;
+    },
+    heldCount: () => held.length,
     async waitFor(test: (all: ExpoRequest[]) => boolean, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
       while (!test(fake.requests)) {
@@ -99,6 +114,10 @@ export async function startFakeExpo(): Promise<FakeExpo> {
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   });
 }
