@@ -1,7 +1,8 @@
 /**
  * The participant pages show the event's own setup (organiser-operations issue, item 5): the
  * invitation landing page and the consent page carry the uploaded logo (as a same-origin `/media/…`
- * image, allowed by the pages' CSP), and the consent page shows the event's consent document text.
+ * image, allowed by the pages' CSP), and the consent page shows the event's consent document text
+ * (the overview lists it under the event's title).
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -69,5 +70,8 @@ describe('event logo and consent text on participant pages', () => {
     expect(page.body).toContain('<p>Be kind.</p>');
     expect(page.body).toContain('<p>Ask &lt;b&gt;for&lt;/b&gt; help.</p>');
     expect(page.body).toContain('class="event-logo"');
+    // The registration overview lists the consent under the event's title too.
+    const overview = await getPage(env.t.app, alice, `/register/${pe}`);
+    expect(overview.body).toContain('Summit code');
   });
 });

@@ -160,6 +160,16 @@ export async function saveConsentDocument(
 }
 
 /**
+ * The titles the pages list a registration's consents under: per consent id, the title of the
+ * version it signed, else of the event's current version, else the built-in title.
+ */
+export async function consentTitlesOf(db: Tx, consentIds: number[]): Promise<Map<number, string>> {
+  const titles = new Map<number, string>();
+  for (const id of consentIds) titles.set(id, (await consentDocumentText(db, id)).title);
+  return titles;
+}
+
+/**
  * For a typed signature (inside its transaction): the id of the current version of the event's
  * document of `type`, stored first from the built-in text when the event has none, and share-locked
  * so an edit waits for the signature (and then makes a new version).

@@ -16,6 +16,7 @@ import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { consentTitle } from '../events/consent-defaults.js';
+import { consentTitlesOf } from '../events/consent-documents.service.js';
 import { problemsOf } from '../participants/record/problems.js';
 import {
   completePortal,
@@ -97,7 +98,8 @@ function valuesOf(portal: Portal): Values {
   return values;
 }
 
-function renderPortal(
+async function renderPortal(
+  deps: Deps,
   reply: FastifyReply,
   status: number,
   token: string,
@@ -109,6 +111,10 @@ function renderPortal(
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
   const guardian = portal.guardian as Json;
   const child = portal.child as Json;
+  const titles = await consentTitlesOf(
+    deps.db,
+    (portal.consents as Json[]).map((c) => Number(c.id)),
+  );
   return reply.page(status, 'guardian', {
     title: `${errors.length > 0 ? 'Error: ' : ''}Approve ${String(child.display_name)}'s registration`,
     token,
@@ -120,7 +126,7 @@ function renderPortal(
     contactGroups: PORTAL.groups.slice(1),
     permissions: portal.permissions,
     consents: (portal.consents as Json[]).map((c) => ({
-      title: consentTitle(String(c.consent_type)),
+      title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type)),
       status: 'waiting for your signature',
       signHref: `/guardian/${token}/consents/${String(c.id)}`,
     })),
@@ -229,7 +235,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     async (request, reply) => {
       const { token } = request.params;
       const signed = request.query.done === 'signed';
-      return renderPortal(reply, 200, token, await getPortal(deps, token), {
+      return renderPortal(deps, reply, 200, token, await getPortal(deps, token), {
         ...(signed ? { notice: 'Thank you: your signature is recorded.' } : {}),
       });
     },
@@ -257,7 +263,7 @@ export function guardianPages(app: Api, deps: Deps): void {
       const { patch, slots } = portalPatch(values, body, portal);
       try {
         const saved = await patchPortal(deps, token, patch);
-        return renderPortal(reply, 200, token, saved, { notice: 'Your answers are saved.' });
+        return renderPortal(deps, reply, 200, token, saved, { notice: 'Your answers are saved.' });
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
@@ -265,7 +271,7 @@ export function guardianPages(app: Api, deps: Deps): void {
           error.statusCode === 422
             ? errorsFromProblems(PORTAL, problemsOf(error), slots)
             : [{ message: error.message }];
-        return renderPortal(reply, error.statusCode, token, portal, { values, errors });
+        return renderPortal(deps, reply, error.statusCode, token, portal, { values, errors });
       }
     },
   );
@@ -280,7 +286,7 @@ export function guardianPages(app: Api, deps: Deps): void {
       const { token } = request.params;
       try {
         const done = await completePortal(deps, token);
-        return renderPortal(reply, 200, token, done, {
+        return renderPortal(deps, reply, 200, token, done, {
           notice: 'Thank you: you have approved this registration.',
         });
       } catch (error) {
@@ -294,7 +300,7 @@ export function guardianPages(app: Api, deps: Deps): void {
                 .filter((p) => unanswered.includes(p.key))
                 .map((p) => ({ field: fieldId(p.key), message: `Answer: ${p.label}` }))
             : [{ message: error.message }];
-        return renderPortal(reply, error.statusCode, token, portal, { errors });
+        return renderPortal(deps, reply, error.statusCode, token, portal, { errors });
       }
     },
   );
