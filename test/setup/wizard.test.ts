@@ -195,6 +195,15 @@ describe('setup wizard pages', () => {
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.body).toContain('The image is larger than 2 MB');
     expect(await query(env, 'SELECT logo_url FROM events WHERE id = $1', [id])).toEqual([{ logo_url: null }]);
+    // A broken multipart body (no boundary): an error page, not a 500.
+    const broken = await env.t.app.inject({
+      method: 'POST',
+      url: `${base}/images/logo?_csrf=${encodeURIComponent(csrf)}`,
+      headers: { ...headers, 'content-type': 'multipart/form-data' },
+      payload: upload.payload,
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.headers['content-type']).toBe('text/html; charset=utf-8');
     const up = await env.t.app.inject({
       method: 'POST',
       url: `${base}/images/logo?_csrf=${encodeURIComponent(csrf)}`,

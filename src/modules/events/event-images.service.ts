@@ -55,6 +55,24 @@ export function checkImage(bytes: Buffer, declaredType: string): ImageType {
   return sniffed;
 }
 
+const MALFORMED = /multipart|boundary|unexpected end of form|part terminated|malformed part header/i;
+
+/**
+ * The 4xx for an error raised while reading a multipart upload (busboy and @fastify/multipart):
+ * too large → 413 `IMAGE_TOO_LARGE`, more than one file or too many parts → 413, a broken body
+ * (no boundary, cut off) → 400; null for anything else (a real fault: rethrow).
+ */
+export function uploadError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const e = error as { code?: string; statusCode?: number; message?: string };
+  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, IMAGE_TOO_LARGE);
+  if (e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')
+    return new ApiError(413, 'Send one image file per request');
+  if (MALFORMED.test(e.message ?? '') || e.code === 'ERR_STREAM_PREMATURE_CLOSE')
+    return new ApiError(400, 'Malformed multipart/form-data body');
+  return null;
+}
+
 const column = (kind: ImageKind) => sql.raw(kind === 'logo' ? 'logo_url' : 'banner_url');
 
 async function setImageUrl(tx: Tx, ctx: EventCtx, kind: ImageKind, url: string | null, metadata: object) {

@@ -16,11 +16,11 @@ import { listConsentDocuments, saveConsentDocument } from './consent-documents.s
 import {
   eventImages,
   IMAGE_MAX_BYTES,
-  IMAGE_TOO_LARGE,
   type ImageKind,
   readMediaFile,
   removeEventImage,
   storeEventImage,
+  uploadError,
 } from './event-images.service.js';
 import {
   ConsentDocument,
@@ -89,25 +89,27 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
         schema: {
           tags,
           summary: 'Upload the event’s logo or banner',
-          description: `\`multipart/form-data\` with one file field \`file\` (PNG, JPEG or WebP, at most 2 MB). The content decides: its first bytes must be a PNG, JPEG or WebP signature matching the part’s declared type. Stored in the database and served at \`<base URL>/media/<sha256>.<ext>\` (content-hash URL, \`Cache-Control: public, max-age=31536000, immutable\`), which becomes the event’s \`logo_url\` or \`banner_url\` (as in the accessible-event entry of \`GET /api/v1/events\`; Event full does not carry them). Answers \`{logo_url, banner_url}\`. 415 \`{error}\` for another declared type, content that is no such image or does not match the declared type, or a body that is not multipart; 413 over 2 MB; 422 without a \`file\` part or for an empty file. Replacing an image keeps the old file (emails already sent still show it). Audited \`events.image_upload\`. ${WHO}`,
+          description: `\`multipart/form-data\` with one file field \`file\` (PNG, JPEG or WebP, at most 2 MB). The content decides: its first bytes must be a PNG, JPEG or WebP signature matching the part’s declared type. Stored in the database and served at \`<base URL>/media/<sha256>.<ext>\` (content-hash URL, \`Cache-Control: public, max-age=31536000, immutable\`), which becomes the event’s \`logo_url\` or \`banner_url\` (as in the accessible-event entry of \`GET /api/v1/events\`; Event full does not carry them). Answers \`{logo_url, banner_url}\`. 415 \`{error}\` for another declared type, content that is no such image or does not match the declared type, or a body that is not multipart; 413 over 2 MB or with more than one file; 400 for a broken multipart body (no boundary, cut off) or a raw non-JSON body; 422 without a \`file\` part or for an empty file. Replacing an image keeps the old file (emails already sent still show it). Audited \`events.image_upload\`. ${WHO}`,
           params: ImageParams,
-          response: { 200: EventImages, ...errorResponses(401, 403, 404, 413, 415, 422) },
+          response: { 200: EventImages, ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
         },
       },
       async (request) => {
         const ctx = ctxOf(deps, request, 'event_setup.manage');
         if (!request.isMultipart()) throw new ApiError(415, MISSING_FILE);
-        const part = await request.file();
-        if (part?.fieldname !== 'file') throw unprocessable(MISSING_FILE);
-        let bytes: Buffer;
+        let upload: { bytes: Buffer; declaredType: string } | null = null;
         try {
-          bytes = await part.toBuffer();
+          // Every part is read, so a second file trips the one-file limit (413) instead of being ignored.
+          for await (const part of request.parts()) {
+            if (part.type !== 'file') continue;
+            if (part.fieldname !== 'file') throw unprocessable(MISSING_FILE);
+            upload = { bytes: await part.toBuffer(), declaredType: part.mimetype };
+          }
         } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            throw new ApiError(413, IMAGE_TOO_LARGE);
-          throw error;
+          throw uploadError(error) ?? error;
         }
-        await storeEventImage(ctx, request.params.kind as ImageKind, { bytes, declaredType: part.mimetype });
+        if (!upload) throw unprocessable(MISSING_FILE);
+        await storeEventImage(ctx, request.params.kind as ImageKind, upload);
         return eventImages(ctx.db, ctx.access.event.id);
       },
     );

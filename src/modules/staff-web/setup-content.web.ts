@@ -21,6 +21,7 @@ import {
   IMAGE_TOO_LARGE,
   removeEventImage,
   storeEventImage,
+  uploadError,
 } from '../events/event-images.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { renderStep, setupUrl } from './setup.web.js';
@@ -85,6 +86,10 @@ export function setupContentPages(web: Api, deps: Deps): void {
 
   web.register(async (plain) => {
     const scope = typed(plain);
+    // A broken multipart body (parsed before the handler) → its 4xx; the web error page renders it.
+    scope.setErrorHandler((error) => {
+      throw uploadError(error) ?? error;
+    });
     await scope.register(multipart, {
       attachFieldsToBody: 'keyValues',
       throwFileSizeLimit: false,
