@@ -19,6 +19,7 @@ import { typed } from './http/typed.js';
 import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { pushTokenRoutes } from './modules/accounts/push-tokens.routes.js';
+import { announcementRoutes } from './modules/announcements/announcements.routes.js';
 import { auditLogRoutes } from './modules/audit/audit-log.routes.js';
 import { banRoutes } from './modules/bans/bans.routes.js';
 import { chatBlastRoutes } from './modules/chat-blasts/chat-blasts.routes.js';
@@ -41,6 +42,7 @@ import { participantRoutes } from './modules/participants/participants.routes.js
 import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations/invitations.routes.js';
 import { inviteeRoutes } from './modules/registration/invitations/invitee.routes.js';
+import { pendingInvitationRoutes } from './modules/registration/invitations/pending.routes.js';
 import { registrationRoutes } from './modules/registration/lifecycle/registrations.routes.js';
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
@@ -120,6 +122,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       guardianPortalRoutes(api, deps);
       // Registration: invitations, lifecycle, tickets, consents.
       invitationRoutes(api, deps);
+      pendingInvitationRoutes(api, deps); // pending invitations, guardian resend
       inviteeRoutes(api, deps); // POST /invitations/claim (account for an invitee)
       registrationRoutes(api, deps);
       staffRoutes(api, deps);
@@ -129,6 +132,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       teamRoutes(api, deps);
       apiKeyRoutes(api, deps);
       exportRoutes(api, deps);
+      announcementRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

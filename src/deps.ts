@@ -5,6 +5,7 @@ import type {
   AccessContext,
   AccessFor,
   EventAccess,
+  GuardianLinkAccess,
   MobileAccess,
   RegistrationAccess,
   SeriesAccess,
@@ -50,3 +51,5 @@ export type UserSeriesCtx = Ctx<SeriesAccess & UserAccess>;
 export type MobileCtx = Ctx<MobileAccess>;
 /** An action on the caller's own registration: `access.registration` is resolved and theirs. */
 export type RegistrationCtx = Ctx<RegistrationAccess>;
+/** A guardian-portal action: the guardian the link names (access/guardian-link.ts). */
+export type GuardianCtx = Ctx<GuardianLinkAccess>;

@@ -10,7 +10,10 @@
  *   a series (UUID, slug or `current`), or an event within a series (`series:event`: the series as
  *   above, then `{event_id}` = numeric id, UUID or slug of an event of that series), or one of the
  *   caller's own registrations (`registration:own`: `{participant_event_id}`; `consent:own`: the
- *   registration of the consent `{id}`), decided by ownership (access/own.ts), not by roles.
+ *   registration of the consent `{id}`), decided by ownership (access/own.ts), not by roles, or
+ *   the guardian named by the portal link `{token}` (`guardian:link`: the link is the credential,
+ *   read by the `guardian_link` credential source, access/guardian-link.ts; no other credential
+ *   reaches these actions, and a bearer header plays no part).
  */
 export type UserRequirement =
   | 'authenticated' // any signed-in user
@@ -26,7 +29,15 @@ export interface ActionRule {
   keys: { series: boolean; event: boolean };
   users: UserRequirement | null;
   scope?: 'bans:write';
-  target: 'none' | 'event:id' | 'event:slug' | 'series' | 'series:event' | 'registration:own' | 'consent:own';
+  target:
+    | 'none'
+    | 'event:id'
+    | 'event:slug'
+    | 'series'
+    | 'series:event'
+    | 'registration:own'
+    | 'consent:own'
+    | 'guardian:link';
   /** Only a mobile token may call (contract §9: other valid credentials get 403). */
   mobileOnly?: boolean;
   /** Message for credential kinds that may never use the action (403). */
@@ -117,6 +128,10 @@ export const actions = {
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
   'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  // Pending invitations (list, resend, revoke): the same callers as the invite. Guardian resend:
+  // users with participants access only (a registration's guardians are not for integrations).
+  'invitations.manage': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
+  'guardians.resend': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'registrations.self': { keys: NO_KEYS, users: 'authenticated', target: 'none', mobileOnly: true },
   'registrations.own': {
     keys: NO_KEYS,
@@ -126,6 +141,9 @@ export const actions = {
   },
   'consents.sign': { keys: NO_KEYS, users: 'authenticated', target: 'consent:own', mobileOnly: true },
   'registrations.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Guardian portal (contract §8 "token is the credential"): the guardian the link names, only.
+  'guardian_portal.read': { keys: NO_KEYS, users: null, target: 'guardian:link' },
+  'guardian_portal.write': { keys: NO_KEYS, users: null, target: 'guardian:link' },
   // Organiser operations (the staff dashboard's API). Users only: keys 403 before any lookup.
   // Exports: participants access; a preset wholly made of fields the caller may not see is 403.
   'exports.read': { keys: NO_KEYS, users: 'participants', target: 'event:id' },
@@ -144,6 +162,8 @@ export const actions = {
   'api_keys.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
   // Groups of an event and their members: event admins, series roles, global admins.
   'groups.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Email announcements (compose, preview, send, schedule, cancel, delivery): event admins and above.
+  'announcements.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Staff dashboard pages (issue "Staff dashboard"): an event's overview, for anyone with event access.
   'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;

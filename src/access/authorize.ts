@@ -17,6 +17,7 @@ import {
   visibilityFor,
 } from './policy.js';
 import {
+  type GuardianLinkPrincipal,
   isUserPrincipal,
   type KeyPrincipal,
   type MobilePrincipal,
@@ -66,6 +67,10 @@ export interface UserAccess extends AccessContext {
 export interface MobileAccess extends UserAccess {
   principal: MobilePrincipal;
 }
+/** A guardian-portal action: the guardian the link names (`guardian:link`). */
+export interface GuardianLinkAccess extends AccessContext {
+  principal: GuardianLinkPrincipal;
+}
 /** An action on one of the caller's own registrations (`registration:own`, `consent:own`). */
 export interface RegistrationAccess extends UserAccess {
   registration: OwnRegistration;
@@ -81,13 +86,15 @@ type TargetAccess<T> = T extends 'event:id' | 'event:slug'
       : T extends 'registration:own' | 'consent:own'
         ? { registration: OwnRegistration }
         : unknown;
-type PrincipalAccess<R> = R extends { mobileOnly: true }
-  ? { principal: MobilePrincipal }
-  : R extends { keys: { series: false; event: false }; users: UserRequirement }
-    ? { principal: UserPrincipal }
-    : R extends { users: null }
-      ? { principal: KeyPrincipal }
-      : unknown;
+type PrincipalAccess<R> = R extends { target: 'guardian:link' }
+  ? { principal: GuardianLinkPrincipal }
+  : R extends { mobileOnly: true }
+    ? { principal: MobilePrincipal }
+    : R extends { keys: { series: false; event: false }; users: UserRequirement }
+      ? { principal: UserPrincipal }
+      : R extends { users: null }
+        ? { principal: KeyPrincipal }
+        : unknown;
 
 /**
  * The context `authorize(action)` hands out, typed by the action's rule: its target (event, series,

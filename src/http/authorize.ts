@@ -8,11 +8,15 @@
  *   preHandler, after the pages' CSRF check and validation (a forged form is refused first); no
  *   or dead session → SignInRequired (the pages redirect to /signin). `optionalSession` pages
  *   (home, sign-out) run without a context instead.
+ * - `guardian_link`: the guardian portal's path token `{token}` (access/guardian-link.ts), checked
+ *   preHandler like the session cookie (after the rate limit, the pages' CSRF check and validation);
+ *   unknown → 404, expired → 410.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action } from '../access/actions.js';
 import { bearerToken } from '../access/authenticate.js';
 import { type AccessContext, type AccessFor, authorize } from '../access/authorize.js';
+import { authorizeGuardianLink } from '../access/guardian-link.js';
 import type { CtxFor, Deps } from '../deps.js';
 import { ApiError } from '../lib/errors.js';
 import { SignInRequired, sessionToken } from './session-cookie.js';
@@ -46,6 +50,10 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   });
   app.addHook('preHandler', async (request) => {
     const { action, credential, optionalSession } = request.routeOptions.config;
+    if (action && credential === 'guardian_link') {
+      request.access = await authorizeGuardianLink(deps.db, action, (request.params as Params).token);
+      return;
+    }
     if (!action || credential !== 'session_cookie') return;
     const token = sessionToken(deps.sealer, request);
     try {

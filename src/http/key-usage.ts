@@ -22,7 +22,8 @@ export function registerKeyUsage(app: FastifyInstance, deps: Deps): void {
   app.addHook('onResponse', async (request, reply) => {
     const principal: Principal | undefined = request.access?.principal;
     if (!principal || reply.statusCode >= 400) return;
-    if (principal.kind === 'mobile' || (principal.kind === 'event_key' && principal.legacy)) return;
+    if (principal.kind === 'mobile' || principal.kind === 'guardian_link') return;
+    if (principal.kind === 'event_key' && principal.legacy) return;
     const key = `${principal.kind}:${principal.credentialId}`;
     const now = Date.now();
     if ((lastWrite.get(key) ?? 0) > now - MINUTE_MS) return;

@@ -8,7 +8,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { type Action, isAction } from '../access/actions.js';
 
 /** Where the gate reads the credential of a route's action (http/authorize.ts). */
-export type CredentialSource = 'bearer' | 'session_cookie';
+export type CredentialSource = 'bearer' | 'session_cookie' | 'guardian_link';
 
 export interface RouteEntry {
   method: string;

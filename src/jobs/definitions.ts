@@ -36,6 +36,8 @@ export interface JobPayloads {
   'webhook-process': { webhook_event_id: number };
   /** Create the e-signature provider's signing request for one consent (modules/registration). */
   'esign-request': { consent_id: number };
+  /** Send a scheduled announcement when its time comes (modules/announcements); idempotent. */
+  'announcement-send': { announcement_id: number };
   /** Daily: delete rows past MUSTER_RETENTION_DAYS (modules/retention); scheduled by the worker. */
   'retention-prune': Record<string, never>;
 }
@@ -104,6 +106,14 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 60,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // Announcements: queues one email per recipient in one transaction; a second run finds it sent.
+  'announcement-send': {
+    retryLimit: 6,
+    retryDelay: 10,
+    retryBackoff: true,
+    expireInSeconds: 900,
     deadLetter: DEAD_LETTER_QUEUE,
   },
   // Idempotent batched deletes; a missed day is caught up by the next run.

@@ -21,7 +21,8 @@ export interface Jobs {
     tx: Tx,
     name: N,
     data: JobPayloads[N],
-    opts?: { singletonKey?: string; startAfter?: number },
+    /** `startAfter`: a delay in seconds, or a time. */
+    opts?: { singletonKey?: string; startAfter?: number | Date },
   ): Promise<void>;
   work<N extends JobName>(
     name: N,

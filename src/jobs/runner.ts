@@ -1,5 +1,6 @@
 /** The worker: registers every job handler. Started in-process by `muster serve` (MUSTER_WORKER=true). */
 import type { Deps } from '../deps.js';
+import { sendAnnouncementJob } from '../modules/announcements/dispatch.service.js';
 import { resumeChatBlasts } from '../modules/chat-blasts/delivery.finish.js';
 import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
@@ -44,6 +45,10 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
   });
   // Registration: e-signature requests.
   await deps.jobs.work('esign-request', (data) => requestEsignSignature(deps, data), {
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
+  });
+  // Scheduled announcements (organiser operations): queue their emails when due.
+  await deps.jobs.work('announcement-send', (data) => sendAnnouncementJob(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });
   // Retention: once a day (pg-boss keeps one schedule across all workers).

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { scanStreamHub } from '../../src/modules/checkin/stream.routes.js';
+import { scanStreamHub } from '../../src/modules/checkin/stream.serve.js';
 import { createDeps } from '../../src/server.js';
 import { bearer, get, startTestApp, type TestApp } from '../support/app.js';
 import { openSse, type SseStream } from '../support/sse.js';

@@ -1,8 +1,9 @@
 /** Shared setup for the registration tests: SMTP server, app with worker, the matrix world. */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { startWorker } from '../../src/jobs/runner.js';
-import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { type ReceivedEmail, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { buildWorld, type World } from '../support/world.js';
 
@@ -68,4 +69,31 @@ export async function emailsSettled(h: Pick<RegHarness, 't'>, timeoutMs = 30_000
     if (Date.now() - started > timeoutMs) throw new Error('emails still queued');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The audit rows of `action`, oldest first (target, metadata, credential kind). */
+export async function auditRows(h: Pick<RegHarness, 't'>, action: string) {
+  const res = await h.t.deps.db.execute<{
+    target_id: string;
+    metadata: Record<string, unknown>;
+    credential_kind: string;
+  }>(sql`SELECT target_id, metadata, credential_kind FROM audit_log WHERE action = ${action} ORDER BY id`);
+  return res.rows;
+}
+
+/** Sends a request expected to be refused with exactly `{error}` and asserts the database is unchanged. */
+export async function expectRefusedUnchanged(
+  h: Pick<RegHarness, 't' | 'app'>,
+  method: 'GET' | 'POST',
+  url: string,
+  secret: string,
+  status: number,
+  error: string,
+): Promise<void> {
+  await emailsSettled(h);
+  const before = await snapshotDb(h.t.deps);
+  const res = await call(h.app, method, url, secret);
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.json()).toEqual({ error });
+  expect(await snapshotDb(h.t.deps)).toEqual(before);
 }

@@ -7,7 +7,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardians } from '../../src/db/schema/index.js';
-import { getPortal } from '../../src/modules/registration/guardian-portal/guardian-portal.service.js';
 import { giveToken } from '../guardian/tokens.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, type World } from '../support/world.js';
@@ -32,6 +31,12 @@ afterAll(async () => {
 });
 
 const page = (suffix = '') => `/guardian/${token}${suffix}`;
+/** The portal as the API answers it (GET /api/v1/guardian/{token}). */
+async function portalOf(): Promise<{ guardian: Record<string, unknown> }> {
+  const res = await app.inject({ method: 'GET', url: `/api/v1/guardian/${token}` });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
 
 describe('guardian portal page', () => {
   it('shows the child, the permissions as radio groups and the approve button', async () => {
@@ -91,7 +96,7 @@ describe('guardian portal page', () => {
     );
     expect(good.statusCode).toBe(200);
     expect(good.body).toContain('Your answers are saved.');
-    const portal = await getPortal(t.deps, token);
+    const portal = await portalOf();
     expect(portal.guardian).toMatchObject({
       name: 'Gina Guardian',
       media_permission: 'granted',
@@ -119,12 +124,12 @@ describe('guardian portal page', () => {
     const done = await postForm(app, browser, page('/complete'), {}, csrfOf(form.body));
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('Thank you: you have approved this registration.');
-    expect((await getPortal(t.deps, token)).guardian).toMatchObject({ status: 'completed' });
+    expect((await portalOf()).guardian).toMatchObject({ status: 'completed' });
   });
 
   it('refuses posts without the CSRF token', async () => {
     const res = await postForm(app, anonymousBrowser(), page(), { name: 'Mallory' }, 'forged');
     expect(res.statusCode).toBe(403);
-    expect((await getPortal(t.deps, token)).guardian).toMatchObject({ name: 'Gina Guardian' });
+    expect((await portalOf()).guardian).toMatchObject({ name: 'Gina Guardian' });
   });
 });

@@ -72,7 +72,7 @@ describe('web page rows', () => {
       else
         expect({ action: r.action, credential: r.credential }, key).toEqual({
           action: declared?.action,
-          credential: 'session_cookie',
+          credential: declared?.credential ?? 'session_cookie',
         });
     }
   });
@@ -90,6 +90,7 @@ describe('web page rows', () => {
       }
       if (row.expected.contentType === 'css') expect(type).toBe('text/css; charset=utf-8');
       if (row.expected.contentType === 'js') expect(type).toBe('text/javascript; charset=utf-8');
+      if (row.expected.contentType === 'wasm') expect(type).toBe('application/wasm');
       if (row.expected.location) expect(String(res.headers.location)).toContain(row.expected.location);
     },
   );

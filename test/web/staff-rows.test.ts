@@ -47,7 +47,7 @@ function rowsOf(page: StaffPage): Row[] {
       rows.push({ page, user: 'admin', target, status: 403 });
       continue;
     }
-    rows.push({ page, user: 'anonymous', target, status: 302 });
+    rows.push({ page, user: 'anonymous', target, status: page.answers ? 401 : 302 });
     for (const user of USERS) {
       const meets = MEETS[page.who].includes(user);
       let status: number;
@@ -66,6 +66,7 @@ const rows = pages.flatMap(rowsOf);
 let t: TestApp;
 let app: FastifyInstance;
 let world: World;
+let base: string;
 const browsers = new Map<string, Browser>();
 
 function targetOf(target: Row['target']): StaffTarget {
@@ -86,9 +87,32 @@ async function browserOf(user: Row['user']): Promise<Browser> {
   return b;
 }
 
+/** An event stream over a real connection (inject waits for an end that never comes): the head only. */
+async function openStream(url: string, b: Browser) {
+  const abort = new AbortController();
+  const cookie = Object.entries(b.cookies)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
+  const res = await fetch(`${base}${url}`, { headers: { cookie }, signal: abort.signal });
+  const body = res.status === 200 ? '' : await res.text();
+  abort.abort();
+  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body };
+}
+
+/** The content type a row's answer must have. */
+function contentTypeOf(row: Row): string {
+  if (!row.page.answers) {
+    const html = 'text/html; charset=utf-8';
+    return row.status === 200 ? (row.page.contentType ?? html) : html;
+  }
+  if (row.page.answers === 'stream' && row.status === 200) return 'text/event-stream; charset=utf-8';
+  return 'application/json; charset=utf-8';
+}
+
 async function send(row: Row) {
   const url = row.page.url(targetOf(row.target));
   const b = await browserOf(row.user);
+  if (row.page.answers === 'stream') return openStream(url, b);
   if (row.page.payload === undefined) return getPage(app, b, url);
   return postForm(app, b, url, Object.fromEntries(new URLSearchParams(row.page.payload)));
 }
@@ -97,6 +121,7 @@ beforeAll(async () => {
   t = await startTestApp();
   app = t.app;
   world = await buildWorld(t.deps);
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
 }, 60_000);
 
 afterAll(async () => {
@@ -124,8 +149,8 @@ describe('staff page rows', () => {
       expect(res.statusCode, res.body.slice(0, 300)).toBe(row.status);
       if (row.status === 302) expect(String(res.headers.location)).toMatch(/^\/signin\?next=/);
       else {
-        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['content-type']).toBe(contentTypeOf(row));
+        expect(res.headers['cache-control']).toMatch(/^no-store\b/);
       }
     },
   );

@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './announcements.js';
 export * from './audit.js';
 export * from './checkin.js';
 export * from './credentials.js';

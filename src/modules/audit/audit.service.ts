@@ -1,5 +1,5 @@
 /** recordAudit(tx, entry): one audit row naming the user and the credential that acted. */
-import type { Principal } from '../../access/principal.js';
+import { actorUserIdOf, type Principal } from '../../access/principal.js';
 import type { Tx } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
 
@@ -24,7 +24,7 @@ export interface AuditEntry {
 
 export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
   const p = entry.principal;
-  const actor = entry.actorUserId ?? (p ? ('user' in p ? p.user.id : p.ownerUserId) : null);
+  const actor = entry.actorUserId ?? (p ? actorUserIdOf(p) : null);
   await tx.insert(auditLog).values({
     action: entry.action,
     actorUserId: actor,

@@ -6,17 +6,12 @@
  * `Last-Event-ID` resumes after that message: missed entries are replayed from the database, then
  * the stream goes live. A `: heartbeat` comment is sent every MUSTER_SCAN_STREAM_HEARTBEAT_MS.
  */
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
-import { ScanStreamHub } from './scan-stream.js';
-import { sseMessage, streamStart } from './stream.service.js';
-
-/** Bytes queued for a slow client before it is disconnected. */
-const MAX_BUFFERED = 1024 * 1024;
+import { createStreamHub, serveScanStream } from './stream.serve.js';
 
 const StreamQuery = Type.Object({
   scan_context_id: Type.Optional(Type.Integer({ description: 'Only scans of this context of the event' })),
@@ -35,17 +30,8 @@ const DESCRIPTION = [
   'Users with event access (global admin, any event role, or a series role on the event’s series). API keys get 403. `{event_id}`: numeric id or event UUID.',
 ].join('\n\n');
 
-const hubs = new WeakMap<Deps, ScanStreamHub>();
-
-/** The stream hub of an app built with `deps` (diagnostics and tests). */
-export function scanStreamHub(deps: Deps): ScanStreamHub | undefined {
-  return hubs.get(deps);
-}
-
 export function scanStreamRoutes(app: Api, deps: Deps): void {
-  const hub = new ScanStreamHub(deps.db, deps.config.scanStreamPollMs, deps.log);
-  hubs.set(deps, hub);
-  const open = new Set<FastifyReply>();
+  const { hub, open } = createStreamHub(deps);
   // Open streams would keep app.close() waiting: end them first.
   app.addHook('preClose', async () => {
     hub.close();
@@ -73,44 +59,10 @@ export function scanStreamRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'scans.read');
-      const event = ctx.access.event;
-      const { scan_context_id } = request.query;
       const last = request.headers['last-event-id'];
-      const cursor = await streamStart(ctx, event.id, {
-        scanContextId: scan_context_id,
+      await serveScanStream(ctxOf(deps, request, 'scans.read'), reply, {
+        scanContextId: request.query.scan_context_id,
         lastEventId: typeof last === 'string' ? last : undefined,
-      });
-
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      raw.write(': connected\n\n');
-      open.add(reply);
-      const write = (text: string) => {
-        if (raw.destroyed || raw.writableEnded) return;
-        // A client that stops reading is dropped rather than buffered without bound; it resumes
-        // from the database with Last-Event-ID when it reconnects.
-        if (raw.writableLength > MAX_BUFFERED) raw.destroy();
-        else raw.write(text);
-      };
-      const heartbeat = setInterval(() => write(': heartbeat\n\n'), deps.config.scanStreamHeartbeatMs);
-      heartbeat.unref();
-      const unsubscribe = hub.subscribe(event.id, {
-        cursor,
-        scanContextId: scan_context_id,
-        send: (entry) => write(sseMessage(entry)),
-      });
-      raw.on('close', () => {
-        clearInterval(heartbeat);
-        unsubscribe();
-        open.delete(reply);
       });
     },
   );

@@ -3,6 +3,7 @@
  * Values are HTML-escaped; templates are plain functions (no template engine needed at this size).
  */
 import { escapeHtml } from '../../lib/html.js';
+import { type AnnouncementVars, announcementTemplate } from './announcement-template.js';
 import {
   type GuardianInvitationVars,
   guardianInvitationTemplate,
@@ -17,6 +18,8 @@ export interface TemplateVars {
   invitation: InvitationVars;
   guardian_invitation: GuardianInvitationVars;
   /** A new staff member was given a role: where to sign in (the email itself is the key). */
+  /** An organiser's announcement (announcement-template.ts). */
+  announcement: AnnouncementVars;
   staff_invitation: { scope_name: string; role: string; invited_by: string; sign_in_url: string };
 }
 export type TemplateName = keyof TemplateVars;
@@ -66,6 +69,7 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
   }),
   invitation: (v) => invitationTemplate(v, layout),
   guardian_invitation: (v) => guardianInvitationTemplate(v, layout),
+  announcement: announcementTemplate,
 };
 
 export function renderTemplate<K extends TemplateName>(name: K, vars: TemplateVars[K]): Rendered {

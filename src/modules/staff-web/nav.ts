@@ -19,7 +19,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Participants', path: '/participants', action: 'participants.list' },
   { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
   { label: 'Invitations', path: '/invitations', action: 'participants.invite' },
-  { label: 'Announcements', path: '/announcements', action: 'registrations.manage' },
+  { label: 'Announcements', path: '/announcements', action: 'announcements.manage' },
   { label: 'Emails', path: '/emails', action: 'registrations.manage' },
   { label: 'Exports', path: '/exports', action: 'exports.read' },
   { label: 'Groups', path: '/groups', action: 'groups.manage' },

@@ -15,10 +15,19 @@
 import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { PAGE_CSP } from '../web/paths.js';
+import { announcementPages } from './announcements.web.js';
+import { apiKeyPages } from './api-keys.web.js';
 import { staffAssets } from './assets.js';
+import { auditPages } from './audit.web.js';
+import { banPages } from './bans.web.js';
+import { checkinPages } from './checkin.web.js';
+import { exportPages } from './exports.web.js';
+import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
+import { invitationPages } from './invitations.web.js';
 import { setupPages } from './setup.web.js';
 import { setupContentPages } from './setup-content.web.js';
+import { teamPages } from './team.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
 export const STAFF_CSP = PAGE_CSP.replace(
@@ -27,7 +36,20 @@ export const STAFF_CSP = PAGE_CSP.replace(
 );
 
 /** Areas of the dashboard, one registration function each (keep one line per area). */
-const AREAS: ((web: Api, deps: Deps) => void)[] = [homePages, setupPages, setupContentPages];
+const AREAS: ((web: Api, deps: Deps) => void)[] = [
+  homePages,
+  checkinPages, // check-in desk (issue 14 item 7)
+  invitationPages, // invitations (issue 14 item 6)
+  teamPages, // event and series team (issue 16 item 3)
+  apiKeyPages, // API keys (issue 16 item 4)
+  announcementPages, // announcements and chat blasts (organiser operations)
+  auditPages, // audit trail of an event, and everything (global admins)
+  banPages, // the ban list (global admins)
+  groupPages, // an event's groups and who is in them
+  exportPages, // export downloads for the session cookie
+  setupPages, // event setup wizard (issue 16 item 5)
+  setupContentPages, // its consent documents and image uploads
+];
 
 export function staffPages(web: Api, deps: Deps): void {
   staffAssets(web);

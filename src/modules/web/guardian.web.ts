@@ -12,7 +12,8 @@
  */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps, GuardianCtx } from '../../deps.js';
+import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { consentTitle } from '../events/consent-defaults.js';
@@ -159,8 +160,8 @@ const DoneQuery = Type.Object(
   { additionalProperties: false },
 );
 
-async function pendingConsent(deps: Deps, token: string, id: string): Promise<Json> {
-  const portal = await getPortal(deps, token);
+async function pendingConsent(ctx: GuardianCtx, id: string): Promise<Json> {
+  const portal = await getPortal(ctx);
   const consent = (portal.consents as Json[]).find((c) => String(c.id) === id);
   if (!consent) throw notFound('Consent not found, or already signed');
   return consent;
@@ -171,16 +172,24 @@ const guardianWhere = (token: string, id: string) => ({
   back: { href: `/guardian/${token}`, text: 'Back to the approval page' },
 });
 
+/** The link is the credential (access/guardian-link.ts): unknown → 404 page, expired → 410 page. */
+const READ = {
+  action: 'guardian_portal.read',
+  credential: 'guardian_link',
+  rateLimit: PAGE_RATE_LIMIT,
+} as const;
+const WRITE = { ...READ, action: 'guardian_portal.write' } as const;
+
 export function guardianPages(app: Api, deps: Deps): void {
   app.get(
     '/guardian/:token/consents/:id',
     {
-      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      config: READ,
       schema: { hide: true, params: ConsentParams, response: pageResponses },
     },
     async (request, reply) => {
       const { token, id } = request.params;
-      const consent = await pendingConsent(deps, token, id);
+      const consent = await pendingConsent(ctxOf(deps, request, 'guardian_portal.read'), id);
       return renderConsent(deps, reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
     },
   );
@@ -188,20 +197,21 @@ export function guardianPages(app: Api, deps: Deps): void {
   app.post(
     '/guardian/:token/consents/:id',
     {
-      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      config: WRITE,
       schema: { hide: true, params: ConsentParams, body: SignForm, response: pageResponses },
     },
     async (request, reply) => {
       const { token, id } = request.params;
+      const ctx = ctxOf(deps, request, 'guardian_portal.write');
       const body = request.body;
-      const consent = await pendingConsent(deps, token, id);
+      const consent = await pendingConsent(ctx, id);
       const signatureName = (body.signature_name ?? '').trim();
       const where = guardianWhere(token, id);
       const errors = signatureProblems(body);
       if (errors.length > 0)
         return renderConsent(deps, reply, 422, where, consent, { signatureName, errors, signedInAs: null });
       try {
-        await signPortalConsent(deps, token, id, { signature_name: signatureName }, request.ip);
+        await signPortalConsent(ctx, id, { signature_name: signatureName }, request.ip);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
@@ -229,13 +239,14 @@ export function guardianPages(app: Api, deps: Deps): void {
   app.get(
     '/guardian/:token',
     {
-      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      config: READ,
       schema: { hide: true, params: TokenParams, querystring: DoneQuery, response: pageResponses },
     },
     async (request, reply) => {
       const { token } = request.params;
       const signed = request.query.done === 'signed';
-      return renderPortal(deps, reply, 200, token, await getPortal(deps, token), {
+      const portal = await getPortal(ctxOf(deps, request, 'guardian_portal.read'));
+      return renderPortal(deps, reply, 200, token, portal, {
         ...(signed ? { notice: 'Thank you: your signature is recorded.' } : {}),
       });
     },
@@ -244,12 +255,13 @@ export function guardianPages(app: Api, deps: Deps): void {
   app.post(
     '/guardian/:token',
     {
-      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      config: WRITE,
       schema: { hide: true, params: TokenParams, body: FormBody, response: pageResponses },
     },
     async (request, reply) => {
       const { token } = request.params;
-      const portal = await getPortal(deps, token);
+      const ctx = ctxOf(deps, request, 'guardian_portal.write');
+      const portal = await getPortal(ctx);
       const body = request.body;
       const values = {
         ...valuesFromBody(PORTAL, body),
@@ -262,7 +274,7 @@ export function guardianPages(app: Api, deps: Deps): void {
       };
       const { patch, slots } = portalPatch(values, body, portal);
       try {
-        const saved = await patchPortal(deps, token, patch);
+        const saved = await patchPortal(ctx, patch);
         return renderPortal(deps, reply, 200, token, saved, { notice: 'Your answers are saved.' });
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
@@ -279,20 +291,21 @@ export function guardianPages(app: Api, deps: Deps): void {
   app.post(
     '/guardian/:token/complete',
     {
-      config: { public: 'none', rateLimit: PAGE_RATE_LIMIT },
+      config: WRITE,
       schema: { hide: true, params: TokenParams, body: FormBody, response: pageResponses },
     },
     async (request, reply) => {
       const { token } = request.params;
+      const ctx = ctxOf(deps, request, 'guardian_portal.write');
       try {
-        const done = await completePortal(deps, token);
+        const done = await completePortal(ctx);
         return renderPortal(deps, reply, 200, token, done, {
           notice: 'Thank you: you have approved this registration.',
         });
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
-        const portal = await getPortal(deps, token);
+        const portal = await getPortal(ctx);
         const unanswered = /: (.*)$/.exec(error.message)?.[1]?.split(', ') ?? [];
         const errors =
           error.statusCode === 422 && unanswered.length > 0

@@ -8,7 +8,8 @@
  *   10-minute `muster_signin` cookie) → 302 to the sign-in page.
  * - GET /signin/callback?code&state: checks state against the cookie, exchanges the code → session
  *   cookie → 302 to `next` (a local path only). Anything wrong → an error page with a new link.
- * - POST /signout: revokes the session's token (the service behind DELETE /session).
+ * - POST /signout: revokes the session's token (the service behind DELETE /session) and asks the
+ *   browser to clear the site's storage (`Clear-Site-Data: "storage"`: the check-in desk's cache).
  */
 
 import type { Deps } from '../../deps.js';
@@ -120,6 +121,9 @@ export function signinPages(app: Api, deps: Deps): void {
         }
       }
       clearSession(deps, reply);
+      // The check-in desk's offline data (IndexedDB: queued scans, the participant list) goes too;
+      // browsers honour this on https and localhost (the desk's script also deletes it first).
+      reply.header('Clear-Site-Data', '"storage"');
       return reply.page(200, 'message', {
         title: 'Signed out',
         message: 'You have signed out of Muster on this browser.',

@@ -21,7 +21,7 @@ export interface WebMatrixRow {
   payload?: string;
   principal: PrincipalName;
   target: string;
-  expected: { status: number; location?: string; contentType: 'html' | 'css' | 'js' | 'none' };
+  expected: { status: number; location?: string; contentType: 'html' | 'css' | 'js' | 'wasm' | 'none' };
 }
 
 interface RouteDef {
@@ -60,6 +60,21 @@ const ROUTES: RouteDef[] = [
     url: '/assets/js/staff.js',
     target: 'public',
     expected: { status: 200, contentType: 'js' },
+  },
+  // The check-in desk's QR decoder (zxing-wasm from node_modules): public, like the other scripts.
+  {
+    method: 'GET',
+    route: 'GET /assets/vendor/zxing-reader.js',
+    url: '/assets/vendor/zxing-reader.js',
+    target: 'public',
+    expected: { status: 200, contentType: 'js' },
+  },
+  {
+    method: 'GET',
+    route: 'GET /assets/vendor/zxing_reader.wasm',
+    url: '/assets/vendor/zxing_reader.wasm',
+    target: 'public',
+    expected: { status: 200, contentType: 'wasm' },
   },
   {
     method: 'GET',
@@ -211,15 +226,21 @@ export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
  * What each page declares to the gate (architecture "every credential source goes through the
  * gate"; contract §8): pages that act for the signed-in person name the API action they share with
  * the app, read from the session cookie; the rest are public (the guardian pages' path token is
- * checked by the portal service, sign-in and the invitation landing need no one signed in).
+ * read by the `guardian_link` credential source, contract §8 "token is the credential"; sign-in and the
+ * invitation landing need no one signed in).
  * `optional`: the page also serves signed-out visitors.
  */
-export const PAGE_DECLARATIONS: Record<string, { action: string; optional?: true } | 'public'> = {
+export const PAGE_DECLARATIONS: Record<
+  string,
+  { action: string; optional?: true; credential?: 'guardian_link' } | 'public'
+> = {
   'GET /': { action: 'registrations.self', optional: true },
   'GET /assets/muster.css': 'public',
   'GET /favicon.ico': 'public',
   'GET /assets/htmx.min.js': 'public',
   'GET /assets/js/:name': 'public',
+  'GET /assets/vendor/zxing-reader.js': 'public',
+  'GET /assets/vendor/zxing_reader.wasm': 'public',
   'GET /signin': 'public',
   'GET /signin/callback': 'public',
   'POST /signout': { action: 'session.delete', optional: true },
@@ -233,11 +254,11 @@ export const PAGE_DECLARATIONS: Record<string, { action: string; optional?: true
   'GET /register/:pe/consents/:id': { action: 'registrations.own' },
   'POST /register/:pe/consents/:id': { action: 'registrations.own' },
   'GET /guardian/accept': 'public',
-  'GET /guardian/:token': 'public',
-  'POST /guardian/:token': 'public',
-  'POST /guardian/:token/complete': 'public',
-  'GET /guardian/:token/consents/:id': 'public',
-  'POST /guardian/:token/consents/:id': 'public',
+  'GET /guardian/:token': { action: 'guardian_portal.read', credential: 'guardian_link' },
+  'POST /guardian/:token': { action: 'guardian_portal.write', credential: 'guardian_link' },
+  'POST /guardian/:token/complete': { action: 'guardian_portal.write', credential: 'guardian_link' },
+  'GET /guardian/:token/consents/:id': { action: 'guardian_portal.read', credential: 'guardian_link' },
+  'POST /guardian/:token/consents/:id': { action: 'guardian_portal.write', credential: 'guardian_link' },
 };
 
 /**

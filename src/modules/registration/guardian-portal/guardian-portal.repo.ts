@@ -20,7 +20,7 @@ export type GuardianLink = {
 };
 
 /** The guardian whose invite token has this digest (row-locked when `lock`), or null. */
-export async function guardianByDigest(db: Tx, digest: string, lock = false): Promise<GuardianLink | null> {
+export async function guardianById(db: Tx, id: number, lock = false): Promise<GuardianLink | null> {
   const res = await db.execute<GuardianLink>(sql`
     SELECT g.id, g.registration_id AS "registrationId", g.guardian_user_id AS "guardianUserId", g.status,
            (g.invite_expires_at IS NULL OR g.invite_expires_at <= now()) AS expired,
@@ -32,7 +32,7 @@ export async function guardianByDigest(db: Tx, digest: string, lock = false): Pr
              CASE WHEN g.emergency_medical_consent IS NULL THEN 'emergency_medical_consent' END
            ], NULL) AS "missingAnswers"
       FROM guardians g JOIN registrations r ON r.id = g.registration_id JOIN events e ON e.id = r.event_id
-     WHERE g.invite_token_digest = ${digest}${lock ? sql` FOR UPDATE OF g, r` : sql``}`);
+     WHERE g.id = ${id}${lock ? sql` FOR UPDATE OF g, r` : sql``}`);
   const row = res.rows[0];
   return row ? { ...row, id: Number(row.id), registrationId: Number(row.registrationId) } : null;
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
+import { ctxOf } from '../../../http/authorize.js';
 import { errorResponses, ProblemsErrorBody } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
 import { PathIdParam } from '../../../lib/identifiers.js';
@@ -13,15 +14,20 @@ const tags = ['guardian portal'];
 const Params = Type.Object({
   token: Type.String({ maxLength: 200, description: 'The token from the guardian’s email link' }),
 });
-const config = { public: 'none' as const, rateLimit: { ...GUARDIAN_RATE_LIMIT } };
+/** The link is the credential (access/guardian-link.ts); reads and writes are separate actions. */
+const read = {
+  action: 'guardian_portal.read' as const,
+  credential: 'guardian_link' as const,
+  rateLimit: { ...GUARDIAN_RATE_LIMIT },
+};
+const write = { ...read, action: 'guardian_portal.write' as const };
 const TOKEN = `No Authorization header is needed: the token in the path (from the guardian’s invitation email, valid 7 days) is the credential. Unknown or malformed token → 404 \`Guardian link not found\`; expired → 410; the child’s registration withdrawn or rejected → 409 (writes only). More than ${GUARDIAN_RATE_LIMIT.max} requests per ${GUARDIAN_RATE_LIMIT.timeWindow} from one IP address → 429 with \`Retry-After\`.`;
-const tokenOf = (request: { params: { token: string } }) => request.params.token;
 
 export function guardianPortalRoutes(app: Api, deps: Deps): void {
   app.get(
     '/guardian/:token',
     {
-      config,
+      config: read,
       attachValidation: true,
       schema: {
         tags,
@@ -32,13 +38,13 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         response: { 200: PortalBody, ...errorResponses(404, 410, 429) },
       },
     },
-    async (request) => service.getPortal(deps, tokenOf(request)),
+    async (request) => service.getPortal(ctxOf(deps, request, 'guardian_portal.read')),
   );
 
   app.patch(
     '/guardian/:token',
     {
-      config,
+      config: write,
       attachValidation: true,
       schema: {
         tags,
@@ -54,13 +60,13 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => service.patchPortal(deps, tokenOf(request), request.body),
+    async (request) => service.patchPortal(ctxOf(deps, request, 'guardian_portal.write'), request.body),
   );
 
   app.post(
     '/guardian/:token/complete',
     {
-      config,
+      config: write,
       attachValidation: true,
       schema: {
         tags,
@@ -71,13 +77,13 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         response: { 200: PortalBody, ...errorResponses(404, 409, 410, 422, 429) },
       },
     },
-    async (request) => service.completePortal(deps, tokenOf(request)),
+    async (request) => service.completePortal(ctxOf(deps, request, 'guardian_portal.write')),
   );
 
   app.post(
     '/guardian/:token/consents/:consent_id/sign',
     {
-      config,
+      config: write,
       attachValidation: true,
       schema: {
         tags,
@@ -93,6 +99,11 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) =>
-      service.signPortalConsent(deps, tokenOf(request), request.params.consent_id, request.body, request.ip),
+      service.signPortalConsent(
+        ctxOf(deps, request, 'guardian_portal.write'),
+        request.params.consent_id,
+        request.body,
+        request.ip,
+      ),
   );
 }

@@ -13,16 +13,16 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
+import { LINK_EXPIRED, LINK_NOT_FOUND } from '../../../access/guardian-link.js';
 import type { Tx } from '../../../db/client.js';
-import type { Deps, Deps as FullDeps } from '../../../deps.js';
+import type { GuardianCtx } from '../../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../../lib/errors.js';
-import { digestSecret } from '../../../lib/secrets.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import { assertNoNul, validatePortalPatch } from '../../participants/record/validate.js';
 import { writeGuardianPatch } from '../../participants/record/write.js';
 import { CONSENT_NOT_FOUND, recordTypedSignature } from '../lifecycle/consents.service.js';
 import { recheckCompletion } from '../lifecycle/lifecycle.js';
-import { type GuardianLink, guardianByDigest, portalView } from './guardian-portal.repo.js';
+import { type GuardianLink, guardianById, portalView } from './guardian-portal.repo.js';
 import {
   PERMISSION_KEYS,
   PERMISSION_LABELS,
@@ -31,18 +31,14 @@ import {
   REQUIRED_PERMISSIONS,
 } from './guardian-portal.schemas.js';
 
-export const LINK_NOT_FOUND = 'Guardian link not found';
-export const LINK_EXPIRED =
-  'This guardian link has expired; ask the participant or the event team for a new one';
-/** Tokens are URL-safe random strings; anything else names no link (404 without a query). */
-const TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
+export { LINK_EXPIRED, LINK_NOT_FOUND } from '../../../access/guardian-link.js';
 
-type Db = Pick<Deps, 'db'>;
-
-/** The guardian named by `token`: 404 unknown or malformed, 410 expired. */
-export async function guardianByToken(db: Tx, token: string, lock = false): Promise<GuardianLink> {
-  if (!TOKEN.test(token)) throw notFound(LINK_NOT_FOUND);
-  const link = await guardianByDigest(db, digestSecret(token), lock);
+/**
+ * The guardian the gate resolved from the link (access/guardian-link.ts: 404 unknown, 410 expired),
+ * read again by id — in a write's transaction with its row and the registration's locked.
+ */
+async function linkOf(db: Tx, ctx: GuardianCtx, lock = false): Promise<GuardianLink> {
+  const link = await guardianById(db, ctx.access.principal.guardianId, lock);
   if (!link) throw notFound(LINK_NOT_FOUND);
   if (link.expired) throw new ApiError(410, LINK_EXPIRED);
   return link;
@@ -65,9 +61,8 @@ async function view(db: Tx, guardianId: number): Promise<Static<typeof PortalBod
 }
 
 /** GET /guardian/{token} → `{guardian, child, permissions, consents, expires_at}`. Read-only. */
-export async function getPortal(deps: Db, token: string) {
-  const link = await guardianByToken(deps.db, token);
-  return view(deps.db, link.id);
+export async function getPortal(ctx: GuardianCtx) {
+  return view(ctx.db, ctx.access.principal.guardianId);
 }
 
 function assertActive(link: GuardianLink): void {
@@ -91,11 +86,10 @@ async function audit(tx: Tx, link: GuardianLink, action: string, metadata: Recor
 }
 
 /** PATCH /guardian/{token}: own details, permissions, own emergency contacts → the portal view. */
-export async function patchPortal(deps: Db, token: string, body: unknown) {
-  await guardianByToken(deps.db, token);
+export async function patchPortal(ctx: GuardianCtx, body: unknown) {
   const patch = validatePortalPatch(body);
-  return deps.db.transaction(async (tx) => {
-    const link = await guardianByToken(tx, token, true);
+  return ctx.db.transaction(async (tx) => {
+    const link = await linkOf(tx, ctx, true);
     assertActive(link);
     await writeGuardianPatch(tx, { guardianId: link.id, registrationId: link.registrationId }, patch, [
       ACCEPT,
@@ -110,9 +104,9 @@ export async function patchPortal(deps: Db, token: string, body: unknown) {
  * completing: …` while a required permission is unanswered. Idempotent: completing again answers
  * the view and changes nothing.
  */
-export async function completePortal(deps: Db, token: string) {
-  return deps.db.transaction(async (tx) => {
-    const link = await guardianByToken(tx, token, true);
+export async function completePortal(ctx: GuardianCtx) {
+  return ctx.db.transaction(async (tx) => {
+    const link = await linkOf(tx, ctx, true);
     assertActive(link);
     if (link.status === 'completed') return view(tx, link.id);
     if (link.missingAnswers.length > 0)
@@ -138,15 +132,8 @@ export async function completePortal(deps: Db, token: string) {
  * not yet signed, no e-signature provider; it re-runs the completion check). A consent of another
  * registration, or a malformed id, is 404 `Consent not found`. Answers the portal view.
  */
-export async function signPortalConsent(
-  deps: FullDeps,
-  token: string,
-  rawConsentId: string,
-  body: unknown,
-  ip: string,
-) {
-  const link = await guardianByToken(deps.db, token);
-  const consentId = await consentOf(deps.db, link, rawConsentId);
+export async function signPortalConsent(ctx: GuardianCtx, rawConsentId: string, body: unknown, ip: string) {
+  const consentId = await consentOf(ctx.db, ctx.access.principal.registrationId, rawConsentId);
   const name = (body as { signature_name?: unknown } | null)?.signature_name;
   const extra =
     body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'signature_name') : [];
@@ -155,9 +142,9 @@ export async function signPortalConsent(
   if (typeof name !== 'string') throw unprocessable('signature_name is required');
   assertNoNul({ signature_name: name });
   if (name.length > 200) throw unprocessable('signature_name must be at most 200 characters');
-  return deps.db.transaction(async (tx) => {
-    const locked = await guardianByToken(tx, token, true);
-    await recordTypedSignature(deps, tx, {
+  return ctx.db.transaction(async (tx) => {
+    const locked = await linkOf(tx, ctx, true);
+    await recordTypedSignature(ctx, tx, {
       consentId,
       signatureName: name,
       ip,
@@ -173,10 +160,10 @@ export async function signPortalConsent(
   });
 }
 
-async function consentOf(db: Tx, link: GuardianLink, raw: string): Promise<number> {
+async function consentOf(db: Tx, registrationId: number, raw: string): Promise<number> {
   if (!/^[0-9]{1,9}$/.test(raw)) throw notFound(CONSENT_NOT_FOUND);
   const res = await db.execute<{ id: number }>(
-    sql`SELECT id FROM consents WHERE id = ${Number(raw)} AND registration_id = ${link.registrationId}`,
+    sql`SELECT id FROM consents WHERE id = ${Number(raw)} AND registration_id = ${registrationId}`,
   );
   if (res.rows.length === 0) throw notFound(CONSENT_NOT_FOUND);
   return Number(res.rows[0]!.id);

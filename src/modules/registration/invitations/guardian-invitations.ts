@@ -35,17 +35,19 @@ type GuardianRow = {
  * Issues tokens and queues emails for the registration's guardians that have an email and are not
  * `completed` (or `declined`). Status `pending` becomes `invited`; `accepted` stays. Sets
  * `invite_token_sent_at`, `invite_expires_at` (+7 days) and `invited_via_email`. Returns what was sent.
- * `onlyUninvited`: only guardians never invited at their current address (see inviteNewGuardians).
+ * `onlyUninvited`: only guardians never invited at their current address (see inviteNewGuardians);
+ * `guardianId`: only that guardian (staff resend, guardian-resend.service.ts).
  */
 export async function sendGuardianInvitations(
   deps: Deps,
   tx: Tx,
   registrationId: number,
-  opts: { onlyUninvited?: boolean } = {},
+  opts: { onlyUninvited?: boolean; guardianId?: number } = {},
 ): Promise<GuardianInvitationSent[]> {
   const uninvited = opts.onlyUninvited
     ? sql` AND (g.invite_token_sent_at IS NULL OR g.invited_via_email IS DISTINCT FROM lower(btrim(g.email)))`
     : sql``;
+  const one = opts.guardianId === undefined ? sql`` : sql` AND g.id = ${opts.guardianId}`;
   const res = await tx.execute<GuardianRow>(sql`
     SELECT g.id, g.name, g.email,
            COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name) AS participant_name,
@@ -55,7 +57,7 @@ export async function sendGuardianInvitations(
       JOIN people p ON p.id = r.person_id
       JOIN events e ON e.id = r.event_id
      WHERE g.registration_id = ${registrationId} AND g.email IS NOT NULL AND btrim(g.email) <> ''
-       AND g.status NOT IN ('completed', 'declined')${uninvited}
+       AND g.status NOT IN ('completed', 'declined')${uninvited}${one}
      ORDER BY g.is_primary DESC, g.id`);
   const base = deps.config.baseUrl.replace(/\/$/, '');
   const sent: GuardianInvitationSent[] = [];

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Principal } from '../../../access/principal.js';
+import { actorUserIdOf, type Principal } from '../../../access/principal.js';
 import type { Tx } from '../../../db/client.js';
 import type { Deps, EventCtx } from '../../../deps.js';
 import { conflict, notFound, unprocessable } from '../../../lib/errors.js';
@@ -90,7 +90,7 @@ export async function createInvitation(
   );
   const { token, digest } = newToken();
   const p = input.actor.principal;
-  const invitedBy = input.actor.actorUserId ?? (p ? ('user' in p ? p.user.id : p.ownerUserId) : null);
+  const invitedBy = input.actor.actorUserId ?? (p ? actorUserIdOf(p) : null);
   // ON CONFLICT on the partial unique index: concurrent identical invites create exactly one.
   const inserted = await tx.execute<{ id: number; expires_at: string }>(sql`
     INSERT INTO invitations (event_id, email, first_name, last_name, token_digest, expires_at,
@@ -102,20 +102,14 @@ export async function createInvitation(
     RETURNING id, to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS expires_at`);
   const row = inserted.rows[0];
   if (!row) throw conflict(ALREADY_INVITED);
-  const base = deps.config.baseUrl.replace(/\/$/, '');
-  const emailLogId = await queueEmail(deps, tx, {
-    to: email,
-    from: event.support_email ?? undefined,
+  const emailLogId = await queueInvitationEmail(deps, tx, {
     eventId: input.eventId,
-    template: 'invitation',
-    vars: {
-      event_name: event.name,
-      first_name: clean(input.firstName),
-      accept_url: `${base}/register/accept?token=${token}`,
-      api_url: `${base}/api/v1/registrations`,
-      token,
-      expires_at: row.expires_at,
-    },
+    eventName: event.name,
+    supportEmail: event.support_email,
+    email,
+    firstName: clean(input.firstName),
+    token,
+    expiresAt: row.expires_at,
   });
   await recordAudit(tx, {
     action: 'participants.invite',
@@ -146,6 +140,36 @@ export function inviteParticipant(
       actor: { principal: ctx.access.principal },
     }),
   );
+}
+
+/** What an invitation email needs (the token is in the link only). */
+export interface InvitationEmail {
+  eventId: number;
+  eventName: string;
+  supportEmail: string | null;
+  email: string;
+  firstName: string | null;
+  token: string;
+  expiresAt: string;
+}
+
+/** Queues the `invitation` email (from the event's support address) in `tx`; returns its email_log id. */
+export function queueInvitationEmail(deps: Deps, tx: Tx, m: InvitationEmail): Promise<number> {
+  const base = deps.config.baseUrl.replace(/\/$/, '');
+  return queueEmail(deps, tx, {
+    to: m.email,
+    from: m.supportEmail ?? undefined,
+    eventId: m.eventId,
+    template: 'invitation',
+    vars: {
+      event_name: m.eventName,
+      first_name: m.firstName,
+      accept_url: `${base}/register/accept?token=${m.token}`,
+      api_url: `${base}/api/v1/registrations`,
+      token: m.token,
+      expires_at: m.expiresAt,
+    },
+  });
 }
 
 function clean(value: string | null | undefined): string | null {

@@ -65,4 +65,12 @@ export interface StaffPage {
   url: (t: StaffTarget) => string;
   /** Form body of a POST (sent without the CSRF token: every principal gets 403). */
   payload?: string;
+  /**
+   * What the route answers when allowed: an HTML page (default), JSON for a page's scripts, or a
+   * Server-Sent Events stream (sent over a real connection). JSON and stream routes answer refusals
+   * with JSON `{error}` and a missing session with 401 instead of the redirect to /signin.
+   */
+  answers?: 'json' | 'stream';
+  /** Content type of a successful answer when it is not an HTML page (file downloads). */
+  contentType?: string;
 }

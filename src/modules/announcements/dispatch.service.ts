@@ -1,0 +1,113 @@
+/**
+ * Sending an announcement: resolve its audience now, queue one email per distinct address through
+ * the email queue (email_log row + `email-send` job, in the same transaction; suppressed addresses
+ * get a `suppressed` row and no job), record the recipients, mark it `sent`. Run by the
+ * `announcement-send` job, for "send now" (status `sending`, job due at once) and for scheduled
+ * ones: queueing costs a few statements per address (about 12 ms each measured on PGlite, a minute
+ * for 5,000), which is a job's work, not a request's.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { EventRow } from '../../access/resolve.js';
+import type { Tx } from '../../db/client.js';
+import { events } from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import { unprocessable } from '../../lib/errors.js';
+import type { AnnouncementVars } from '../email/announcement-template.js';
+import { queueEmail } from '../email/email.service.js';
+import { insertRecipients, type NewRecipient } from './announcements.repo.js';
+import type { Audience } from './announcements.schemas.js';
+import { type AudienceMember, resolveAudience } from './audience.repo.js';
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;
+export const PLACEHOLDERS = ['name', 'participant_names', 'event_name'] as const;
+
+/** 422 naming the first placeholder Muster cannot fill. */
+export function checkPlaceholders(text: string): void {
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!))
+      throw unprocessable(
+        `Unknown placeholder {{${m[1]}}}: use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`,
+      );
+  }
+}
+
+/** "Max", "Max and Ada", "Max, Ada and Sam". */
+export function joinNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** The email variables for one recipient: the body with their placeholders filled in. */
+export function varsFor(
+  event: Pick<EventRow, 'name' | 'supportEmail'>,
+  message: { subject: string; body: string },
+  member: AudienceMember,
+): AnnouncementVars {
+  const names = joinNames(member.participant_names);
+  const values: Record<string, string> = {
+    name: member.name || 'there',
+    participant_names: names,
+    event_name: event.name,
+  };
+  return {
+    event_name: event.name,
+    support_email: event.supportEmail ?? null,
+    subject: message.subject,
+    body: message.body.replace(PLACEHOLDER, (whole, key: string) => values[key] ?? whole),
+    kind: member.kind,
+    participant_names: names,
+  };
+}
+
+export type Dispatchable = {
+  id: number;
+  subject: string;
+  body: string;
+  audience: Audience;
+  statuses: string[];
+};
+
+/** Queues the emails of `a` inside `tx` and marks it sent; returns the number of recipients. */
+export async function dispatchAnnouncement(
+  deps: Deps,
+  tx: Tx,
+  event: EventRow,
+  a: Dispatchable,
+): Promise<number> {
+  const members = await resolveAudience(tx, event.id, a.audience, a.statuses);
+  const rows: NewRecipient[] = [];
+  for (const member of members) {
+    const logId = await queueEmail(deps, tx, {
+      to: member.email,
+      template: 'announcement',
+      vars: varsFor(event, a, member),
+      ...(event.supportEmail ? { replyTo: event.supportEmail } : {}),
+      eventId: event.id,
+    });
+    rows.push({ ...member, email_log_id: logId });
+  }
+  await insertRecipients(tx, a.id, rows);
+  await tx.execute(
+    sql`UPDATE announcements SET status = 'sent', sent_at = now(), recipient_count = ${rows.length},
+               updated_at = now() WHERE id = ${a.id}`,
+  );
+  return rows.length;
+}
+
+/**
+ * Job handler (`announcement-send`): sends the announcement if it is still `sending` or `scheduled`
+ * (locked, so two workers never both send it); a cancelled or already sent one is left alone.
+ */
+export async function sendAnnouncementJob(deps: Deps, data: { announcement_id: number }): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const res = await tx.execute<Dispatchable & { event_id: number }>(
+      sql`SELECT id, subject, body, audience, statuses, event_id FROM announcements
+           WHERE id = ${data.announcement_id} AND status IN ('sending', 'scheduled') FOR UPDATE`,
+    );
+    const row = res.rows[0];
+    if (!row) return;
+    const [event] = await tx.select().from(events).where(eq(events.id, row.event_id));
+    if (!event) return;
+    await dispatchAnnouncement(deps, tx, event, row);
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * The check-in desk (issue "Staff dashboard" item 7), `/staff/events/{event_id}/checkin`:
+ * - GET …/checkin[?context=<id>]: the page (action `scans.write`: writes at the door, any event
+ *   access except `read_only`, contract §2; a `read_only` user gets the 403 page). Pick a scan
+ *   context, search, scan a QR code, check in with one tap, undo, the live feed. Its scripts
+ *   (web/public/js/desk*.js) do the work; the page carries their settings as data attributes.
+ * - The page's data routes (live stream, search, roster, scans, undo): checkin-data.web.ts.
+ * - The QR decoder (zxing-wasm's reader build and its WebAssembly file) from node_modules, at
+ *   /assets/vendor/: no CDN (the CSP allows scripts and fetches from this origin only).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isUserPrincipal } from '../../access/principal.js';
+import type { Deps } from '../../deps.js';
+import { ctxOf } from '../../http/authorize.js';
+import type { Api } from '../../http/typed.js';
+import { listScanContexts } from '../checkin/contexts.js';
+import { pageResponses } from '../web/web.schemas.js';
+import { DeskParams, DeskQuery } from './checkin.schemas.js';
+import { checkinDataRoutes } from './checkin-data.web.js';
+import { eventNav, may } from './nav.js';
+
+const require = createRequire(import.meta.url);
+// The package exports its .wasm files; its browser (IIFE) build sits beside them in dist/.
+const WASM_FILE = require.resolve('zxing-wasm/reader/zxing_reader.wasm');
+const VENDOR = {
+  'zxing-reader.js': {
+    type: 'text/javascript; charset=utf-8',
+    file: WASM_FILE.replace(/reader\/zxing_reader\.wasm$/, 'iife/reader/index.js'),
+  },
+  'zxing_reader.wasm': { type: 'application/wasm', file: WASM_FILE },
+} as const;
+const VENDOR_BYTES = new Map(Object.entries(VENDOR).map(([name, v]) => [name, readFileSync(v.file)]));
+
+const PAGE = { action: 'scans.write', credential: 'session_cookie' } as const;
+
+export function checkinPages(web: Api, deps: Deps): void {
+  for (const [name, { type }] of Object.entries(VENDOR)) {
+    web.get(
+      `/assets/vendor/${name}`,
+      { config: { public: 'none' }, schema: { hide: true } },
+      async (_r, reply) => reply.type(type).send(VENDOR_BYTES.get(name)),
+    );
+  }
+
+  web.get(
+    '/staff/events/:event_id/checkin',
+    {
+      config: PAGE,
+      schema: { hide: true, params: DeskParams, querystring: DeskQuery, response: pageResponses },
+    },
+    async (request, reply) => {
+      const ctx = ctxOf(deps, request, 'scans.write');
+      const { event, principal } = ctx.access;
+      const { scan_contexts: contexts } = await listScanContexts(ctx);
+      const wanted = Number(request.query.context);
+      const selected =
+        contexts.find((c) => c.id === wanted) ?? contexts.find((c) => c.checks_in) ?? contexts[0] ?? null;
+      return reply.page(200, 'staff/checkin', {
+        title: `Check-in desk: ${event.name}`,
+        event,
+        nav: eventNav(ctx.access, event.id, '/checkin'),
+        contexts,
+        selected,
+        // Offline search needs the participant list: cached only for callers who may list it.
+        canCache: may(ctx.access, 'participants.list'),
+        userId: isUserPrincipal(principal) ? principal.user.id : 0,
+      });
+    },
+  );
+
+  checkinDataRoutes(web, deps);
+}

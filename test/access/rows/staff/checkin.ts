@@ -1,0 +1,62 @@
+/**
+ * The check-in desk (issue "Staff dashboard" item 7), transcribed from contract §2 and the spec's
+ * check-in rules ("Notes, scans and check-in … require a user-bearing credential"):
+ * - the desk itself and its writes (scans, undo) are "writes at the door": any event access except
+ *   `read_only` (event_write). A `read_only` user may read scans (the API's GET /scans and the
+ *   stream) but not check anyone in, so the desk page is a 403 page for them: it would be a page of
+ *   buttons they may not press. Their read of the live feed stays open (as in the API).
+ * - search and the participant list cached for offline search: participants access (not read_only).
+ * The data routes answer JSON (401 without a session); the stream is Server-Sent Events. Posts are
+ * sent without the CSRF token here (403 for everyone before anything else); the same posts with a
+ * valid token from read_only are refused with 403 and change nothing in test/web/staff-checkin.test.ts.
+ */
+import type { StaffPage } from './types.js';
+
+const base = (t: { event: number }) => `/staff/events/${t.event}/checkin`;
+const route = (rest: string) => `/staff/events/:event_id/checkin${rest}`;
+
+export const pages: StaffPage[] = [
+  { route: `GET ${route('')}`, action: 'scans.write', who: 'event_write', target: 'event', url: base },
+  {
+    route: `GET ${route('/stream')}`,
+    action: 'scans.read',
+    who: 'event_access',
+    target: 'event',
+    url: (t) => `${base(t)}/stream`,
+    answers: 'stream',
+  },
+  {
+    route: `GET ${route('/search')}`,
+    action: 'participants.search',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `${base(t)}/search?q=a`,
+    answers: 'json',
+  },
+  {
+    route: `GET ${route('/participants')}`,
+    action: 'participants.list',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `${base(t)}/participants`,
+    answers: 'json',
+  },
+  {
+    route: `POST ${route('/scans')}`,
+    action: 'scans.write',
+    who: 'event_write',
+    target: 'event',
+    url: (t) => `${base(t)}/scans`,
+    payload: 'scans=1',
+    answers: 'json',
+  },
+  {
+    route: `POST ${route('/undo')}`,
+    action: 'scans.write',
+    who: 'event_write',
+    target: 'event',
+    url: (t) => `${base(t)}/undo`,
+    payload: 'participant_id=1&scan_context_id=1',
+    answers: 'json',
+  },
+];

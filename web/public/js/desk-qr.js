@@ -1,0 +1,37 @@
+// The desk's two QR inputs, wired to the decoder (desk-scanner.js): the "Photo of a QR code" file
+// input (works everywhere) and, in a secure context with a camera, the "Scan with camera" toggle
+// with its preview. Each decoded text goes to `onCode(text)`; problems go to `say(message)`.
+import { cameraAvailable, decode, startCamera } from './desk-scanner.js';
+
+/** `view`: the desk's view (camera(on), say(text)); `onCode(text)`: a ticket was read. */
+export function setUpQr({ view, onCode }) {
+  const $ = (id) => document.getElementById(id);
+  $('desk-photo').addEventListener('change', async (event) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    const text = await decode(file).catch(() => null);
+    event.target.value = '';
+    if (text) await onCode(text);
+    else view.say('No QR code found in that photo. Try again closer.');
+  });
+
+  if (!cameraAvailable()) return;
+  const button = $('desk-camera');
+  button.hidden = false;
+  let stop = null;
+  button.addEventListener('click', async () => {
+    if (stop) {
+      stop();
+      stop = null;
+      view.camera(false);
+      return;
+    }
+    try {
+      view.camera(true);
+      stop = await startCamera($('desk-video'), onCode);
+    } catch {
+      view.camera(false);
+      view.say('The camera could not be started; use a photo or search by name.');
+    }
+  });
+}
