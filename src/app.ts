@@ -46,6 +46,7 @@ import { pendingInvitationRoutes } from './modules/registration/invitations/pend
 import { registrationRoutes } from './modules/registration/lifecycle/registrations.routes.js';
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
+import { staffRecordRoutes } from './modules/registration/staff-record/staff-record.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
@@ -126,6 +127,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       inviteeRoutes(api, deps); // POST /invitations/claim (account for an invitee)
       registrationRoutes(api, deps);
       staffRoutes(api, deps);
+      staffRecordRoutes(api, deps);
       // Organiser operations (docs/organiser-api.md): groups, exports, audit trail, team, API keys.
       groupRoutes(api, deps);
       auditLogRoutes(api, deps);

@@ -54,6 +54,9 @@ export const actions = {
   'participants.list': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'participants.search': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'participants.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
+  // Staff edits of a record (contract §10): participants access; which sections each role may
+  // write is data too (access/record-write.ts), checked by the service on the body's keys.
+  'participants.edit': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'participants.lookup': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
   'participants.roster': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
   'series.list': { keys: SERIES_KEY, users: 'authenticated', target: 'none' },

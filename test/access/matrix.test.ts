@@ -49,6 +49,7 @@ import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
+import { staffRecordRouteKeys } from './rows/staff-record.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
 // Web pages: rows run by test/web/rows.test.ts.
 import { webRouteKeys } from './rows/web.js';
@@ -604,6 +605,7 @@ const ROW_FILE_ROUTES = new Set([
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
   ...recordRouteKeys,
+  ...staffRecordRouteKeys, // staff edits (test/registration/staff-record-rows.test.ts)
   ...webRouteKeys,
   ...guardianPortalRouteKeys,
   ...seriesEventRouteKeys, // series event API (test/events/rows.test.ts)

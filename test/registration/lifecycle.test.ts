@@ -39,29 +39,36 @@ const STATUSES: RegistrationStatus[] = [
  * in_progress/awaiting_guardian/complete move among themselves only by the completion check
  * (submit, guardian completion, consent signing); withdrawn by participant or admin from any live
  * status; admin may reinstate withdrawn/rejected to in_progress; rejected by admin only.
- * p = participant, g = guardian, c = consent, s = staff.
+ * p = participant, g = guardian, c = consent, s = staff, e = a staff edit of the record (contract §10
+ * "Staff edits"; it re-runs the completion check like the participant's own edit).
  */
 const ALLOWED: Record<string, string> = {
   'invited>in_progress': 'p',
   'invited>withdrawn': 'ps',
   'invited>rejected': 's',
-  'in_progress>awaiting_guardian': 'pgc',
-  'in_progress>complete': 'pgc',
+  'in_progress>awaiting_guardian': 'pgce',
+  'in_progress>complete': 'pgce',
   'in_progress>withdrawn': 'ps',
   'in_progress>rejected': 's',
-  'awaiting_guardian>in_progress': 'pgc',
-  'awaiting_guardian>complete': 'pgc',
+  'awaiting_guardian>in_progress': 'pgce',
+  'awaiting_guardian>complete': 'pgce',
   'awaiting_guardian>withdrawn': 'ps',
   'awaiting_guardian>rejected': 's',
-  'complete>in_progress': 'pgc',
-  'complete>awaiting_guardian': 'pgc',
+  'complete>in_progress': 'pgce',
+  'complete>awaiting_guardian': 'pgce',
   'complete>withdrawn': 'ps',
   'complete>rejected': 's',
   'withdrawn>in_progress': 's',
   'withdrawn>rejected': 's',
   'rejected>in_progress': 's',
 };
-const LETTER: Record<ActorRole, string> = { participant: 'p', guardian: 'g', consent: 'c', staff: 's' };
+const LETTER: Record<ActorRole, string> = {
+  participant: 'p',
+  guardian: 'g',
+  consent: 'c',
+  staff: 's',
+  staff_edit: 'e',
+};
 
 const triples = STATUSES.flatMap((from) =>
   STATUSES.flatMap((to) => ACTOR_ROLES.map((role) => [from, to, role] as const)),

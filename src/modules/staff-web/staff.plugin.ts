@@ -25,6 +25,8 @@ import { exportPages } from './exports.web.js';
 import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
 import { invitationPages } from './invitations.web.js';
+import { participantPages } from './participant.web.js';
+import { participantActionPages } from './participant-actions.web.js';
 import { setupPages } from './setup.web.js';
 import { setupContentPages } from './setup-content.web.js';
 import { teamPages } from './team.web.js';
@@ -47,6 +49,8 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   banPages, // the ban list (global admins)
   groupPages, // an event's groups and who is in them
   exportPages, // export downloads for the session cookie
+  participantPages, // the participant page and its section edits (record)
+  participantActionPages, // withdraw/reinstate/reject, notes (record)
   setupPages, // event setup wizard (issue 16 item 5)
   setupContentPages, // its consent documents and image uploads
 ];

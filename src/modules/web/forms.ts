@@ -34,7 +34,8 @@ export function valuesFromBody(section: Section, body: FormBody): Values {
   return out;
 }
 
-function getPath(obj: unknown, path: string): unknown {
+/** The value at `path` (`personal.address.city`, `guardians[0].name`) of a JSON object, or undefined. */
+export function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const part of path.split(/\.|\[(\d+)\]\.?/).filter((p) => p !== undefined && p !== '')) {
     if (cur === null || typeof cur !== 'object') return undefined;
@@ -123,11 +124,14 @@ export function formToPatch(section: Section, values: Values, detail: Json): { p
   return { patch, slots };
 }
 
-/** Required fields left blank: checked on the page, before the service, with plain messages. */
-export function missingRequired(section: Section, values: Values): PageErrorItem[] {
+/**
+ * Required fields left blank: checked on the page, before the service, with plain messages
+ * (`Enter your legal first name`; staff pages pass `whose = 'the'`).
+ */
+export function missingRequired(section: Section, values: Values, whose = 'your'): PageErrorItem[] {
   return fieldsOf(section)
     .filter((f) => f.required && String(values[f.name] ?? '').trim() === '')
-    .map((f) => ({ field: fieldId(f.name), message: `Enter your ${f.label.toLowerCase()}` }));
+    .map((f) => ({ field: fieldId(f.name), message: `Enter ${whose} ${f.label.toLowerCase()}` }));
 }
 
 /**

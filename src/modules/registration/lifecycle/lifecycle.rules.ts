@@ -6,22 +6,24 @@
  * - `participant`: the registration's owner (start from an invitation, submit, withdraw);
  * - `guardian`: a guardian completing the portal (re-runs the completion check);
  * - `consent`: a consent being signed/declined (typed signature or e-signature webhook);
- * - `staff`: event admins and above (withdraw, reinstate, reject).
+ * - `staff`: event admins and above (withdraw, reinstate, reject);
+ * - `staff_edit`: a staff member's edit of the record (contract §10 "Staff edits") re-running the
+ *   completion check, like the participant's own edit does.
  *
  * Moves between `in_progress`, `awaiting_guardian` and `complete` happen only through the
- * completion check (`recheckCompletion`), run by the participant's submit, a guardian's completion
- * or a consent's signature. A `complete` registration moves back only when the check no longer
+ * completion check (`recheckCompletion`), run by the participant's submit or edit, a staff edit, a
+ * guardian's completion or a consent's signature. A `complete` registration moves back only when the check no longer
  * holds (e.g. a consent declined through the e-signature provider).
  */
 import type { RegistrationStatus } from '../../../db/schema/index.js';
 import { unprocessable } from '../../../lib/errors.js';
 
-export const ACTOR_ROLES = ['participant', 'guardian', 'consent', 'staff'] as const;
+export const ACTOR_ROLES = ['participant', 'guardian', 'consent', 'staff', 'staff_edit'] as const;
 export type ActorRole = (typeof ACTOR_ROLES)[number];
 
 type Rules = Record<RegistrationStatus, Partial<Record<RegistrationStatus, readonly ActorRole[]>>>;
 
-const CHECK: readonly ActorRole[] = ['participant', 'guardian', 'consent'];
+const CHECK: readonly ActorRole[] = ['participant', 'guardian', 'consent', 'staff_edit'];
 const WITHDRAW: readonly ActorRole[] = ['participant', 'staff'];
 const STAFF: readonly ActorRole[] = ['staff'];
 

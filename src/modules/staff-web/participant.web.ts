@@ -1,0 +1,189 @@
+/**
+ * The staff participant page and its in-place section edits (issue 14 items 4–5):
+ * - GET  /staff/events/{e}/participants/{pe}: every section the caller may see, scans, travel,
+ *   consents, guardians, notes and history (record/page.ts); `participants.read`.
+ * - GET  …/sections/{section}/edit: the section's form (only the fields the caller may write,
+ *   record/sections.ts), as an htmx fragment or, without JavaScript, a page; `participants.edit`.
+ * - POST …/sections/{section}: the form as a record PATCH through the same service as
+ *   `PATCH /api/v1/events/{e}/participants/{pe}` (patchParticipant). Saved: the section's view
+ *   (htmx) or 303 back to the page; refused: the form again with the field errors (422), the 409
+ *   message, or the 403 page. `participants.edit`.
+ * - GET  …/sections/{section}: the section's view (htmx "Cancel"); without htmx, a page of it.
+ * htmx requests are recognised by the `HX-Request` header; everything works without JavaScript.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { ctxOf } from '../../http/authorize.js';
+import type { Api } from '../../http/typed.js';
+import { ApiError, notFound } from '../../lib/errors.js';
+import { problemsOf } from '../participants/record/problems.js';
+import { patchParticipant } from '../registration/staff-record/staff-record.service.js';
+import {
+  errorsFromProblems,
+  formToPatch,
+  missingRequired,
+  type PageErrorItem,
+  type Values,
+  valuesFromBody,
+  valuesFromDetail,
+} from '../web/forms.js';
+import { fieldId, type Section } from '../web/sections.js';
+import { FormBody, pageResponses } from '../web/web.schemas.js';
+import { pageData, participantPath, readCtx, readDetail, sectionView } from './record/page.js';
+import { STAFF_SECTIONS, sectionFor } from './record/sections.js';
+
+const ID = Type.String({ pattern: '^[0-9]{1,9}$' });
+export const ParticipantParams = Type.Object(
+  { event_id: ID, participant_event_id: ID },
+  { additionalProperties: false },
+);
+const SectionParams = Type.Object(
+  { event_id: ID, participant_event_id: ID, section: Type.String({ maxLength: 50 }) },
+  { additionalProperties: false },
+);
+const DoneQuery = Type.Object(
+  { done: Type.Optional(Type.String({ maxLength: 20 })) },
+  { additionalProperties: false },
+);
+export const NOTICES: Record<string, string> = {
+  saved: 'Saved.',
+  note: 'Note added.',
+  withdraw: 'The registration is withdrawn.',
+  reinstate: 'The registration is reinstated (in progress).',
+  reject: 'The registration is rejected.',
+};
+const READ = { action: 'participants.read', credential: 'session_cookie' } as const;
+const EDIT = { action: 'participants.edit', credential: 'session_cookie' } as const;
+const BASE = '/staff/events/:event_id/participants/:participant_event_id';
+
+type Params = { event_id: string; participant_event_id: string; section: string };
+const isHtmx = (request: FastifyRequest) => request.headers['hx-request'] === 'true';
+const editCtx = (deps: Deps, request: FastifyRequest) => ctxOf(deps, request, 'participants.edit');
+
+/** The section `key` as the caller may write it; 404 unknown, 403 nothing of it writable. */
+function writableSection(deps: Deps, request: FastifyRequest, key: string): Section {
+  if (!STAFF_SECTIONS.some((s) => s.key === key)) throw notFound('There is no such section');
+  const section = sectionFor(key, editCtx(deps, request).access.visibility);
+  if (!section) throw new ApiError(403, 'You may not edit this section');
+  return section;
+}
+
+interface FormState {
+  values: Values;
+  errors: PageErrorItem[];
+}
+
+async function renderForm(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  section: Section,
+  state: FormState,
+) {
+  const { event_id, participant_event_id: pe } = request.params as Params;
+  const ctx = editCtx(deps, request);
+  const fieldErrors: Record<string, string> = {};
+  for (const e of state.errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
+  const data = {
+    section,
+    path: participantPath(Number(event_id), pe),
+    ...state,
+    fieldErrors,
+    fieldId,
+  };
+  if (isHtmx(request)) return reply.page(status, 'staff/participant-form', data);
+  const detail = await readDetail(ctx, pe);
+  return reply.page(status, 'staff/participant-edit', {
+    ...data,
+    title: `${state.errors.length > 0 ? 'Error: ' : ''}Edit ${section.title.toLowerCase()}`,
+    name: String(detail.display_name),
+    event: ctx.access.event,
+  });
+}
+
+export function participantPages(web: Api, deps: Deps): void {
+  web.get(
+    BASE,
+    {
+      config: READ,
+      schema: { hide: true, params: ParticipantParams, querystring: DoneQuery, response: pageResponses },
+    },
+    async (request, reply) => {
+      const ctx = readCtx(deps, request);
+      const pe = request.params.participant_event_id;
+      const detail = await readDetail(ctx, pe);
+      const notice = NOTICES[request.query.done ?? ''];
+      return reply.page(200, 'staff/participant', { ...(await pageData(ctx, pe, detail)), notice });
+    },
+  );
+
+  web.get(
+    `${BASE}/sections/:section`,
+    { config: READ, schema: { hide: true, params: SectionParams, response: pageResponses } },
+    async (request, reply) => {
+      const { event_id, participant_event_id: pe, section: key } = request.params;
+      const path = participantPath(Number(event_id), pe);
+      const ctx = readCtx(deps, request);
+      const detail = await readDetail(ctx, pe);
+      const view = sectionView(ctx, key, detail);
+      if (!view) throw notFound('There is no such section');
+      if (isHtmx(request)) return reply.page(200, 'staff/participant-section', { s: view, path });
+      const name = String(detail.display_name);
+      return reply.page(200, 'staff/participant-edit', {
+        s: view,
+        path,
+        name,
+        title: view.title,
+        event: ctx.access.event,
+      });
+    },
+  );
+
+  web.get(
+    `${BASE}/sections/:section/edit`,
+    { config: EDIT, schema: { hide: true, params: SectionParams, response: pageResponses } },
+    async (request, reply) => {
+      const { participant_event_id: pe, section: key } = request.params;
+      const section = writableSection(deps, request, key);
+      const detail = await readDetail(editCtx(deps, request), pe);
+      return renderForm(deps, request, reply, 200, section, {
+        values: valuesFromDetail(section, detail),
+        errors: [],
+      });
+    },
+  );
+
+  web.post(
+    `${BASE}/sections/:section`,
+    { config: EDIT, schema: { hide: true, params: SectionParams, body: FormBody, response: pageResponses } },
+    async (request, reply) => {
+      const { event_id, participant_event_id: pe, section: key } = request.params;
+      const section = writableSection(deps, request, key);
+      const values = valuesFromBody(section, request.body);
+      const missing = missingRequired(section, values, 'the');
+      if (missing.length > 0)
+        return renderForm(deps, request, reply, 422, section, { values, errors: missing });
+      const ctx = editCtx(deps, request);
+      const detail = await readDetail(ctx, pe);
+      const { patch, slots } = formToPatch(section, values, detail);
+      let saved: Record<string, unknown>;
+      try {
+        saved = JSON.parse(await patchParticipant(ctx, pe, patch)).participant;
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
+          throw error;
+        const errors =
+          error.statusCode === 422
+            ? errorsFromProblems(section, problemsOf(error), slots)
+            : [{ message: error.message }];
+        return renderForm(deps, request, reply, error.statusCode, section, { values, errors });
+      }
+      const path = participantPath(Number(event_id), pe);
+      if (!isHtmx(request)) return reply.redirect(`${path}?done=saved#sec-${key}`, 303);
+      const view = sectionView(ctx, key, saved);
+      return reply.page(200, 'staff/participant-section', { s: view, path, notice: 'Saved.' });
+    },
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The data of the staff participant page (issue 14 items 4–5), read through the API's services:
+ * the ParticipantDetail in the caller's visibility (getParticipant, the serializer decides every
+ * field), notes (listNotes: restricted ones only for sensitive readers), the registration's
+ * history, and which actions the caller may take (the same rules the gate applies: nav.ts `may`).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Deps, UserEventCtx } from '../../../deps.js';
+import { ctxOf } from '../../../http/authorize.js';
+import { registrationHistory } from '../../audit/registration-history.service.js';
+import { listNotes } from '../../notes/notes.service.js';
+import { getParticipant } from '../../participants/participants.service.js';
+import { STATUS_TEXT } from '../../web/register.web.js';
+import { eventNav, may } from '../nav.js';
+import { historyRows } from './history-view.js';
+import { STAFF_SECTIONS, sectionFor } from './sections.js';
+import { type Block, sectionBlocks, statusBlocks, summaryRows, text } from './view.js';
+
+type Json = Record<string, unknown>;
+/** The context of any participant page route (each names its own action; all are user-only event actions). */
+export type PageCtx = UserEventCtx;
+
+export const readCtx = (deps: Deps, request: FastifyRequest) => ctxOf(deps, request, 'participants.read');
+
+/** `/staff/events/{e}/participants/{pe}`. */
+export const participantPath = (eventId: number, pe: number | string) =>
+  `/staff/events/${eventId}/participants/${pe}`;
+
+/** The caller's view of registration `pe` (404 page when it is not a registration of the event). */
+export async function readDetail(ctx: PageCtx, pe: string): Promise<Json> {
+  const json = await getParticipant(ctx, { id: Number(pe) });
+  return (JSON.parse(json) as { participant: Json }).participant;
+}
+
+/** May the caller edit anything now? Only a live registration (withdrawn/rejected are 409). */
+export const editableStatus = (status: unknown) => status !== 'withdrawn' && status !== 'rejected';
+
+export interface SectionView {
+  key: string;
+  title: string;
+  blocks: Block[];
+  /** The caller may edit (some of) this section now. */
+  editable: boolean;
+}
+
+/** One section's view for this caller, or null when they see nothing of it and may not edit it. */
+export function sectionView(ctx: PageCtx, key: string, detail: Json): SectionView | null {
+  const section = STAFF_SECTIONS.find((s) => s.key === key);
+  if (!section) return null;
+  const editable =
+    may(ctx.access, 'participants.edit') &&
+    editableStatus(detail.status) &&
+    sectionFor(key, ctx.access.visibility) !== null;
+  const blocks = sectionBlocks(section, detail);
+  if (blocks.length === 0 && !editable) return null;
+  return { key, title: section.title, blocks, editable };
+}
+
+/** Lifecycle buttons the caller may use on a registration in `status`. */
+function lifecycleActions(ctx: PageCtx, status: string): string[] {
+  if (!may(ctx.access, 'registrations.manage')) return [];
+  if (status === 'rejected') return ['reinstate'];
+  if (status === 'withdrawn') return ['reinstate', 'reject'];
+  return ['withdraw', 'reject'];
+}
+
+/** Everything the page template reads. */
+export async function pageData(ctx: PageCtx, pe: string, detail: Json) {
+  const { event } = ctx.access;
+  const status = String(detail.status);
+  const { notes } = await listNotes(ctx, pe);
+  const history = await registrationHistory(ctx, Number(pe));
+  return {
+    title: String(detail.display_name),
+    event,
+    nav: eventNav(ctx.access, event.id, '/participants'),
+    path: participantPath(event.id, pe),
+    detail,
+    status,
+    statusText: STATUS_TEXT[status] ?? status,
+    summary: summaryRows(detail),
+    sections: STAFF_SECTIONS.map((s) => sectionView(ctx, s.key, detail)).filter((s) => s !== null),
+    editLocked: !editableStatus(status) && may(ctx.access, 'participants.edit'),
+    statusBlocks: statusBlocks(detail),
+    lifecycle: lifecycleActions(ctx, status),
+    notes: notes.map((n) => ({
+      ...n,
+      when: text(n.created_at),
+      by: n.author?.name || n.author?.email || '—',
+    })),
+    history: historyRows(history),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The participant page's editable sections (issue 14 item 5): the registration form's sections
+ * (web/sections.ts, whose field names are RecordPatch paths) plus safeguarding, which only staff
+ * fill in. For one caller, `sectionsFor` keeps only the fields they may write (access/record-write.ts
+ * "write follows read"), so a form never shows — nor sends — a field the caller may not see; a
+ * section left without fields is not editable. Staff wording replaces the participant's
+ * first-person labels where it matters (`I am at risk of anaphylaxis` → `Risk of anaphylaxis`).
+ */
+
+import type { Visibility } from '../../../access/policy.js';
+import { forbiddenWrites } from '../../../access/record-write.js';
+import { type Field, type Group, SECTIONS, type Section } from '../../web/sections.js';
+
+const SAFEGUARDING: Section = {
+  key: 'safeguarding',
+  title: 'Safeguarding',
+  intro: 'Only the safeguarding lead and administrators can read this.',
+  groups: [
+    {
+      legend: 'Support and collection',
+      fields: [
+        { name: 'safeguarding_detail.high_support_notes', label: 'High support notes', type: 'textarea' },
+        {
+          name: 'safeguarding_detail.authorized_pickup_adults',
+          label: 'Adults authorised to collect',
+          type: 'textarea',
+        },
+        { name: 'safeguarding_detail.other_instructions', label: 'Other instructions', type: 'textarea' },
+        { name: 'safeguarding_detail.curfew_acknowledged', label: 'Curfew acknowledged', type: 'checkbox' },
+        {
+          name: 'safeguarding_detail.overnight_rules_acknowledged',
+          label: 'Overnight rules acknowledged',
+          type: 'checkbox',
+        },
+      ],
+    },
+  ],
+};
+
+/** Staff wording for fields whose form label speaks as the participant. */
+const STAFF_LABELS: Record<string, string> = {
+  has_anaphylaxis_risk: 'Risk of anaphylaxis',
+  requires_refrigeration: 'Medication needs a fridge',
+  cross_contamination_risk: 'Cross-contamination risk (even traces)',
+  'accessibility.wheelchair': 'Uses a wheelchair',
+  'accessibility.step_free_access': 'Needs step-free access',
+  'accessibility.notes': 'Other access needs',
+  'travel_inbound.mode': 'Mode',
+  'travel_outbound.mode': 'Mode',
+  'accommodation.roommate_preferences': 'Roommate preferences',
+  'accommodation.roommate_exclusions': 'Roommate exclusions',
+  'medical_detail.allergy_severity': 'Allergy severity',
+  'medical_detail.additional_notes': 'Additional notes',
+};
+
+const relabel = (field: Field): Field => {
+  const label = STAFF_LABELS[field.name];
+  return label ? { ...field, label } : field;
+};
+
+/** Staff titles for sections whose form title speaks to the participant. */
+const STAFF_TITLES: Record<string, string> = { personal: 'Personal details' };
+
+/** Every editable section, in page order. */
+export const STAFF_SECTIONS: readonly Section[] = [...SECTIONS, SAFEGUARDING].map((s) => ({
+  ...s,
+  title: STAFF_TITLES[s.key] ?? s.title,
+  groups: s.groups.map((g) => ({ ...g, fields: g.fields.map(relabel) })),
+}));
+
+/** A PATCH body naming only `path` (`personal.address.city`, `guardians[0].name`). */
+function bodyNaming(path: string): Record<string, unknown> {
+  const [head, ...rest] = path.split(/\[\d+\]\.?|\./).filter(Boolean);
+  if (!head) return {};
+  return { [head]: rest.length > 0 ? { [rest[0]!]: '' } : '' };
+}
+
+/** May a caller with visibility `v` write the field at `path`? */
+export function mayWriteField(path: string, v: Visibility): boolean {
+  return forbiddenWrites(bodyNaming(path), v).length === 0;
+}
+
+/** The section `key` reduced to the fields `v` may write (groups without fields dropped), or null. */
+export function sectionFor(key: string, v: Visibility): Section | null {
+  const section = STAFF_SECTIONS.find((s) => s.key === key);
+  if (!section) return null;
+  const groups: Group[] = section.groups
+    .map((g) => ({ ...g, fields: g.fields.filter((f) => mayWriteField(f.name, v)) }))
+    .filter((g) => g.fields.length > 0);
+  return groups.length > 0 ? { ...section, groups } : null;
+}
