@@ -77,6 +77,7 @@ describe('setup wizard pages', () => {
     expect(row!.starts_at).toBe('2027-01-10 08:00:00+00');
     const again = await getPage(env.t.app, browser, `${base}/details`);
     expect(again.body).toContain('value="2027-01-10T09:00"');
+    expect(again.body).toContain('In the event’s time zone (Europe/Berlin).');
 
     const window = await postForm(
       env.t.app,

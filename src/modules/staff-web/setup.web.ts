@@ -77,7 +77,11 @@ export async function renderStep(
     step: current,
     next: STEPS[STEPS.findIndex((s) => s.id === step) + 1] ?? null,
     action: setupUrl(event.id, step),
-    fields: isFieldStep ? STEP_FIELDS[step as FieldStepId] : [],
+    fields: isFieldStep
+      ? STEP_FIELDS[step as FieldStepId].map((f) =>
+          f.type === 'datetime' ? { ...f, hint: `In the event’s time zone (${event.timezone}).` } : f,
+        )
+      : [],
     values: extra.values ?? (isFieldStep ? valuesOf(step as FieldStepId, event) : {}),
     errors,
     fieldErrors,
