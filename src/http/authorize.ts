@@ -51,7 +51,7 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('preHandler', async (request) => {
     const { action, credential, optionalSession } = request.routeOptions.config;
     if (action && credential === 'guardian_link') {
-      request.access = await authorizeGuardianLink(deps.db, action, (request.params as Params).token);
+      request.access = await authorizeGuardianLink(deps.db, action, ((request.params ?? {}) as Params).token);
       return;
     }
     if (!action || credential !== 'session_cookie') return;

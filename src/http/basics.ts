@@ -1,7 +1,8 @@
 /**
  * Request basics: a JSON parser that accepts an empty body (contract §1: "a DELETE or GET sent
  * with Content-Type: application/json and no body must work"), and `Cache-Control: no-store` on
- * every API response (they carry personal data), except the public OpenAPI/docs documents.
+ * every response (they carry personal data), except the public OpenAPI/docs documents and the
+ * static scripts under `/assets/` that set their own (public, cacheable: no personal data).
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -20,12 +21,10 @@ export function registerHttpBasics(app: FastifyInstance): void {
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.url;
-    // Uploaded images (/media/<sha256>.<ext>) are public and immutable: they set their own caching.
-    if (
-      !url.startsWith('/api/v1/docs') &&
-      !url.startsWith('/api/v1/openapi.json') &&
-      !url.startsWith('/media/')
-    ) {
+    // Static assets and uploaded images (/media/<sha256>.<ext>, public and immutable) set their own caching.
+    const ownPolicy =
+      (url.startsWith('/assets/') || url.startsWith('/media/')) && reply.hasHeader('cache-control');
+    if (!ownPolicy && !url.startsWith('/api/v1/docs') && !url.startsWith('/api/v1/openapi.json')) {
       reply.header('Cache-Control', 'no-store');
     }
     return payload;

@@ -163,6 +163,12 @@ describe('staff page rows', () => {
     const res = await app.inject({ method: 'GET', url: '/assets/htmx.min.js' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('htmx');
+    // Public scripts are cacheable (no personal data); pages stay no-store.
+    expect(res.headers['cache-control']).toBe('public, max-age=3600');
+    const wasm = await app.inject({ method: 'GET', url: '/assets/vendor/zxing_reader.wasm' });
+    expect(wasm.headers['cache-control']).toBe('public, max-age=86400');
+    const css = await app.inject({ method: 'GET', url: '/assets/muster.css' });
+    expect(css.headers['cache-control']).toBe('no-store');
   });
 
   it('refused requests change nothing in the database', async () => {

@@ -164,7 +164,7 @@ export function announcementPages(web: Api, deps: Deps): void {
     { config: session, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
       const ctx = ctxOf(deps, request, action);
-      const body = request.body as FormBody;
+      const { body } = request;
       const values: FormValues = {
         subject: field(body, 'subject'),
         body: field(body, 'body'),

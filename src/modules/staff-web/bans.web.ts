@@ -84,7 +84,7 @@ export function banPages(web: Api, deps: Deps): void {
       schema: { hide: true, body: FormBody, response: pageResponses },
     },
     async (request, reply) => {
-      const body = request.body as FormBody;
+      const { body } = request;
       const values = {
         emails: field(body, 'emails'),
         reason: field(body, 'reason'),

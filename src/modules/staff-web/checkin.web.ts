@@ -39,7 +39,9 @@ export function checkinPages(web: Api, deps: Deps): void {
     web.get(
       `/assets/vendor/${name}`,
       { config: { public: 'none' }, schema: { hide: true } },
-      async (_r, reply) => reply.type(type).send(VENDOR_BYTES.get(name)),
+      // Public library files (no personal data): cached for a day, not fetched on every desk load.
+      async (_r, reply) =>
+        reply.type(type).header('Cache-Control', 'public, max-age=86400').send(VENDOR_BYTES.get(name)),
     );
   }
 

@@ -74,7 +74,7 @@ export function groupPages(web: Api, deps: Deps): void {
     { config: session, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
       const ctx = ctxOf(deps, request, action);
-      const body = request.body as FormBody;
+      const { body } = request;
       const values = { name: field(body, 'name'), color: field(body, 'color') };
       const res = await attempt(() => createGroup(ctx, { name: values.name, color: values.color || null }));
       if ('ok' in res) return reply.redirect(`/staff/events/${ctx.access.event.id}/groups?done=created`, 303);
@@ -92,7 +92,7 @@ export function groupPages(web: Api, deps: Deps): void {
     { config: session, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
       const ctx = ctxOf(deps, request, action);
-      const body = request.body as FormBody;
+      const { body } = request;
       const groupId = Number(field(body, 'group_id'));
       const ids = fields(body, 'registration_ids')
         .filter((x) => /^[0-9]{1,9}$/.test(x))

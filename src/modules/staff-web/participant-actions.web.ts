@@ -9,7 +9,7 @@
  *   notes; a blank note (422) → the page again with the error. `notes.write`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
@@ -62,10 +62,9 @@ async function renderConfirm(
   status: number,
   extra: { errors?: { message: string }[]; reason?: string } = {},
 ) {
-  const { participant_event_id: pe, action } = request.params as {
-    participant_event_id: string;
-    action: StaffAction;
-  };
+  const { participant_event_id: pe, action } = (
+    request as FastifyRequest<{ Params: Static<typeof ActionParams> }>
+  ).params;
   const ctx = ctxOf(deps, request, 'registrations.manage');
   // The name comes through the participants serializer, in the caller's visibility.
   const detail = await readDetail(ctx, pe);

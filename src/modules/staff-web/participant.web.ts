@@ -82,7 +82,7 @@ async function renderForm(
   section: Section,
   state: FormState,
 ) {
-  const { event_id, participant_event_id: pe } = request.params as Params;
+  const { event_id, participant_event_id: pe } = (request as FastifyRequest<{ Params: Params }>).params;
   const ctx = editCtx(deps, request);
   const fieldErrors: Record<string, string> = {};
   for (const e of state.errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;

@@ -58,8 +58,10 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
 export function staffPages(web: Api, deps: Deps): void {
   staffAssets(web);
   web.register(async (staff) => {
-    staff.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('Cache-Control', 'no-store');
+    staff.addHook('onSend', async (request, reply, payload) => {
+      // Public library files (/assets/…) keep their own caching; everything else is no-store.
+      if (!(request.url.startsWith('/assets/') && reply.hasHeader('cache-control')))
+        reply.header('Cache-Control', 'no-store');
       if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
         reply.header('Content-Security-Policy', STAFF_CSP);
       }
