@@ -32,6 +32,7 @@ import { sessionRoutes } from './modules/credentials/session.routes.js';
 import { emailLogRoutes } from './modules/email/email-log.routes.js';
 import { emailTemplateRoutes } from './modules/email/email-templates.routes.js';
 import { suppressionRoutes } from './modules/email/suppressions.routes.js';
+import { eventSetupRoutes, mediaRoutes } from './modules/events/event-setup.routes.js';
 import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { exportRoutes } from './modules/exports/exports.routes.js';
@@ -112,6 +113,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       notesRoutes(api, deps);
       // Series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
+      eventSetupRoutes(api, deps); // consent documents, logo and banner (multipart scoped there)
       chatBlastRoutes(api, deps);
       emailLogRoutes(api, deps);
       suppressionRoutes(api, deps);
@@ -139,6 +141,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
   webRoutes(typed(app), deps);
+  mediaRoutes(typed(app), deps); // GET /media/<sha256>.<ext>: uploaded event images
   await app.ready();
   return app;
 }

@@ -107,6 +107,9 @@ export const actions = {
   'series.events.update': { keys: SERIES_KEY, users: 'event_manage', target: 'series:event' },
   // contract §2: keys reach `setup/complete` for their event(s); users need event management.
   'events.setup_complete': { keys: KEYS_BOTH, users: 'event_manage', target: 'event:id' },
+  // Event setup content (consent documents, logo and banner): like the event update route — the
+  // series key of the event's series and event managers.
+  'event_setup.manage': { keys: SERIES_KEY, users: 'event_manage', target: 'event:id' },
   // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
   'chat_blasts.read': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
   'chat_blasts.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },

@@ -20,12 +20,11 @@ export function registerHttpBasics(app: FastifyInstance): void {
     parseJson(request, text, done);
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    const ownPolicy = request.url.startsWith('/assets/') && reply.hasHeader('cache-control');
-    if (
-      !ownPolicy &&
-      !request.url.startsWith('/api/v1/docs') &&
-      !request.url.startsWith('/api/v1/openapi.json')
-    ) {
+    const url = request.url;
+    // Static assets and uploaded images (/media/<sha256>.<ext>, public and immutable) set their own caching.
+    const ownPolicy =
+      (url.startsWith('/assets/') || url.startsWith('/media/')) && reply.hasHeader('cache-control');
+    if (!ownPolicy && !url.startsWith('/api/v1/docs') && !url.startsWith('/api/v1/openapi.json')) {
       reply.header('Cache-Control', 'no-store');
     }
     return payload;

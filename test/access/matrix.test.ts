@@ -41,6 +41,7 @@ import { chatBlastRouteKeys } from './rows/chat-blasts.js';
 import { checkinRouteKeys } from './rows/checkin.js';
 import { emailLogRouteKeys, suppressionRouteKeys } from './rows/email-log.js';
 import { emailTemplateRouteKeys } from './rows/email-templates.js';
+import { eventSetupRouteKeys, mediaRouteKeys } from './rows/event-setup.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { invitationRouteKeys } from './rows/invitations.js';
@@ -632,6 +633,8 @@ const ROW_FILE_ROUTES = new Set([
   ...registrationRouteKeys,
   ...invitationRouteKeys, // pending invitations, guardian resend (test/registration/invitations-rows.test.ts)
   ...organiserRouteKeys, // exports, audit trail, team, API keys, groups (test/organiser/rows.test.ts)
+  ...eventSetupRouteKeys, // consent documents, logo and banner (test/setup/rows.test.ts)
+  ...mediaRouteKeys, // public uploaded images (test/setup/images.test.ts)
   ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
 ]);
 

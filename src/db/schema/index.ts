@@ -4,6 +4,7 @@ export * from './audit.js';
 export * from './checkin.js';
 export * from './credentials.js';
 export * from './email.js';
+export * from './event-content.js';
 export * from './events.js';
 export * from './messaging.js';
 export * from './oauth.js';

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, ts, updatedAt } from './common.js';
+import { eventConsentDocuments } from './event-content.js';
 import { events } from './events.js';
 import { registrations } from './participants.js';
 
@@ -30,10 +31,15 @@ export const consents = pgTable(
     signatureName: text('signature_name'),
     signatureIp: text('signature_ip'),
     esignSubmissionId: text('esign_submission_id'),
+    /** The version of the event's consent document this signature signed (typed signatures). */
+    documentId: integer('document_id').references(() => eventConsentDocuments.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('consents_registration_type').on(t.registrationId, t.consentType)],
+  (t) => [
+    uniqueIndex('consents_registration_type').on(t.registrationId, t.consentType),
+    index().on(t.documentId),
+  ],
 );
 
 /** Guardian status: pending | invited | accepted | completed | declined. */

@@ -117,6 +117,18 @@ export async function updateSeriesEvent(ctx: SeriesEventCtx, body: EventRequestB
 }
 
 /**
+ * The PATCH rules for an event reached by `{event_id}` alone (the setup wizard's pages): loads the
+ * event's series, then `updateSeriesEvent` — same validation, audit and answer.
+ */
+export async function updateEvent(ctx: EventCtx, body: EventRequestBody) {
+  const [series] = await ctx.db
+    .select()
+    .from(seriesTable)
+    .where(eq(seriesTable.id, ctx.access.event.seriesId));
+  return updateSeriesEvent({ ...ctx, access: { ...ctx.access, series: series! } }, body);
+}
+
+/**
  * POST /events/{e}/setup/complete → `{event}` with `setup_complete` true (contract §7). 422
  * without a support email. Idempotent: an event already set up is returned unchanged (no audit, no
  * `updated_at` bump); otherwise audited `events.setup_complete`.

@@ -25,7 +25,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Groups', path: '/groups', action: 'groups.manage' },
   { label: 'Team', path: '/team', action: 'event_roles.manage' },
   { label: 'Audit trail', path: '/audit', action: 'audit_log.event' },
-  { label: 'Setup', path: '/setup', action: 'series.events.update' },
+  { label: 'Setup', path: '/setup', action: 'event_setup.manage' },
 ];
 
 /** May the caller (a user) use `action` on the context's target? Keys never reach pages. */

@@ -29,6 +29,8 @@ import { invitationPages } from './invitations.web.js';
 import { participantPages } from './participant.web.js';
 import { participantActionPages } from './participant-actions.web.js';
 import { participantsPages } from './participants.web.js';
+import { setupPages } from './setup.web.js';
+import { setupContentPages } from './setup-content.web.js';
 import { teamPages } from './team.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
@@ -53,6 +55,8 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   emailPages, // email wording and reminders (issue 16 items 9-10)
   participantPages, // the participant page and its section edits (record)
   participantActionPages, // withdraw/reinstate/reject, notes (record)
+  setupPages, // event setup wizard (issue 16 item 5)
+  setupContentPages, // its consent documents and image uploads
 ];
 
 export function staffPages(web: Api, deps: Deps): void {

@@ -23,6 +23,7 @@ import {
   invitationByToken,
 } from '../registration/invitations/invitee.service.js';
 import { startRegistration } from '../registration/lifecycle/registrations.service.js';
+import { eventBrand } from './brand.js';
 import { signedInAs } from './session.js';
 import { PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 
@@ -58,6 +59,7 @@ export async function renderLanding(
   return reply.page(failure?.status ?? 200, 'accept', {
     title: `Register for ${invitation.eventName}`,
     eventName: invitation.eventName,
+    ...eventBrand(invitation.eventName, invitation.eventLogoUrl, invitation.eventBannerUrl),
     email: invitation.email,
     token,
     step,

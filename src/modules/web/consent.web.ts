@@ -12,8 +12,9 @@ import { Type } from 'typebox';
 import type { Deps, RegistrationCtx } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { consentDocumentText } from '../events/consent-documents.service.js';
 import { signOwnConsent } from '../registration/lifecycle/registrations.service.js';
-import { CONSENT_TEXTS, consentTitle } from './consent-texts.js';
+import { eventBrand } from './brand.js';
 import type { PageErrorItem } from './forms.js';
 import { ownCtx, ownDetail } from './register.web.js';
 import { pageResponses } from './web.schemas.js';
@@ -34,8 +35,12 @@ export const SignForm = Type.Object(
   { additionalProperties: false },
 );
 
-/** The consent page; `where` says where the form posts and where "back" goes. */
-export function renderConsent(
+/**
+ * The consent page; `where` says where the form posts and where "back" goes. The text is the
+ * event's consent document (the version signed, once signed) and the event's logo heads the page.
+ */
+export async function renderConsent(
+  deps: Deps,
   reply: FastifyReply,
   status: number,
   where: { action: string; back: { href: string; text: string } },
@@ -45,12 +50,14 @@ export function renderConsent(
   const errors = extra.errors ?? [];
   const fieldErrors: Record<string, string> = {};
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
-  const title = consentTitle(String(consent.consent_type));
+  const doc = await consentDocumentText(deps.db, Number(consent.id));
+  const title = doc.title;
   return reply.page(status, 'consent', {
     title: errors.length > 0 ? `Error: ${title}` : title,
     ...where,
+    ...eventBrand(doc.event.name, doc.event.logo_url, doc.event.banner_url),
     consentTitle: title,
-    consentText: CONSENT_TEXTS[String(consent.consent_type)] ?? [],
+    consentText: doc.paragraphs,
     signed: consent.status === 'signed',
     signedAt: consent.signed_at,
     signatureName: extra.signatureName ?? '',
@@ -88,7 +95,7 @@ export function consentPages(app: Api, deps: Deps): void {
     { config: OWN_PAGE, schema: { hide: true, params: ConsentParams, response: pageResponses } },
     async (request, reply) => {
       const { pe, id } = request.params;
-      return renderConsent(reply, 200, ownWhere(pe, id), await consentOf(ownCtx(deps, request), id));
+      return renderConsent(deps, reply, 200, ownWhere(pe, id), await consentOf(ownCtx(deps, request), id));
     },
   );
 
@@ -106,7 +113,7 @@ export function consentPages(app: Api, deps: Deps): void {
       const signatureName = (body.signature_name ?? '').trim();
       const errors = signatureProblems(body);
       if (errors.length > 0)
-        return renderConsent(reply, 422, ownWhere(pe, id), consent, { signatureName, errors });
+        return renderConsent(deps, reply, 422, ownWhere(pe, id), consent, { signatureName, errors });
       try {
         await signOwnConsent(ctx, id, {
           signatureName,
@@ -114,7 +121,7 @@ export function consentPages(app: Api, deps: Deps): void {
         });
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
-        return renderConsent(reply, 422, ownWhere(pe, id), consent, {
+        return renderConsent(deps, reply, 422, ownWhere(pe, id), consent, {
           signatureName,
           errors: [{ message: error.message }],
         });

@@ -16,6 +16,8 @@ import type { Deps, GuardianCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { consentTitle } from '../events/consent-defaults.js';
+import { consentTitlesOf } from '../events/consent-documents.service.js';
 import { problemsOf } from '../participants/record/problems.js';
 import {
   completePortal,
@@ -24,7 +26,6 @@ import {
   signPortalConsent,
 } from '../registration/guardian-portal/guardian-portal.service.js';
 import { renderConsent, SignForm, signatureProblems } from './consent.web.js';
-import { consentTitle } from './consent-texts.js';
 import {
   errorsFromProblems,
   formToPatch,
@@ -98,7 +99,8 @@ function valuesOf(portal: Portal): Values {
   return values;
 }
 
-function renderPortal(
+async function renderPortal(
+  deps: Deps,
   reply: FastifyReply,
   status: number,
   token: string,
@@ -110,6 +112,10 @@ function renderPortal(
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
   const guardian = portal.guardian as Json;
   const child = portal.child as Json;
+  const titles = await consentTitlesOf(
+    deps.db,
+    (portal.consents as Json[]).map((c) => Number(c.id)),
+  );
   return reply.page(status, 'guardian', {
     title: `${errors.length > 0 ? 'Error: ' : ''}Approve ${String(child.display_name)}'s registration`,
     token,
@@ -121,7 +127,7 @@ function renderPortal(
     contactGroups: PORTAL.groups.slice(1),
     permissions: portal.permissions,
     consents: (portal.consents as Json[]).map((c) => ({
-      title: consentTitle(String(c.consent_type)),
+      title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type)),
       status: 'waiting for your signature',
       signHref: `/guardian/${token}/consents/${String(c.id)}`,
     })),
@@ -184,7 +190,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     async (request, reply) => {
       const { token, id } = request.params;
       const consent = await pendingConsent(ctxOf(deps, request, 'guardian_portal.read'), id);
-      return renderConsent(reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
+      return renderConsent(deps, reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
     },
   );
 
@@ -203,14 +209,14 @@ export function guardianPages(app: Api, deps: Deps): void {
       const where = guardianWhere(token, id);
       const errors = signatureProblems(body);
       if (errors.length > 0)
-        return renderConsent(reply, 422, where, consent, { signatureName, errors, signedInAs: null });
+        return renderConsent(deps, reply, 422, where, consent, { signatureName, errors, signedInAs: null });
       try {
         await signPortalConsent(ctx, id, { signature_name: signatureName }, request.ip);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
         const failure = [{ message: error.message }];
-        return renderConsent(reply, error.statusCode, where, consent, {
+        return renderConsent(deps, reply, error.statusCode, where, consent, {
           signatureName,
           errors: failure,
           signedInAs: null,
@@ -240,7 +246,7 @@ export function guardianPages(app: Api, deps: Deps): void {
       const { token } = request.params;
       const signed = request.query.done === 'signed';
       const portal = await getPortal(ctxOf(deps, request, 'guardian_portal.read'));
-      return renderPortal(reply, 200, token, portal, {
+      return renderPortal(deps, reply, 200, token, portal, {
         ...(signed ? { notice: 'Thank you: your signature is recorded.' } : {}),
       });
     },
@@ -269,7 +275,7 @@ export function guardianPages(app: Api, deps: Deps): void {
       const { patch, slots } = portalPatch(values, body, portal);
       try {
         const saved = await patchPortal(ctx, patch);
-        return renderPortal(reply, 200, token, saved, { notice: 'Your answers are saved.' });
+        return renderPortal(deps, reply, 200, token, saved, { notice: 'Your answers are saved.' });
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
@@ -277,7 +283,7 @@ export function guardianPages(app: Api, deps: Deps): void {
           error.statusCode === 422
             ? errorsFromProblems(PORTAL, problemsOf(error), slots)
             : [{ message: error.message }];
-        return renderPortal(reply, error.statusCode, token, portal, { values, errors });
+        return renderPortal(deps, reply, error.statusCode, token, portal, { values, errors });
       }
     },
   );
@@ -293,7 +299,7 @@ export function guardianPages(app: Api, deps: Deps): void {
       const ctx = ctxOf(deps, request, 'guardian_portal.write');
       try {
         const done = await completePortal(ctx);
-        return renderPortal(reply, 200, token, done, {
+        return renderPortal(deps, reply, 200, token, done, {
           notice: 'Thank you: you have approved this registration.',
         });
       } catch (error) {
@@ -307,7 +313,7 @@ export function guardianPages(app: Api, deps: Deps): void {
                 .filter((p) => unanswered.includes(p.key))
                 .map((p) => ({ field: fieldId(p.key), message: `Answer: ${p.label}` }))
             : [{ message: error.message }];
-        return renderPortal(reply, error.statusCode, token, portal, { errors });
+        return renderPortal(deps, reply, error.statusCode, token, portal, { errors });
       }
     },
   );

@@ -15,10 +15,11 @@ import type { Deps, RegistrationCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { consentTitle } from '../events/consent-defaults.js';
+import { consentTitlesOf } from '../events/consent-documents.service.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
-import { consentTitle } from './consent-texts.js';
 import {
   errorsFromProblems,
   formToPatch,
@@ -206,14 +207,19 @@ async function renderOverview(
   const detail = await ownDetail(ctx);
   const { ticket } = await getTicket(ctx);
   return reply.page(status, 'overview', {
-    ...overviewData(pe, detail),
+    ...overviewData(pe, detail, await consentTitlesOf(deps.db, consentIdsOf(detail))),
     eventName: ticket.event.name,
     ...extra,
   });
 }
 
-/** What the overview shows; consents and guardians come from the same record. */
-export function overviewData(pe: string, detail: Json) {
+const consentIdsOf = (detail: Json) => ((detail.consents ?? []) as Json[]).map((c) => Number(c.id));
+
+/**
+ * What the overview shows; consents and guardians come from the same record. `titles`: the
+ * event's consent document titles by consent id (built-in titles otherwise).
+ */
+export function overviewData(pe: string, detail: Json, titles: Map<number, string> = new Map()) {
   const status = String(detail.status);
   const editable = status !== 'withdrawn' && status !== 'rejected';
   const started = (s: Section) => {
@@ -222,7 +228,7 @@ export function overviewData(pe: string, detail: Json) {
   };
   const consents = ((detail.consents ?? []) as Json[]).map((c) => ({
     id: c.id,
-    title: consentTitle(String(c.consent_type)),
+    title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type)),
     status:
       c.pending_on === 'guardian' && c.status !== 'signed'
         ? 'waiting for your parent or guardian'

@@ -70,10 +70,12 @@ export function webRoutes(app: Api, deps: Deps): void {
       sessionPlugin: '@fastify/cookie',
       cookieKey: 'muster_csrf',
       cookieOpts: { ...cookieBase(deps), signed: true },
-      // A form's hidden `_csrf` field, or (htmx requests from the staff pages) the X-CSRF-Token header.
+      // A form's hidden `_csrf` field, or (htmx requests from the staff pages) the X-CSRF-Token header,
+      // or (multipart upload forms, whose body is parsed after this check) the action URL's `_csrf`.
       getToken: (req: FastifyRequest) =>
         ((req.body as { _csrf?: unknown } | undefined)?._csrf as string | undefined) ??
         (req.headers['x-csrf-token'] as string | undefined) ??
+        ((req.query as { _csrf?: unknown } | undefined)?._csrf as string | undefined) ??
         '',
     });
     await web.register(view, {

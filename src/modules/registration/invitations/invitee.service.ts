@@ -19,6 +19,9 @@ export interface InvitationView {
   firstName: string | null;
   lastName: string | null;
   eventName: string;
+  /** The event's uploaded logo and banner (absolute URLs), or null. */
+  eventLogoUrl: string | null;
+  eventBannerUrl: string | null;
   /** pending (usable) | accepted | revoked | expired */
   state: 'pending' | 'accepted' | 'revoked' | 'expired';
   registrationId: number | null;
@@ -34,11 +37,13 @@ export async function invitationByToken(deps: Deps, token: string): Promise<Invi
     first_name: string | null;
     last_name: string | null;
     event_name: string;
+    logo_url: string | null;
+    banner_url: string | null;
     status: InvitationView['state'];
     expired: boolean;
     registration_id: number | null;
   }>(sql`
-    SELECT i.email, i.first_name, i.last_name, e.name AS event_name, i.status,
+    SELECT i.email, i.first_name, i.last_name, e.name AS event_name, e.logo_url, e.banner_url, i.status,
            i.expires_at <= now() AS expired, i.registration_id
       FROM invitations i JOIN events e ON e.id = i.event_id
      WHERE i.token_digest = ${digestSecret(token)}`);
@@ -49,6 +54,8 @@ export async function invitationByToken(deps: Deps, token: string): Promise<Invi
     firstName: row.first_name,
     lastName: row.last_name,
     eventName: row.event_name,
+    eventLogoUrl: row.logo_url,
+    eventBannerUrl: row.banner_url,
     state: row.status === 'pending' && row.expired ? 'expired' : row.status,
     registrationId: row.registration_id === null ? null : Number(row.registration_id),
   };

@@ -13,6 +13,7 @@ import { EsignPermanentError } from '../../../integrations/docuseal.js';
 import { esignProviderFor } from '../../../integrations/esign.js';
 import { notFound, unprocessable } from '../../../lib/errors.js';
 import { recordAudit } from '../../audit/audit.service.js';
+import { documentIdForSigning } from '../../events/consent-documents.service.js';
 import { requiredConsentTypes } from './completion.js';
 import { recheckCompletion, type TransitionActor } from './lifecycle.js';
 
@@ -102,10 +103,13 @@ export async function recordTypedSignature(
   if (input.signer === 'guardian' && row.pending_on === 'participant')
     throw unprocessable('This consent must be signed by the participant');
   const signedColumn = sql.raw(input.signer === 'guardian' ? 'guardian_signed_at' : 'participant_signed_at');
+  // The signature records the version of the event's document it signed.
+  const documentId = await documentIdForSigning(tx, row.event_id, row.consent_type);
   await tx.execute(sql`
     UPDATE consents
        SET status = 'signed', signed_at = now(), ${signedColumn} = now(), pending_on = NULL,
-           signature_name = ${name}, signature_ip = ${input.ip}, failure_reason = NULL, updated_at = now()
+           signature_name = ${name}, signature_ip = ${input.ip}, failure_reason = NULL,
+           document_id = ${documentId}, updated_at = now()
      WHERE id = ${input.consentId}`);
   await recordAudit(tx, {
     action: 'consents.sign',
@@ -120,6 +124,7 @@ export async function recordTypedSignature(
       consent_type: row.consent_type,
       signer: input.signer,
       method: 'typed',
+      document_id: documentId,
       ...input.actor.metadata,
     },
   });

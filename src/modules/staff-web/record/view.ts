@@ -5,7 +5,7 @@
  * the caller may not see is absent from the JSON, so it has no row here, and a table column whose
  * key no item carries is dropped. Values are text; templates escape them.
  */
-import { consentTitle } from '../../web/consent-texts.js';
+import { consentTitle } from '../../events/consent-defaults.js';
 import { getPath } from '../../web/forms.js';
 import type { Section } from '../../web/sections.js';
 

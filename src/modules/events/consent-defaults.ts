@@ -1,7 +1,7 @@
 /**
- * The words shown above a typed signature (embedded signing, contract §8, when no e-signature
- * provider is configured). Plain defaults; an event's own documents live with the e-signature
- * provider (configured in the setup wizard), not here.
+ * The built-in consent documents (embedded signing, contract §8): the text shown above a typed
+ * signature until an event saves its own version in the setup wizard
+ * (consent-documents.service.ts). With an e-signature provider the documents live there instead.
  */
 export const CONSENT_TITLES: Record<string, string> = {
   waiver: 'Participation waiver',
@@ -27,4 +27,12 @@ export const CONSENT_TEXTS: Record<string, string[]> = {
 
 export function consentTitle(type: string): string {
   return CONSENT_TITLES[type] ?? type.replace(/_/g, ' ');
+}
+
+/** The consent types an event can have a document for, in display order. */
+export const CONSENT_DOCUMENT_TYPES = Object.keys(CONSENT_TEXTS);
+
+/** The default document of `type` as a title and a plain-text body (paragraphs split by blank lines). */
+export function defaultConsentDocument(type: string): { title: string; body: string } {
+  return { title: consentTitle(type), body: (CONSENT_TEXTS[type] ?? []).join('\n\n') };
 }

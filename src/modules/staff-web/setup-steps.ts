@@ -1,0 +1,149 @@
+/**
+ * The setup wizard's steps and the conversion between its forms and the event API's fields
+ * (`PATCH /series/{s}/events/{e}` body): date-times are shown and read as wall-clock times in the
+ * event's time zone (`datetime-local`, no offset: the service reads them in the zone), blank
+ * optional texts clear the field, unchecked module boxes switch the module off.
+ */
+
+import { zoneOffsetMs } from '../../lib/zoned-time.js';
+import type { EventFields } from '../events/event-input.schemas.js';
+import type { EventRow } from '../events/records.service.js';
+
+export interface SetupField {
+  name: string;
+  label: string;
+  type: 'text' | 'email' | 'datetime' | 'checkbox';
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+}
+
+export const STEPS = [
+  { id: 'details', label: 'Details and schedule' },
+  { id: 'registration', label: 'Registration window' },
+  { id: 'modules', label: 'Modules' },
+  { id: 'contact', label: 'Support email' },
+  { id: 'consents', label: 'Consent documents' },
+  { id: 'images', label: 'Logo and banner' },
+  { id: 'complete', label: 'Complete setup' },
+] as const;
+export type StepId = (typeof STEPS)[number]['id'];
+/** Steps whose form saves event fields through the event update service. */
+export const FIELD_STEPS = ['details', 'registration', 'modules', 'contact'] as const;
+export type FieldStepId = (typeof FIELD_STEPS)[number];
+
+const ZONE_HINT = 'In the event’s time zone.';
+const MODULES: [string, string][] = [
+  ['travel_enabled', 'Travel (arrival and departure legs, pickups)'],
+  ['visa_options_enabled', 'Visa support letters'],
+  ['accommodation_enabled', 'Accommodation'],
+  ['roommate_preferences_enabled', 'Roommate preferences'],
+  ['freedom_waivers_enabled', 'Freedom waivers (free time without supervision)'],
+  ['nfc_badges_enabled', 'NFC badges'],
+  ['nfc_badge_write_on_checkin_enabled', 'Write NFC badges at check-in'],
+  ['groups_enabled', 'Groups'],
+];
+
+export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
+  details: [
+    { name: 'name', label: 'Event name', type: 'text', required: true },
+    {
+      name: 'timezone',
+      label: 'Time zone',
+      type: 'text',
+      required: true,
+      hint: 'An IANA name such as Europe/London.',
+    },
+    { name: 'starts_at', label: 'Starts', type: 'datetime', hint: ZONE_HINT },
+    { name: 'ends_at', label: 'Ends', type: 'datetime', hint: ZONE_HINT },
+    { name: 'venue_name', label: 'Venue', type: 'text' },
+    { name: 'location_address', label: 'Address', type: 'text', autocomplete: 'street-address' },
+    { name: 'location_city', label: 'City', type: 'text' },
+    { name: 'location_country', label: 'Country', type: 'text' },
+  ],
+  registration: [
+    { name: 'registration_open_at', label: 'Registration opens', type: 'datetime', hint: ZONE_HINT },
+    { name: 'registration_close_at', label: 'Registration closes', type: 'datetime', hint: ZONE_HINT },
+  ],
+  modules: [
+    ...MODULES.map(([name, label]): SetupField => ({ name, label, type: 'checkbox' })),
+    {
+      name: 'visa_application_url',
+      label: 'Visa application link (optional)',
+      type: 'text',
+      hint: 'An http(s) address participants who need a visa should open.',
+    },
+  ],
+  contact: [
+    {
+      name: 'support_email',
+      label: 'Support email',
+      type: 'email',
+      required: true,
+      autocomplete: 'email',
+      hint: 'Shown to participants and guardians; must be on one of the operator’s domains.',
+    },
+  ],
+};
+
+/** `YYYY-MM-DDTHH:MM` wall-clock time of an instant in `zone` (for a datetime-local input). */
+export function localInput(instant: string | null, zone: string): string {
+  if (!instant) return '';
+  const ms = Date.parse(instant);
+  return new Date(ms + zoneOffsetMs(ms, zone)).toISOString().slice(0, 16);
+}
+
+const CAMEL = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** The form values of a step for `event` as stored. */
+export function valuesOf(step: FieldStepId, event: EventRow): Record<string, string | boolean> {
+  const values: Record<string, string | boolean> = {};
+  const modules = event.modules as unknown as Record<string, unknown>;
+  for (const f of STEP_FIELDS[step]) {
+    if (step === 'modules')
+      values[f.name] = f.type === 'checkbox' ? modules[f.name] === true : String(modules[f.name] ?? '');
+    else if (f.type === 'checkbox') values[f.name] = modules[f.name] === true;
+    else {
+      const raw = (event as unknown as Record<string, string | null>)[CAMEL(f.name)] ?? null;
+      values[f.name] = f.type === 'datetime' ? localInput(raw, event.timezone) : (raw ?? '');
+    }
+  }
+  return values;
+}
+
+type FormBody = Record<string, string | undefined>;
+
+/** The form's values as typed (to show them again after an error). */
+export function valuesFromForm(step: FieldStepId, body: FormBody): Record<string, string | boolean> {
+  return Object.fromEntries(
+    STEP_FIELDS[step].map((f) => [
+      f.name,
+      f.type === 'checkbox' ? body[f.name] === 'true' : (body[f.name] ?? ''),
+    ]),
+  );
+}
+
+/**
+ * The event API's `event` fields for a step's form (blank optional fields → null; the modules
+ * step's fields all go into `modules`).
+ */
+export function fieldsFromForm(step: FieldStepId, body: FormBody): EventFields {
+  const out: Record<string, unknown> = {};
+  const modules: Record<string, unknown> = {};
+  for (const f of STEP_FIELDS[step]) {
+    const value = (body[f.name] ?? '').trim();
+    const target = step === 'modules' ? modules : out;
+    if (f.type === 'checkbox') target[f.name] = value === 'true';
+    else if (f.required) target[f.name] = value;
+    else target[f.name] = value === '' ? null : value;
+  }
+  if (step === 'modules') out.modules = modules;
+  return out as EventFields;
+}
+
+/** The form field an event-service message is about (its wire name leads the message), if any. */
+export function fieldOfMessage(step: FieldStepId, message: string): string | undefined {
+  const names = STEP_FIELDS[step].map((f) => f.name).sort((a, b) => b.length - a.length);
+  const text = message.replace(/^modules\./, '');
+  return names.find((n) => text.startsWith(n)) ?? names.find((n) => text.includes(` ${n}`));
+}
