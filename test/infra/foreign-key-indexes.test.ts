@@ -24,6 +24,8 @@ const WITHOUT_INDEX: Record<string, string> = {
   'guardians.guardian_user_id': 'users are never deleted; guardians are read by registration',
   'invitations.invited_by_user_id': 'users are never deleted',
   'notes.author_user_id': 'users are never deleted',
+  'announcements.created_by_user_id': 'users are never deleted',
+  'email_templates.updated_by_user_id': 'users are never deleted',
   'authorization_codes.user_id': 'users are never deleted; codes live minutes',
   'authorization_codes.mobile_token_id': 'tokens are revoked, not deleted; codes live minutes',
   // Events, series and OAuth clients are not deleted by the application; keys are few per event.

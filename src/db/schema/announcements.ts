@@ -57,5 +57,7 @@ export const announcementRecipients = pgTable(
   (t) => [
     uniqueIndex('announcement_recipients_unique').on(t.announcementId, t.email),
     index().on(t.emailLogId),
+    // Deleting a registration (retention) sets its recipients' link to null without a scan.
+    index().on(t.registrationId),
   ],
 );

@@ -52,5 +52,10 @@ export const emailReminders = pgTable(
   (t) => [
     unique('email_reminders_once').on(t.kind, t.registrationId, t.guardianId).nullsNotDistinct(),
     index().on(t.eventId, t.createdAt),
+    // Registrations, guardians (replaced by a record edit) and log rows are deleted one by one:
+    // each delete finds its reminders through an index, not a scan.
+    index().on(t.registrationId),
+    index().on(t.guardianId),
+    index().on(t.emailLogId),
   ],
 );

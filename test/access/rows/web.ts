@@ -78,6 +78,13 @@ const ROUTES: RouteDef[] = [
   },
   {
     method: 'GET',
+    route: 'GET /media/:file',
+    url: `/media/${'0'.repeat(64)}.png`,
+    target: 'unknown image',
+    expected: { status: 404, contentType: 'none' },
+  },
+  {
+    method: 'GET',
     route: 'GET /favicon.ico',
     url: '/favicon.ico',
     target: 'icon',
@@ -238,6 +245,7 @@ export const PAGE_DECLARATIONS: Record<
   'GET /assets/muster.css': 'public',
   'GET /favicon.ico': 'public',
   'GET /assets/htmx.min.js': 'public',
+  'GET /media/:file': 'public',
   'GET /assets/js/:name': 'public',
   'GET /assets/vendor/zxing-reader.js': 'public',
   'GET /assets/vendor/zxing_reader.wasm': 'public',
