@@ -87,13 +87,17 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `muster <args>` (tsx src/cli/main.ts) with the database's environment. */
+/**
+ * Runs `muster <args>` (tsx src/cli/main.ts) with the database's environment. Killed after 5
+ * minutes: a ceiling for a saturated CI machine (an import with --invite, which waits for its
+ * emails, was seen past 2 minutes beside the browser suites), not a timing assertion.
+ */
 export function runCli(db: TestDatabase, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       TSX,
       [MAIN, ...args],
-      { cwd: ROOT, env: { ...db.env, ...extraEnv }, timeout: 120_000 },
+      { cwd: ROOT, env: { ...db.env, ...extraEnv }, timeout: 300_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -60,7 +60,7 @@ const ITEMS = [
   },
 ];
 
-describe('muster import --invite', { timeout: 180_000 }, () => {
+describe('muster import --invite', { timeout: 600_000 }, () => {
   it('without --invite sends nothing', async () => {
     const file = path.join(db.dataDir, 'first.json');
     await writeFile(file, JSON.stringify([ITEMS[0]]));
