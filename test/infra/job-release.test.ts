@@ -63,6 +63,7 @@ describe.skipIf(!onPostgres)('job claims at stop', { timeout: 180_000 }, () => {
     const first = startMuster(['worker', '--json'], env);
     for (let i = 0; i < 600 && expo.heldCount() === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(expo.heldCount(), first.stderr()).toBe(1);
+    await first.started();
     expect(await jobState()).toMatchObject([{ state: 'active', available: true }]);
 
     const { code } = await first.stop('SIGTERM');

@@ -22,12 +22,15 @@ export function registerWorkerCommand(program: Command): void {
         const config = loadConfig();
         requireSharedKey(config);
         const { createDeps } = await import('../../server.js');
-        const deps = await createDeps(config, { worker: true });
+        // Stopping is wired before the job handlers start: a SIGTERM that arrives while the worker
+        // starts (it may already hold a job) still releases its claims instead of killing it.
+        const starting = createDeps(config, { worker: true });
+        stopOnSignals(async () => (await starting).close(), { quiet: true });
+        await starting;
         emit(json, {
           json: { worker: 'running', pid: process.pid },
           text: [`Muster worker running (pid ${process.pid}). Press Ctrl+C to stop.`],
         });
-        stopOnSignals(() => deps.close(), { quiet: true });
       } catch (error) {
         fail(json, error);
       }
