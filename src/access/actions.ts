@@ -169,7 +169,7 @@ export const actions = {
   'email_templates.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Email announcements (compose, preview, send, schedule, cancel, delivery): event admins and above.
   'announcements.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
-  // Staff dashboard pages (issue "Staff dashboard"): an event's overview, for anyone with event access.
+  // Staff dashboard pages: an event's overview, for anyone with event access.
   'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;
 

@@ -1,5 +1,5 @@
 /**
- * Stopping without waiting on idle sockets (docs/operations.md "Stopping"; issue 17).
+ * Stopping without waiting on idle sockets (docs/operations.md "Stopping").
  *
  * `app.close()` stops listening, lets every request Fastify already received finish, and waits for
  * all connections to end. Two kinds of socket would hold it open past the process's 10 s stop

@@ -1,5 +1,5 @@
 /**
- * Email announcements (organiser operations, item 8): one row per composed message, one recipient
+ * Email announcements: one row per composed message, one recipient
  * row per distinct address it went to, linked to the email_log row that carries its delivery state.
  */
 import { sql } from 'drizzle-orm';

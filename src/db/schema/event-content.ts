@@ -1,5 +1,5 @@
 /**
- * Per-event content edited in the setup wizard (organiser-operations issue, item 5): the consent
+ * Per-event content edited in the setup wizard: the consent
  * documents participants and guardians sign, and the uploaded logo and banner images.
  */
 import { customType, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';

@@ -1,4 +1,4 @@
-/** Email announcement routes (organiser operations item 8; docs/organiser-api.md "Announcements"). */
+/** Email announcement routes (docs/organiser-api.md "Announcements"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';

@@ -1,4 +1,4 @@
-/** Wire shapes of email announcements (organiser operations item 8; docs/organiser-api.md). */
+/** Wire shapes of email announcements (docs/organiser-api.md). */
 import { type Static, Type } from 'typebox';
 import { registrationStatuses } from '../../db/schema/participants.js';
 import { DateTime, NullableDateTime } from '../../http/schema-helpers.js';

@@ -1,5 +1,5 @@
 /**
- * Email announcements (organiser operations item 8; docs/organiser-api.md "Announcements"):
+ * Email announcements (docs/organiser-api.md "Announcements"):
  * compose a message to an audience of the event, preview it with the first recipient's values,
  * send it now or schedule it, and read the delivery state of every recipient. Who: event admins,
  * series roles of the event's series and global admins (`announcements.manage`).

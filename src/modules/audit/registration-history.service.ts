@@ -1,5 +1,5 @@
 /**
- * The history of one registration for the staff participant page (issue 14 item 4): the audit
+ * The history of one registration for the staff participant page: the audit
  * entries about it (target the registration, one of its consents, or naming it in
  * `metadata.registration_id`), newest first, as "who did what, when, to which fields". Never
  * values: metadata passes the audit trail's allow-list (METADATA_KEYS), and for a caller who may

@@ -1,5 +1,5 @@
 /**
- * The check-in desk's participant data (issue "Staff dashboard" item 7): the compact shape the
+ * The check-in desk's participant data: the compact shape the
  * desk page shows and caches for offline search. Only fields every caller with participants access
  * may see (names, email, status, where they are scanned): no PII or sensitive field, so the same
  * list is right for `limited` and for a safeguarding lead.

@@ -1,5 +1,5 @@
 /**
- * The announcement email (organiser operations, item 8): the organiser's own words, with the facts
+ * The announcement email: the organiser's own words, with the facts
  * Muster fills in around them (the event's name, why the reader gets it, where to ask questions).
  * Plain language only: no links into the API, no tokens, no machine timestamps. HTML and text parts.
  */

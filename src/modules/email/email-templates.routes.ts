@@ -1,4 +1,4 @@
-/** Editable email wording per event (docs/email.md "Editable wording"; issue 16 item 10). */
+/** Editable email wording per event (docs/email.md "Editable wording"). */
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';

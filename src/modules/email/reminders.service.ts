@@ -1,5 +1,5 @@
 /**
- * Reminder emails (issue 16 item 9; docs/email.md "Reminders"), run hourly by the `email-reminders`
+ * Reminder emails (docs/email.md "Reminders"), run hourly by the `email-reminders`
  * job, for events whose `email_reminders_enabled` is on:
  * - a guardian invitation still unanswered (`invited`) 3 days after it was sent is sent again once
  *   (`guardian_resend`), and one that expired while the registration is still `awaiting_guardian`

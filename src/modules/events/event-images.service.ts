@@ -1,5 +1,5 @@
 /**
- * Event logo and banner (organiser-operations issue, item 5; spec Event `logo_url`/`banner_url`,
+ * Event logo and banner (spec Event `logo_url`/`banner_url`,
  * contract §9: null when unset). An upload is checked by its content — the first bytes must be a
  * PNG, JPEG or WebP signature, and match the type the client declared — stored in `media_files`
  * (the database, so every process behind one PostgreSQL serves it) and published at

@@ -1,5 +1,5 @@
 /**
- * Event setup content (organiser-operations issue, item 5): the event's consent documents
+ * Event setup content: the event's consent documents
  * (`GET|PUT /events/{e}/consent_documents[/{type}]`), logo and banner upload
  * (`PUT|DELETE /events/{e}/images/{kind}`, multipart) and the public image files (`GET /media/…`).
  * Multipart parsing (@fastify/multipart) is registered in this scope only; the rest of the API

@@ -1,5 +1,5 @@
 /**
- * Announcements pages (organiser operations item 8; docs/staff-dashboard.md "Announcements"), over
+ * Announcements pages (docs/staff-dashboard.md "Announcements"), over
  * the announcements service (the API's) and the chat-blast list:
  * - GET  /staff/events/{e}/announcements: compose form, the event's announcements with delivery
  *   counts, and its chat blasts; `?show={id}` adds that announcement with the delivery state of

@@ -1,5 +1,5 @@
 /**
- * API keys page (organiser-operations issue, item 4; docs/staff-dashboard.md "API keys"), over the
+ * API keys page (docs/staff-dashboard.md "API keys"), over the
  * service of `GET|POST /series/{s}/api_keys` and `DELETE …/{id}` (`api_keys.manage`: series owners
  * and global admins; `{s}` a series UUID or slug):
  * - GET  /staff/series/{s}/api-keys: the series' and its events' keys (name, kind, event, owner,

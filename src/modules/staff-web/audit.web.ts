@@ -1,5 +1,5 @@
 /**
- * Audit trail pages (organiser operations item 2; docs/staff-dashboard.md "Audit trail"), over the
+ * Audit trail pages (docs/staff-dashboard.md "Audit trail"), over the
  * audit service behind GET /api/v1/events/{e}/audit_log and GET /api/v1/audit_log:
  * - GET /staff/events/{e}/audit (`audit_log.event`: event admins, series roles, global admins),
  * - GET /staff/audit (`audit_log.read`: global admins).

@@ -1,5 +1,5 @@
 /**
- * The ban list page for global admins (organiser operations item 7; docs/staff-dashboard.md
+ * The ban list page for global admins (docs/staff-dashboard.md
  * "Bans"), over the bans service behind /api/v1/bans:
  * - GET  /staff/bans (`bans.read`): bans newest first, `?email=` finds the ban holding an address,
  *   `?active=true|false`, 50 a page (`?offset=`); a form to add one.

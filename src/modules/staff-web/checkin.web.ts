@@ -1,5 +1,5 @@
 /**
- * The check-in desk (issue "Staff dashboard" item 7), `/staff/events/{event_id}/checkin`:
+ * The check-in desk, `/staff/events/{event_id}/checkin`:
  * - GET …/checkin[?context=<id>]: the page (action `scans.write`: writes at the door, any event
  *   access except `read_only`, contract §2; a `read_only` user gets the 403 page). Pick a scan
  *   context, search, scan a QR code, check in with one tap, undo, the live feed. Its scripts

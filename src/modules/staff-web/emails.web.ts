@@ -1,5 +1,5 @@
 /**
- * The event's emails page (issue 16 item 10; docs/email.md): the reminder switch and the wording of
+ * The event's emails page (docs/email.md): the reminder switch and the wording of
  * the editable emails, with a preview. Event admins, series roles and global admins
  * (`email_templates.manage`, like GET|PUT /api/v1/events/{e}/email_templates/{template}).
  * - GET  /staff/events/{e}/emails: the switch and the list of editable emails.

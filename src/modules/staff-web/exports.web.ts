@@ -1,5 +1,5 @@
 /**
- * Exports page (organiser operations item 1; docs/staff-dashboard.md "Exports"), action
+ * Exports page (docs/staff-dashboard.md "Exports"), action
  * `exports.read` (participants access, not read_only):
  * - GET /staff/events/{e}/exports: the presets this caller may download (a preset closed to them,
  *   like `medical` without safeguarding access, is not offered), each as CSV and Excel, with the

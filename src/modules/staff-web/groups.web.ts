@@ -1,5 +1,5 @@
 /**
- * Groups page (organiser operations item 6; docs/staff-dashboard.md "Groups"), over the groups
+ * Groups page (docs/staff-dashboard.md "Groups"), over the groups
  * service behind /api/v1/events/{e}/groups (action `groups.manage`: event admins, series roles,
  * global admins):
  * - GET  /staff/events/{e}/groups: the groups (name, colour, members), a form to create one, and the

@@ -1,5 +1,5 @@
 /**
- * The invitations page (staff dashboard issue, item 6; docs/staff-dashboard.md "Invitations"):
+ * The invitations page (docs/staff-dashboard.md "Invitations"):
  * - GET  /staff/events/{e}/invitations: invite one person or paste a list, and the pending
  *   invitations (search, 50 a page) with Resend and Revoke buttons (`invitations.manage`).
  * - POST /staff/events/{e}/invitations: one invitation (`participants.invite`); a refusal

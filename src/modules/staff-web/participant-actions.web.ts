@@ -1,5 +1,5 @@
 /**
- * The participant page's buttons (issue 14 items 4–5), each a plain form (no inline script):
+ * The participant page's buttons, each a plain form (no inline script):
  * - GET  …/participants/{pe}/confirm/{withdraw|reinstate|reject}: the confirmation page, with an
  *   optional reason; `registrations.manage` (event admins, series roles, global admins).
  * - POST …/participants/{pe}/status/{withdraw|reinstate|reject}: the staff lifecycle service

@@ -1,5 +1,5 @@
 /**
- * The staff participant page and its in-place section edits (issue 14 items 4–5):
+ * The staff participant page and its in-place section edits:
  * - GET  /staff/events/{e}/participants/{pe}: every section the caller may see, scans, travel,
  *   consents, guardians, notes and history (record/page.ts); `participants.read`.
  * - GET  …/sections/{section}/edit: the section's form (only the fields the caller may write,

@@ -1,5 +1,5 @@
 /**
- * The setup wizard's content steps (organiser-operations issue, item 5), over the same services as
+ * The setup wizard's content steps, over the same services as
  * `PUT /api/v1/events/{e}/consent_documents/{type}` and `PUT|DELETE /api/v1/events/{e}/images/{kind}`:
  * - POST …/setup/consents/{type}: saves one consent document (422 → the form again, field marked);
  * - POST …/setup/images/{kind}: a `multipart/form-data` upload (@fastify/multipart in this scope

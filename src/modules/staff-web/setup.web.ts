@@ -1,5 +1,5 @@
 /**
- * The setup wizard (organiser-operations issue, item 5): `/staff/events/{event_id}/setup/{step}`
+ * The setup wizard: `/staff/events/{event_id}/setup/{step}`
  * for event managers (action `event_setup.manage`, like `PATCH /series/{s}/events/{e}`). Each form
  * step saves through the event update service (same validation as the API: its 422 message is shown
  * next to the field it names) and moves on to the next step; "Complete setup" calls the service of

@@ -1,5 +1,5 @@
 /**
- * The staff dashboard's pages (issue "Staff dashboard"): server-rendered HTML under `/staff`, over
+ * The staff dashboard's pages (docs/staff-dashboard.md): server-rendered HTML under `/staff`, over
  * the same services and the same gate as the API. One encapsulated scope inside the web pages'
  * scope (modules/web/web.plugin.ts: cookies, CSRF, eta, the error page), which adds:
  * - `Cache-Control: no-store` on every answer (the pages show personal data),
@@ -43,19 +43,19 @@ export const STAFF_CSP = PAGE_CSP.replace(
 const AREAS: ((web: Api, deps: Deps) => void)[] = [
   homePages,
   participantsPages, // the participants table (dashboard)
-  checkinPages, // check-in desk (issue 14 item 7)
-  invitationPages, // invitations (issue 14 item 6)
-  teamPages, // event and series team (issue 16 item 3)
-  apiKeyPages, // API keys (issue 16 item 4)
+  checkinPages, // check-in desk
+  invitationPages, // invitations
+  teamPages, // event and series team
+  apiKeyPages, // API keys
   announcementPages, // announcements and chat blasts (organiser operations)
   auditPages, // audit trail of an event, and everything (global admins)
   banPages, // the ban list (global admins)
   groupPages, // an event's groups and who is in them
   exportPages, // export downloads for the session cookie
-  emailPages, // email wording and reminders (issue 16 items 9-10)
+  emailPages, // email wording and reminders
   participantPages, // the participant page and its section edits (record)
   participantActionPages, // withdraw/reinstate/reject, notes (record)
-  setupPages, // event setup wizard (issue 16 item 5)
+  setupPages, // event setup wizard
   setupContentPages, // its consent documents and image uploads
 ];
 

@@ -1,5 +1,5 @@
 /**
- * Team pages (organiser-operations issue, item 3; docs/staff-dashboard.md "Team"), over the team
+ * Team pages (docs/staff-dashboard.md "Team"), over the team
  * service of `GET|POST|DELETE /events/{e}/roles` and `/series/{s}/roles`:
  * - /staff/events/{e}/team (`event_roles.manage`: event admins, series roles, global admins),
  * - /staff/series/{s}/team (`series_roles.manage`: series owners, global admins; `{s}` UUID or slug).

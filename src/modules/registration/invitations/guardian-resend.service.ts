@@ -1,5 +1,5 @@
 /**
- * Staff resend of a guardian's portal invitation (staff dashboard issue, item 6; docs/organiser-api.md
+ * Staff resend of a guardian's portal invitation (docs/organiser-api.md
  * "Invitations"). Portal tokens are stored as digests, so a resend always issues a fresh 7-day link
  * (the old one stops working): that is both "resend" and "a fresh link when the old one expired"
  * (`renewed: true` in the audit entry when the old link had lapsed or was never sent).

@@ -1,5 +1,5 @@
 /**
- * Pending invitations and guardian resend (staff dashboard issue, item 6; docs/organiser-api.md
+ * Pending invitations and guardian resend (docs/organiser-api.md
  * "Invitations"): `GET /events/{e}/invitations`, `POST …/invitations/{id}/resend|revoke`,
  * `POST /events/{e}/participants/{pe}/guardians/{id}/resend`.
  */

@@ -1,5 +1,5 @@
 /**
- * Pending event invitations for staff (staff dashboard issue, item 6; docs/organiser-api.md
+ * Pending event invitations for staff (docs/organiser-api.md
  * "Invitations"): list them, resend one (a fresh 30-day token and email: tokens are stored as
  * digests, so the old link cannot be sent again and stops working), revoke one (its link stops
  * working). Callers: the same as the invite (`participants.invite`): event key of the event, series

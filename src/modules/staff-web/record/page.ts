@@ -1,5 +1,5 @@
 /**
- * The data of the staff participant page (issue 14 items 4–5), read through the API's services:
+ * The data of the staff participant page, read through the API's services:
  * the ParticipantDetail in the caller's visibility (getParticipant, the serializer decides every
  * field), notes (listNotes: restricted ones only for sensitive readers), the registration's
  * history, and which actions the caller may take (the same rules the gate applies: nav.ts `may`).

@@ -1,5 +1,5 @@
 /**
- * The participant page's editable sections (issue 14 item 5): the registration form's sections
+ * The participant page's editable sections: the registration form's sections
  * (web/sections.ts, whose field names are RecordPatch paths) plus safeguarding, which only staff
  * fill in. For one caller, `sectionsFor` keeps only the fields they may write (access/record-write.ts
  * "write follows read"), so a form never shows — nor sends — a field the caller may not see; a

@@ -1,5 +1,5 @@
 /**
- * What the participant page shows of a ParticipantDetail (issue 14 item 4), as display blocks:
+ * What the participant page shows of a ParticipantDetail, as display blocks:
  * a definition list (`dl`) or a table. Built only from keys present in the serializer's output
  * for this caller (participants.serialize.ts / detail.serialize.ts decide visibility): a field
  * the caller may not see is absent from the JSON, so it has no row here, and a table column whose
