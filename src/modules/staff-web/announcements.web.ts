@@ -12,7 +12,7 @@
  * Action `announcements.manage` (event admins, series roles, global admins) on every page.
  */
 import { Type } from 'typebox';
-import { registrationStatuses } from '../../db/schema/participants.js';
+import { type RegistrationStatus, registrationStatuses } from '../../db/schema/participants.js';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
@@ -21,6 +21,7 @@ import { AUDIENCES, type ComposeInput, DEFAULT_STATUSES } from '../announcements
 import * as announcements from '../announcements/announcements.service.js';
 import { listBlasts } from '../chat-blasts/chat-blasts.service.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
+import { STATUS_LABELS } from './format.js';
 import { attempt, eventFrame, field, fields, when } from './org-pages.js';
 
 const action = 'announcements.manage' as const;
@@ -46,14 +47,6 @@ export const AUDIENCE_LABELS: Record<(typeof AUDIENCES)[number], string> = {
   guardians_primary: 'Primary parent or guardian of each participant under 18',
   guardians_all: 'Every parent or guardian of each participant under 18',
   staff: 'The event’s team (everyone with a role on this event)',
-};
-const STATUS_LABELS: Record<string, string> = {
-  invited: 'Invited',
-  in_progress: 'Registering',
-  awaiting_guardian: 'Waiting for a guardian',
-  complete: 'Registered',
-  withdrawn: 'Withdrawn',
-  rejected: 'Rejected',
 };
 
 interface FormValues {
@@ -103,7 +96,7 @@ async function shownOf(ctx: Ctx, id: string, after: number | undefined) {
   return {
     ...a,
     audience_label: AUDIENCE_LABELS[a.audience as keyof typeof AUDIENCE_LABELS] ?? a.audience,
-    statuses_label: a.statuses.map((s) => STATUS_LABELS[s] ?? s).join(', '),
+    statuses_label: a.statuses.map((s) => STATUS_LABELS[s as RegistrationStatus] ?? s).join(', '),
     created: when(a.created_at, zone),
     scheduled: when(a.send_at, zone),
     sent: when(a.sent_at, zone),
@@ -139,7 +132,10 @@ export function announcementPages(web: Api, deps: Deps): void {
         })),
         blasts: chat_blasts.map((b) => ({ ...b, created: when(b.created_at, event.timezone) })),
         audiences: AUDIENCES.map((a) => ({ value: a, label: AUDIENCE_LABELS[a] })),
-        statuses: registrationStatuses.map((s) => ({ value: s, label: STATUS_LABELS[s] ?? s })),
+        statuses: registrationStatuses.map((s) => ({
+          value: s,
+          label: STATUS_LABELS[s as RegistrationStatus] ?? s,
+        })),
         zone: event.timezone,
       },
     };

@@ -9,13 +9,14 @@
  *   (the API routes take bearer credentials only). `Content-Disposition: attachment`, no-store.
  */
 import { Type } from 'typebox';
-import { registrationStatuses } from '../../db/schema/participants.js';
+import { type RegistrationStatus, registrationStatuses } from '../../db/schema/participants.js';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
 import { PRESET_NAMES, visibleColumns } from '../exports/presets.js';
 import { pageResponses } from '../web/web.schemas.js';
+import { STATUS_LABELS } from './format.js';
 import { eventFrame } from './org-pages.js';
 
 const action = 'exports.read' as const;
@@ -61,14 +62,6 @@ const PRESET_TEXT: Record<string, { label: string; about: string }> = {
   emergency_contacts: { label: 'Emergency contacts', about: 'Who to call for each participant.' },
   full: { label: 'Everything', about: 'Every field you are allowed to see.' },
 };
-const STATUS_LABELS: Record<string, string> = {
-  invited: 'Invited',
-  in_progress: 'Registering',
-  awaiting_guardian: 'Waiting for a guardian',
-  complete: 'Registered',
-  withdrawn: 'Withdrawn',
-  rejected: 'Rejected',
-};
 
 export function exportPages(web: Api, deps: Deps): void {
   web.get(
@@ -102,7 +95,7 @@ export function exportPages(web: Api, deps: Deps): void {
         presets,
         statuses: registrationStatuses.map((s) => ({
           value: s,
-          label: STATUS_LABELS[s] ?? s,
+          label: STATUS_LABELS[s as RegistrationStatus] ?? s,
           checked: statuses.includes(s),
         })),
         minor: q.minor ?? '',
