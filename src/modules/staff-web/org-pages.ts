@@ -18,18 +18,26 @@ export function eventFrame(access: AccessContext & { event: EventRow }, path: st
   };
 }
 
+/** One formatter per zone: the audit, recipient and blast lists format a time per row. */
+const WHEN_FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+
 /** "26 Nov 2026, 14:30" in `zone` (default UTC, named in the text then); '' for null. */
 export function when(iso: string | null | undefined, zone = 'UTC'): string {
   if (!iso) return '';
-  const text = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso));
+  let format = WHEN_FORMATTERS.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    WHEN_FORMATTERS.set(zone, format);
+  }
+  const text = format.format(new Date(iso));
   return zone === 'UTC' ? `${text} UTC` : text;
 }
 
