@@ -45,7 +45,14 @@ export async function listParticipants(
   const ids = await repo.listParticipantIds(ctx.db, event.id, watermark, since);
   const { db, access } = ctx;
   const fetchBatch = (start: number) =>
-    repo.participantsJsonBatch(db, event.id, access.visibility, ids.slice(start, start + LIST_BATCH), watermark, since);
+    repo.participantsJsonBatch(
+      db,
+      event.id,
+      access.visibility,
+      ids.slice(start, start + LIST_BATCH),
+      watermark,
+      since,
+    );
   return (async function* () {
     // Up to LIST_PREFETCH batches are in flight while one is written out, so the database builds
     // the next rows (on PostgreSQL, on another connection and core) while Node sends these.
