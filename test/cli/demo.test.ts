@@ -3,8 +3,8 @@
  * on a database that is not empty it seeds nothing; SIGTERM stops it cleanly).
  */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliArgs } from '../support/cli-build.js';
 import { freshDatabase, ROOT, runCli, runJson, singleJson, type TestDatabase } from './harness.js';
 
 let db: TestDatabase;
@@ -53,17 +53,13 @@ describe('muster seed and serve', { timeout: 120_000 }, () => {
   });
 
   it('serve prints its URLs, answers with the demo credentials, and stops on SIGTERM', async () => {
-    // Node itself with tsx's loader (not the tsx CLI, which relays signals to a child process of
-    // its own and, on a loaded machine, sometimes ended with 143 instead of our exit code).
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'serve', '--json'],
-      {
-        cwd: ROOT,
-        env: { ...db.env, PORT: '0', HOST: '127.0.0.1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    // Node itself (not the tsx CLI, which relays signals to a child process of its own and, on a
+    // loaded machine, sometimes ended with 143 instead of our exit code).
+    const child = spawn(process.execPath, cliArgs(['serve', '--json']), {
+      cwd: ROOT,
+      env: { ...db.env, PORT: '0', HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

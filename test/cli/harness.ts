@@ -12,14 +12,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrate.js';
+import { cliArgs } from '../support/cli-build.js';
 import { createTestDatabase } from '../support/db.js';
 
 /** The MUSTER_SECRET_KEY of CLI subprocesses on PostgreSQL (32 bytes, base64). */
 export const TEST_SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 export interface TestDatabase {
   /** Environment for CLI subprocesses (MUSTER_DATA_DIR, and DATABASE_URL in PostgreSQL mode). */
@@ -88,15 +87,15 @@ export interface CliRun {
 }
 
 /**
- * Runs `muster <args>` (tsx src/cli/main.ts) with the database's environment. Killed after 5
+ * Runs `muster <args>` (the compiled CLI, test/support/cli-build.ts) with the database's environment. Killed after 5
  * minutes: a ceiling for a saturated CI machine (an import with --invite, which waits for its
  * emails, was seen past 2 minutes beside the browser suites), not a timing assertion.
  */
 export function runCli(db: TestDatabase, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
-      [MAIN, ...args],
+      process.execPath,
+      cliArgs(args),
       { cwd: ROOT, env: { ...db.env, ...extraEnv }, timeout: 300_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

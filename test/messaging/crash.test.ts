@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { chatUserId, seedChatParticipants } from '../support/chat-seed.js';
+import { cliArgs } from '../support/cli-build.js';
 import { type FakeSlack, startFakeSlack } from '../support/slack-fake.js';
 import { buildWorld, type World } from '../support/world.js';
 
@@ -82,7 +83,7 @@ afterAll(async () => {
 });
 
 function startWorkerProcess(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--json'], {
+  const child = spawn(process.execPath, cliArgs(['worker', '--json']), {
     cwd: ROOT,
     env: workerEnv,
     stdio: ['ignore', 'ignore', 'inherit'],

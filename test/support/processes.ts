@@ -1,12 +1,12 @@
 /**
- * Real `muster` processes for multi-process tests: Node itself with tsx's loader (so signals reach
- * the CLI directly), stdout collected, the `--json` start line parsed, and stopping with a signal
+ * Real `muster` processes for multi-process tests: Node itself running the compiled CLI (so signals
+ * reach it directly; test/support/cli-build.ts), stdout collected, the `--json` start line parsed, and stopping with a signal
  * that reports the exit code and how long the stop took.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import path from 'node:path';
 import { ROOT } from '../cli/harness.js';
+import { cliArgs } from './cli-build.js';
 
 export interface MusterProcess {
   readonly child: ChildProcess;
@@ -30,7 +30,7 @@ export async function killAll(): Promise<void> {
 }
 
 export function startMuster(args: string[], env: NodeJS.ProcessEnv): MusterProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+  const child = spawn(process.execPath, cliArgs(args), {
     cwd: ROOT,
     env: { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
