@@ -1,11 +1,12 @@
 /** Embedded database: the data-folder lock and the data surviving a restart. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
-import { DataDirLockedError } from '../../src/db/embedded/embedded.js';
+import { DataDirLockedError, lockDataDir } from '../../src/db/embedded/embedded.js';
 import { runMigrations } from '../../src/db/migrate.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'muster-embedded-'));
@@ -27,4 +28,33 @@ describe('embedded database folder', () => {
     expect(res.rows).toEqual([{ name: 'Kept' }]);
     await reopened.close();
   }, 180_000); // two embedded start-ups (initdb on disk): slow on a loaded 2-core machine
+
+  it('takes over at once the fresh lock of a holder that was killed, and refuses it while the holder runs', async () => {
+    // What a SIGKILLed `muster serve` leaves: a lock folder refreshed moments ago (far from the
+    // 15 s staleness) whose owner.json names a process of this machine.
+    const folder = mkdtempSync(path.join(tmpdir(), 'muster-killed-'));
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    try {
+      mkdirSync(path.join(folder, 'muster.lock'));
+      writeFileSync(
+        path.join(folder, 'muster.lock', 'owner.json'),
+        JSON.stringify({ pid: holder.pid, hostname: hostname() }),
+      );
+      await expect(lockDataDir(folder)).rejects.toThrow(/in use by another Muster process/);
+
+      holder.kill('SIGKILL');
+      await exited;
+      const started = performance.now();
+      const release = await lockDataDir(folder);
+      const ms = performance.now() - started;
+      expect(ms).toBeLessThan(1000); // no waiting for the lock to go stale
+      const owner = JSON.parse(readFileSync(path.join(folder, 'muster.lock', 'owner.json'), 'utf8'));
+      expect(owner).toEqual({ pid: process.pid, hostname: hostname() });
+      await release();
+    } finally {
+      holder.kill('SIGKILL');
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });

@@ -8,7 +8,7 @@
  * REQUEST_TIMEOUT_MS, and the server must still answer afterwards.
  *
  * Fixed seed by default (CI). MUSTER_FUZZ_SEED=<n> or MUSTER_FUZZ_SEED=random picks the seed and
- * MUSTER_FUZZ_RUNS=<n> the runs per operation (default 14); docs/development.md, "API fuzz".
+ * MUSTER_FUZZ_RUNS=<n> the runs per operation (default 10); docs/development.md, "API fuzz".
  * Left out: operations that revoke the presented credential (DELETE /session, POST
  * /session/refresh) and server-sent event streams (they stay open by design).
  */

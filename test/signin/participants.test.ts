@@ -2,12 +2,14 @@
  * Participants sign in (contract §10): anyone whose email is on a registration in any status but
  * `rejected`, and not banned, gets an emailed code; the user account is created at the first
  * verified code and linked to their participant records, so their tickets appear. A rejected or
- * banned registrant gets the same page and no code, and nobody is created.
+ * banned registrant gets the same page and no code, and nobody is created. The demo's participants
+ * (`muster seed`, imported as complete, in_progress, …) sign in the same way.
  */
 import { sql } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, users } from '../../src/db/schema/index.js';
+import { seedDemo } from '../../src/demo/seed.js';
 import {
   ban,
   clientParams,
@@ -119,4 +121,47 @@ describe('participants sign in with an emailed code', () => {
       expect(t.smtp.received.filter((m) => m.to.includes(address))).toEqual([]);
     expect(await userCount()).toBe(before);
   });
+});
+
+describe('the demo’s participants sign in', () => {
+  it('an imported complete and in_progress demo participant get a code, sign in and see their ticket', async () => {
+    const demo = await t.deps.db.transaction((tx) => seedDemo(tx, { participants: 20, seed: 5 }));
+    const { rows } = await t.deps.db.execute<{ email: string; status: string; id: number }>(sql`
+      SELECT DISTINCT ON (r.status) p.email, r.status, r.id
+        FROM registrations r JOIN people p ON p.id = r.person_id
+       WHERE r.event_id = ${demo.eventId} AND r.status IN ('complete', 'in_progress')
+       ORDER BY r.status, r.id`);
+    expect(rows.map((r) => r.status)).toEqual(['complete', 'in_progress']);
+    for (const row of rows) {
+      const verifier = oauth.generateRandomCodeVerifier();
+      const params = clientParams({ code_challenge: await oauth.calculatePKCECodeChallenge(verifier) });
+      const after = t.smtp.received.length;
+      const { requestId } = await requestCode(t, row.email, params);
+      const back = await verify(t, requestId!, await codeFor(t.smtp, row.email, after));
+      expect(back.status, row.email).toBe(302);
+      const session = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        payload: {
+          code: new URL(back.headers.get('location')!).searchParams.get('code'),
+          redirect_uri: params.redirect_uri,
+          code_verifier: verifier,
+        },
+      });
+      expect(session.statusCode).toBe(200);
+      expect(session.json().user).toMatchObject({
+        email: row.email,
+        is_participant: true,
+        is_organizer: false,
+      });
+      const tickets = await t.app.inject({
+        url: '/api/v1/tickets',
+        headers: { authorization: `Bearer ${session.json().token}` },
+      });
+      expect(tickets.statusCode).toBe(200);
+      expect(tickets.json().tickets).toContainEqual(
+        expect.objectContaining({ id: row.id, status: row.status, confirmed: row.status === 'complete' }),
+      );
+    }
+  }, 120_000);
 });

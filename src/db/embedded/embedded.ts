@@ -46,7 +46,7 @@ export function lockOwnerIsGone(dir: string): boolean {
 }
 
 /** Takes the data folder's lock (taking over the one of a holder that is gone); returns its release. */
-async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const options = { ...LOCK_OPTIONS, lockfilePath: lockPath(dir) };
   let release: () => Promise<void>;
   try {

@@ -38,6 +38,9 @@ const TICKET_SELECT = sql.raw(`
          json_build_object('id', e.id, 'uuid', e.uuid, 'name', e.name, 'slug', e.slug,
            'starts_at', ${isoSqlText('e.starts_at')}, 'ends_at', ${isoSqlText('e.ends_at')},
            'timezone', e.timezone, 'venue_name', e.venue_name, 'location_city', e.location_city,
+           'location_country', e.location_country, 'location_address', e.location_address,
+           'location_latitude', e.location_latitude, 'location_longitude', e.location_longitude,
+           'logo_url', e.logo_url, 'banner_url', e.banner_url,
            'support_email', e.support_email) AS event
     FROM registrations r
     JOIN people p ON p.id = r.person_id

@@ -4,18 +4,31 @@ import { DateTime, Nullable, NullableDateTime } from '../../../http/schema-helpe
 
 const NStr = Nullable(Type.String());
 
-export const TicketEvent = Type.Object({
-  id: Type.Integer(),
-  uuid: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  slug: Type.String(),
-  starts_at: NullableDateTime,
-  ends_at: NullableDateTime,
-  timezone: Type.String(),
-  venue_name: NStr,
-  location_city: NStr,
-  support_email: NStr,
-});
+/** The event on a ticket: the mobile app’s ticket screens show its dates, venue, address and map. */
+export const TicketEvent = Type.Object(
+  {
+    id: Type.Integer(),
+    uuid: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    slug: Type.String(),
+    starts_at: NullableDateTime,
+    ends_at: NullableDateTime,
+    timezone: Type.String(),
+    venue_name: NStr,
+    location_city: NStr,
+    location_country: NStr,
+    location_address: NStr,
+    location_latitude: Nullable(Type.Number()),
+    location_longitude: Nullable(Type.Number()),
+    logo_url: NStr,
+    banner_url: NStr,
+    support_email: NStr,
+  },
+  {
+    description:
+      'The ticket’s event: the fields of a GET /events entry the ticket screens read (dates, place, logo and banner) plus venue, map position and support address',
+  },
+);
 
 export const Ticket = Type.Object({
   id: Type.Integer({ description: 'participant_event_id (the registration id)' }),
