@@ -15,6 +15,7 @@ import { registerSecretKeyCommand } from './commands/secret-key.js';
 import { registerSeriesEventCommands } from './commands/series-events.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerWorkerCommand } from './commands/worker.js';
+import { exitWhenCommandsDone } from './runtime.js';
 
 function version(): string {
   try {
@@ -50,4 +51,5 @@ export function buildProgram(): Command {
   return program;
 }
 
+exitWhenCommandsDone();
 await buildProgram().parseAsync(process.argv);

@@ -93,9 +93,40 @@ export function fail(json: boolean, error: unknown): void {
   process.exitCode = 1;
 }
 
+/** How long a one-shot command's process may keep running once its work is done (ms). */
+export const EXIT_GRACE_MS = 10_000;
+
+let exitWhenDone = false;
+
+/**
+ * Safety net for the CLI entry point (main.ts; never where commands run inside another process,
+ * as in tests): once a one-shot command (an `action()`: every command but `serve` and `worker`)
+ * has printed its result or error, its process exits with that exit code after EXIT_GRACE_MS even
+ * if something still keeps the event loop alive, reporting on stderr which resources were still
+ * open. Each command closes what it opened, so the process normally ends at once, and the timer
+ * (unref'd) never fires. It is there so that a handle a library leaves open, or a database query
+ * that never returns, cannot make an operator's command or a script hang after the work is done.
+ */
+export function exitWhenCommandsDone(): void {
+  exitWhenDone = true;
+}
+
+function exitAfterGrace(): void {
+  if (!exitWhenDone) return;
+  setTimeout(() => {
+    const open = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap');
+    process.stderr.write(
+      `Warning: the command finished but its process was still running ${EXIT_GRACE_MS / 1000} s ` +
+        `later (open: ${open.join(', ') || 'nothing known'}); exiting.\n`,
+    );
+    process.exit();
+  }, EXIT_GRACE_MS).unref();
+}
+
 /**
  * Wraps a commander action: runs it, prints its result, reports errors. The action receives the
- * command's positional arguments followed by its options (commander's order).
+ * command's positional arguments followed by its options (commander's order). From the CLI entry
+ * point the process then exits once its work is done (exitWhenCommandsDone).
  */
 export function action<O extends { json?: boolean }>(
   fn: (args: string[], opts: O, command: Command) => Promise<CommandResult | undefined>,
@@ -109,6 +140,8 @@ export function action<O extends { json?: boolean }>(
       if (result) emit(Boolean(opts.json), result);
     } catch (error) {
       fail(Boolean(opts.json), error);
+    } finally {
+      exitAfterGrace();
     }
   };
 }

@@ -49,6 +49,13 @@ export interface Jobs {
 export const JOB_STOP_TIMEOUT_MS = 5_000;
 
 /**
+ * How long stop() then waits, at most, for pg-boss's workers to finish what they had started: a
+ * fetch already sent (still waiting for a connection on a busy pool), the jobs it returned, their
+ * completions (ms).
+ */
+export const JOB_SETTLE_TIMEOUT_MS = 4_000;
+
+/**
  * pg-boss SQL text with $n placeholders → a Drizzle SQL value bound to the same parameters.
  * A placeholder used several times stays one parameter: Drizzle numbers its parameters in order of
  * appearance, so the first use of `$n` binds the value and later uses name that parameter's number.
@@ -79,8 +86,17 @@ function executorFor(tx: Tx) {
  * schedules (processes that run the worker).
  */
 export function createJobs(database: Database, log: Logger, opts: { supervise: boolean }): Jobs {
+  /** pg-boss's own queries on the pool (fetches, completions) that have not settled yet. */
+  const queries = new Set<Promise<unknown>>();
+  const executeSql = (text: string, values?: unknown[]) => {
+    const query = database.pool.query(text, values);
+    queries.add(query);
+    const settled = () => queries.delete(query);
+    query.then(settled, settled);
+    return query;
+  };
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values) },
+    db: { executeSql },
     supervise: opts.supervise,
     // Cron schedules (the retention job) are kept by the processes that run the worker.
     schedule: opts.supervise,
@@ -106,6 +122,24 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
   let stopping = false;
   /** Ids of the jobs this process's handlers are running (released at stop if still running). */
   const active = new Set<string>();
+  /**
+   * Resolves true once pg-boss has no query in flight and no handler runs other than `released`
+   * ones (failed back by pg-boss's stop), or false after `ms`.
+   */
+  const settle = async (released: ReadonlySet<string>, ms: number): Promise<boolean> => {
+    const deadline = Date.now() + ms;
+    const busy = () => queries.size > 0 || [...active].some((id) => !released.has(id));
+    for (;;) {
+      if (!busy()) {
+        // What a settled query leads to (a fetch's jobs run, a job's completion is sent) starts in
+        // its promise continuations: look again once those ran.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!busy()) return true;
+      }
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
   return {
     boss,
     get stopping() {
@@ -169,10 +203,23 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
       // available at once, so another worker resumes them now, well within the process's stop
       // deadline (cli/stop.ts); their handlers are idempotent.
       await boss.stop({ graceful: true, wait: true, timeout: JOB_STOP_TIMEOUT_MS } as PgBoss.StopOptions);
-      if (active.size > 0) {
+      const released = [...active];
+      // pg-boss's stop does not wait for a worker's fetch already sent: on a busy pool (the embedded
+      // database has one connection) it is still waiting for the connection. Closing the pool then
+      // would leave it waiting forever, its worker would never stop, and pg-boss's stop monitor
+      // would poll for that worker every second, keeping the process alive. So wait for them, and
+      // for the handlers of any jobs such a fetch returned.
+      const settled = await settle(new Set(released), JOB_SETTLE_TIMEOUT_MS);
+      if (!settled) {
+        log.warn(
+          { queries: queries.size, active: active.size },
+          'job queue stop: pg-boss queries or job handlers still running; closing anyway',
+        );
+      }
+      if (released.length > 0) {
         await database.pool.query(
           `UPDATE pgboss.job SET start_after = now() WHERE id = ANY($1::uuid[]) AND state = 'retry'`,
-          [[...active]],
+          [released],
         );
       }
     },

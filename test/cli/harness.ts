@@ -105,10 +105,15 @@ export function runCli(db: TestDatabase, args: string[], extraEnv: NodeJS.Proces
   });
 }
 
+/** A failed run for an error message: its stderr and its stdout (a hang shows whether the result was printed). */
+export function describeRun(run: CliRun): string {
+  return `${run.stderr}\nstdout: ${run.stdout || '(empty)'}`;
+}
+
 /** Runs a `--json` command that must succeed; asserts stdout is exactly one JSON object and returns it. */
 export async function runJson(db: TestDatabase, args: string[]): Promise<Record<string, unknown>> {
   const run = await runCli(db, [...args, '--json']);
-  if (run.code !== 0) throw new Error(`muster ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  if (run.code !== 0) throw new Error(`muster ${args.join(' ')} exited ${run.code}: ${describeRun(run)}`);
   return singleJson(run.stdout);
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { freshDatabase, runCli, runJson, singleJson, type TestDatabase } from './harness.js';
+import { describeRun, freshDatabase, runCli, runJson, singleJson, type TestDatabase } from './harness.js';
 
 let db: TestDatabase;
 let smtp: TestSmtp;
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 async function importJson(args: string[]) {
   const run = await runCli(db, ['import', '--event', 'camp-2027', ...args, '--json'], env);
-  if (run.code !== 0) throw new Error(`import exited ${run.code}: ${run.stderr}`);
+  if (run.code !== 0) throw new Error(`import exited ${run.code}: ${describeRun(run)}`);
   return singleJson(run.stdout);
 }
 
