@@ -11,7 +11,14 @@ import { requestEsignSignature } from '../modules/registration/lifecycle/consent
 import { pruneRetention } from '../modules/retention/retention.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
 
-export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
+/**
+ * The email handler alone: what a one-shot command that queued emails (`muster import --invite`)
+ * needs to deliver them, without polling every other queue on the database's connection.
+ */
+export async function startEmailWorker(
+  deps: Deps,
+  opts: { pollingIntervalSeconds?: number } = {},
+): Promise<void> {
   // Emails: pg-boss waits a polling interval between fetches, so one job per fetch capped delivery
   // at 1 email/s (measured). A batch per fetch, 5 at a time; a retried batch skips emails already
   // sent (sendQueuedEmail acts only on `queued` rows).
@@ -20,6 +27,11 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     batchSize: EMAIL_BATCH,
     concurrency: EMAIL_CONCURRENCY,
   });
+}
+
+/** Every job handler (`muster serve` with MUSTER_WORKER=true, `muster worker`). */
+export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
+  await startEmailWorker(deps, opts);
   await deps.jobs.work('push-send', (data) => fanOutStaffPush(deps, data), {
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1,
   });

@@ -3,14 +3,14 @@
  * CSV file, idempotent by email, in one transaction (nothing is written when any item is invalid).
  * With `--invite`, the imported registrations still `invited` without a live invitation are
  * invited (src/modules/registration/invitations/import-invite.ts) in the same transaction, and the command
- * then delivers the invitation emails itself (job worker in-process, up to 60 s); any still queued
+ * then delivers the invitation emails itself (the email job handler in-process, up to 60 s); any still queued
  * afterwards are sent by the server's worker. Without `--invite` no email is ever sent.
  */
 import type { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig } from '../../config.js';
 import type { Tx } from '../../db/client.js';
-import { startWorker } from '../../jobs/runner.js';
+import { startEmailWorker } from '../../jobs/runner.js';
 import { REDACT_PATHS } from '../../logger.js';
 import { recordAudit } from '../../modules/audit/audit.service.js';
 import {
@@ -65,8 +65,8 @@ async function importAndInvite(ref: string, file: string, items: ImportItem[]): 
       const invites = await inviteImported(deps, tx, event.id, result.registrationIds);
       return { event, result, invites };
     });
-    // Deliver now (the worker only runs when there is something to send).
-    if (done.invites.emailLogIds.length > 0) await startWorker(deps, { pollingIntervalSeconds: 0.5 });
+    // Deliver now: the email handler alone, only when there is something to send.
+    if (done.invites.emailLogIds.length > 0) await startEmailWorker(deps, { pollingIntervalSeconds: 0.5 });
     const emails = await waitForEmails(deps, done.invites.emailLogIds, SEND_TIMEOUT_MS);
     return { ...done, emails };
   } finally {
