@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import LongFirstSequencer from './test/support/sequencer.js';
 
 /** Suites that drive the CLI in-process (process.env, stdout, exitCode) or start processes: own process each. */
 const PROCESS_SUITES = [
@@ -14,8 +13,6 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    // The longest files (CLI and browser suites) first: test/support/sequencer.ts.
-    sequence: { sequencer: LongFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default'],
