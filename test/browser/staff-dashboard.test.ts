@@ -21,6 +21,8 @@ import {
 } from './harness.js';
 
 // Values of event A's participants a role may or may not receive (test/support/world.ts).
+/** How long a partial update may take on a loaded machine (a 400 ms typing delay, then the request). */
+const POLL = { timeout: 15_000, interval: 100 };
 const PII = ['+447700900999', '1990-04-01', '2012-05-05', 'High Street'];
 const MEDICAL = ['Peanuts', 'Asthma'];
 
@@ -109,15 +111,15 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'staff dashboard in Chromium' : SK
     const { context, page, errors } = await signIn('ops');
     await page.goto(tableUrl());
     const rows = page.locator('#results tbody tr');
-    await expect.poll(() => rows.count()).toBe(4);
+    await expect.poll(() => rows.count(), POLL).toBe(4);
     await page.getByLabel('Search').fill('max');
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), POLL).toBe(1);
     expect(await rows.first().textContent()).toContain('Max Minor');
     expect(page.url()).toContain('q=max');
     await page.getByLabel('Search').fill('');
-    await expect.poll(() => rows.count()).toBe(4);
+    await expect.poll(() => rows.count(), POLL).toBe(4);
     await page.getByLabel('Check-in').selectOption('yes');
-    await expect.poll(() => page.locator('#results tbody').textContent()).not.toContain('Max Minor');
+    await expect.poll(() => page.locator('#results tbody').textContent(), POLL).not.toContain('Max Minor');
     expect(await rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('Ali');
     expect(page.url()).toContain('checked_in=yes');
