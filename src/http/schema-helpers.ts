@@ -35,3 +35,16 @@ export const EventIdParam = Type.String({
   maxLength: 200,
   description: 'Numeric event id, event UUID, or (participants endpoints) slug',
 });
+
+/**
+ * Where an event takes place, as every event shape on the wire carries it (the event API and a
+ * ticket's `event`): venue, city, country, address and coordinates, each null when unset.
+ */
+export const EventPlaceFields = {
+  venue_name: Nullable(Type.String()),
+  location_city: Nullable(Type.String()),
+  location_country: Nullable(Type.String()),
+  location_address: Nullable(Type.String()),
+  location_latitude: Nullable(Type.Number()),
+  location_longitude: Nullable(Type.Number()),
+};

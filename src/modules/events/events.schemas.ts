@@ -1,6 +1,6 @@
 /** Wire shapes: Series record (Muster's decision: id, slug, name, description, timestamps), Event summary. */
 import { Type } from 'typebox';
-import { DateTime, Nullable, NullableDateTime } from '../../http/schema-helpers.js';
+import { DateTime, EventPlaceFields, Nullable, NullableDateTime } from '../../http/schema-helpers.js';
 
 const NStr = Nullable(Type.String());
 
@@ -24,12 +24,7 @@ export const EventSummary = Type.Object({
   ends_at: NullableDateTime,
   registration_open_at: NullableDateTime,
   registration_close_at: NullableDateTime,
-  venue_name: NStr,
-  location_city: NStr,
-  location_country: NStr,
-  location_address: NStr,
-  location_latitude: Nullable(Type.Number()),
-  location_longitude: Nullable(Type.Number()),
+  ...EventPlaceFields,
   setup_complete: Type.Boolean(),
   created_at: DateTime,
   updated_at: DateTime,

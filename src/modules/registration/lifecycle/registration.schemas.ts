@@ -1,6 +1,6 @@
 /** Wire shapes of the participant side of registration (contract §8). */
 import { type Static, Type } from 'typebox';
-import { DateTime, Nullable, NullableDateTime } from '../../../http/schema-helpers.js';
+import { DateTime, EventPlaceFields, Nullable, NullableDateTime } from '../../../http/schema-helpers.js';
 
 const NStr = Nullable(Type.String());
 
@@ -14,12 +14,7 @@ export const TicketEvent = Type.Object(
     starts_at: NullableDateTime,
     ends_at: NullableDateTime,
     timezone: Type.String(),
-    venue_name: NStr,
-    location_city: NStr,
-    location_country: NStr,
-    location_address: NStr,
-    location_latitude: Nullable(Type.Number()),
-    location_longitude: Nullable(Type.Number()),
+    ...EventPlaceFields,
     logo_url: NStr,
     banner_url: NStr,
     support_email: NStr,
