@@ -49,6 +49,19 @@ async function userCount(): Promise<number> {
   return (await t.deps.db.select().from(users)).length;
 }
 
+/** The app's POST /session with the code from a verified sign-in's redirect (`back`). */
+function redeem(back: Response, redirectUri: string, verifier: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/session',
+    payload: {
+      code: new URL(back.headers.get('location')!).searchParams.get('code'),
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    },
+  });
+}
+
 describe('participants sign in with an emailed code', () => {
   it.each(SIGN_IN)(
     'a %s registrant gets a code, an account at the first code, and their ticket',
@@ -66,15 +79,7 @@ describe('participants sign in with an emailed code', () => {
       expect(back.status).toBe(302);
       expect(await userCount()).toBe(before + 1);
 
-      const session = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/session',
-        payload: {
-          code: new URL(back.headers.get('location')!).searchParams.get('code'),
-          redirect_uri: params.redirect_uri,
-          code_verifier: verifier,
-        },
-      });
+      const session = await redeem(back, params.redirect_uri, verifier);
       expect(session.statusCode).toBe(200);
       expect(session.json().user).toMatchObject({
         email: address,
@@ -139,15 +144,7 @@ describe('the demo’s participants sign in', () => {
       const { requestId } = await requestCode(t, row.email, params);
       const back = await verify(t, requestId!, await codeFor(t.smtp, row.email, after));
       expect(back.status, row.email).toBe(302);
-      const session = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/session',
-        payload: {
-          code: new URL(back.headers.get('location')!).searchParams.get('code'),
-          redirect_uri: params.redirect_uri,
-          code_verifier: verifier,
-        },
-      });
+      const session = await redeem(back, params.redirect_uri, verifier);
       expect(session.statusCode).toBe(200);
       expect(session.json().user).toMatchObject({
         email: row.email,
