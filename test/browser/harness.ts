@@ -93,6 +93,25 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect(violations, `axe-core: serious or critical violations on ${label}`).toEqual([]);
 }
 
+/**
+ * The console errors left once superseded requests are set aside: with `hx-sync="this:replace"`
+ * htmx aborts a query still in flight when a newer one starts and logs that as a pair of errors,
+ * `htmx:afterRequest` then `htmx:sendAbort`. Each abort removes one such pair; an `afterRequest`
+ * without an abort (a network error, a timeout) stays, and so does everything else.
+ */
+export function withoutReplacedRequests(errors: string[]): string[] {
+  const aborts = errors.filter((e) => e.startsWith('htmx:sendAbort')).length;
+  let pairs = aborts;
+  return errors.filter((e) => {
+    if (e.startsWith('htmx:sendAbort')) return false;
+    if (pairs > 0 && e.startsWith('htmx:afterRequest')) {
+      pairs -= 1;
+      return false;
+    }
+    return true;
+  });
+}
+
 /** Collects console errors (CSP violations, script errors) of a page. */
 export function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
