@@ -15,6 +15,7 @@ import { registerErrorHandling } from './http/errors.js';
 import { registerKeyUsage } from './http/key-usage.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRoutes } from './http/route-table.js';
+import { buildSerializer } from './http/serialization.js';
 import { typed } from './http/typed.js';
 import { registerValidation } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
@@ -69,6 +70,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // While stopping (SIGTERM), a request that reached the server is still answered (with
     // `Connection: close`), not refused with a 503: a scan the client already sent gets its result.
     return503OnClosing: false,
+    schemaController: { compilersFactory: { buildSerializer } },
     // An over-long path segment names no record: 404 with the usual envelope (contract §1).
     frameworkErrors: (error, _request, reply) => {
       const notFound = error.code === 'FST_ERR_MAX_PARAM_LENGTH';

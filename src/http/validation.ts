@@ -3,6 +3,12 @@
  * so their values are coerced to the schema's types (`?limit=5` → 5); JSON bodies are NOT coerced:
  * `{"email": ["a@b.c"]}` where a string is expected is a 422, not silently accepted.
  * Unknown body fields are errors (schemas say `additionalProperties: false`), never dropped.
+ *
+ * The two Ajv instances belong to the process, not to one app: Ajv keeps each compiled validator
+ * keyed by its schema object, and the route schemas are module constants, so a second app built in
+ * the same process (the test suite builds one per test file) reuses the compiled validators instead
+ * of generating and compiling them again (~0.25 s of CPU per app). The options never differ
+ * between apps, and a compiled validator is a pure function of its schema.
  */
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -20,10 +26,12 @@ function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
   return ajv;
 }
 
+let compilers: { body: Ajv; text: Ajv } | undefined;
+
 export function registerValidation(app: FastifyInstance): void {
-  const bodyAjv = makeAjv(false);
-  const textAjv = makeAjv('array');
+  compilers ??= { body: makeAjv(false), text: makeAjv('array') };
+  const { body, text } = compilers;
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as FastifySchema & object),
+    (httpPart === 'body' ? body : text).compile(schema as FastifySchema & object),
   );
 }

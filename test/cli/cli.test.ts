@@ -13,7 +13,7 @@ let db: TestDatabase;
 const ids: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  db = await freshDatabase();
+  db = await freshDatabase({ migrate: true });
 }, 120_000);
 afterAll(async () => {
   await db?.cleanup();

@@ -11,7 +11,7 @@ import { freshDatabase, runJson, type TestDatabase } from './harness.js';
 let db: TestDatabase;
 
 beforeAll(async () => {
-  db = await freshDatabase();
+  db = await freshDatabase({ migrate: true });
 }, 120_000);
 afterAll(async () => {
   await db?.cleanup();

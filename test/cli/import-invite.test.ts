@@ -15,7 +15,7 @@ let smtp: TestSmtp;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  db = await freshDatabase();
+  db = await freshDatabase({ migrate: true });
   smtp = await startSmtp();
   env = { SMTP_URL: smtp.url, MUSTER_BASE_URL: 'https://muster.example' };
   await runJson(db, ['series', 'create', '--name', 'Camp Series']);

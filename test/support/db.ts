@@ -23,7 +23,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function template(): DatabaseTemplate {
+/** The run's migrated template (test/support/template.ts); `{}` outside a vitest run. */
+export function databaseTemplate(): DatabaseTemplate {
   try {
     return inject('databaseTemplate') ?? {};
   } catch {
@@ -33,7 +34,7 @@ function template(): DatabaseTemplate {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
-  const { snapshot, templateDatabase } = template();
+  const { snapshot, templateDatabase } = databaseTemplate();
   if (!base) {
     return {
       env: { MUSTER_DATA_DIR: 'memory://' },

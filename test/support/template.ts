@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/client.js';
+import { type Database, openDatabase } from '../../src/db/client.js';
 import { createDeps } from '../../src/server.js';
 
 export interface DatabaseTemplate {
@@ -39,11 +39,31 @@ function schemaKey(): string {
       else hash.update(entry.name).update(readFileSync(file));
     }
   };
+  hash.update(SNAPSHOT_LAYOUT);
   walk(path.join(ROOT, 'drizzle'));
   for (const pkg of ['@electric-sql/pglite', 'pg-boss']) {
     hash.update(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json')));
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/** Changes whenever the snapshot is built differently from the same migrations (names the file). */
+const SNAPSHOT_LAYOUT = 'no template databases';
+
+/**
+ * PGlite's cluster holds three databases of ~9 MB each: `postgres`, which Muster uses, and the
+ * `template0`/`template1` that only `CREATE DATABASE` reads, which nothing does on the embedded
+ * database. Dropping them shrinks the snapshot from 45 MB to 30 MB, and every test file's start
+ * from it (unpacking the tarball into PGlite's in-memory file system) by ~30%: ~0.2 s per file.
+ */
+async function dropTemplateDatabases(database: Database): Promise<void> {
+  for (const name of ['template0', 'template1']) {
+    await database.pool.query(
+      `UPDATE pg_database SET datistemplate = false, datallowconn = true WHERE datname = '${name}'`,
+    );
+    await database.pool.query(`DROP DATABASE ${name}`);
+  }
+  await database.pool.query('CHECKPOINT');
 }
 
 async function buildSnapshot(): Promise<string> {
@@ -58,6 +78,7 @@ async function buildSnapshot(): Promise<string> {
     // Written aside and renamed: a concurrent run never reads a half-written file.
     const partial = `${file}.${process.pid}.partial`;
     await deps.jobs.stop();
+    await dropTemplateDatabases(database);
     await database.dump?.(partial);
     renameSync(partial, file);
   } finally {
