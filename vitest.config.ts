@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-/** Suites that drive the CLI in-process (process.env, stdout, exitCode) or start processes: own process each. */
-const PROCESS_SUITES = [
-  'test/cli/**/*.test.ts',
-  'test/sessions/cli-revoke.test.ts',
-  'test/browser/**/*.test.ts',
-];
+/**
+ * Suites that run CLI commands in this process (they set process.env for them): own process each.
+ * The CLI suites under test/cli/ run the CLI as subprocesses and the browser suites drive Chromium
+ * as one; they change no process-wide state and share their worker like the app files.
+ */
+const PROCESS_SUITES = ['test/sessions/cli-revoke.test.ts'];
 
 export default defineConfig({
   test: {
