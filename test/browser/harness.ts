@@ -85,6 +85,9 @@ const AXE_RUN = `(async () => {
  * violation (contrast, names, roles, landmarks…).
  */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
+  // A click that navigates resolves once the new page commits, before its stylesheet may have
+  // applied; sizes, contrast and scrolling are only meaningful on the finished layout.
+  await page.waitForLoadState('load');
   const report = await page.evaluate<string[]>(A11Y_PROBE);
   expect(report, `accessibility problems on ${label}`).toEqual([]);
   const hasAxe = await page.evaluate<boolean>('typeof axe !== "undefined"');
