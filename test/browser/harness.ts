@@ -103,8 +103,7 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
  * without an abort (a network error, a timeout) stays, and so does everything else.
  */
 export function withoutReplacedRequests(errors: string[]): string[] {
-  const aborts = errors.filter((e) => e.startsWith('htmx:sendAbort')).length;
-  let pairs = aborts;
+  let pairs = errors.filter((e) => e.startsWith('htmx:sendAbort')).length;
   return errors.filter((e) => {
     if (e.startsWith('htmx:sendAbort')) return false;
     if (pairs > 0 && e.startsWith('htmx:afterRequest')) {

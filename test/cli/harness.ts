@@ -70,11 +70,13 @@ export async function freshDatabase(opts: { migrate?: boolean } = {}): Promise<T
       await database.close();
     }
   };
-  if (opts.migrate && !server && snapshot) {
-    const database = await openDatabase({ databaseUrl, dataDir, dbPoolSize: 1 }, { snapshot });
-    await database.close();
-  } else if (opts.migrate && !(server && templateDatabase)) {
-    await query((db) => runMigrations(db));
+  if (opts.migrate) {
+    if (!server && snapshot) {
+      // Opening an empty folder with a snapshot unpacks the snapshot into it.
+      await (await openDatabase({ databaseUrl, dataDir, dbPoolSize: 1 }, { snapshot })).close();
+    } else if (!(server && templateDatabase)) {
+      await query((db) => runMigrations(db)); // no template to start from
+    }
   }
 
   return {
