@@ -19,6 +19,8 @@ export class HostClient {
         '--import',
         'tsx',
         ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        // BENCH_HOST_FLAGS="--single-threaded-gc …": Node/V8 flags for the server process only.
+        ...(process.env.BENCH_HOST_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
       ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

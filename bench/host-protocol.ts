@@ -32,6 +32,8 @@ export interface ElStats {
   /** Resident set size of the server process when sampling started, and its peak growth (MB). */
   rssStartMB?: number;
   rssGrowthMB?: number;
+  /** Garbage-collection pauses of the server process in the window (perf_hooks 'gc' entries). */
+  gc?: { count: number; totalMs: number; maxMs: number; majorCount: number };
 }
 
 export interface HostApi {

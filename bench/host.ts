@@ -4,7 +4,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  type IntervalHistogram,
+  monitorEventLoopDelay,
+  PerformanceObserver,
+  constants as perfConstants,
+} from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { FastifyInstance } from 'fastify';
@@ -32,6 +37,41 @@ let event: BenchEvent | null = null;
 let histogram: IntervalHistogram | null = null;
 /** RSS sampling alongside the event-loop monitor (every 20 ms). */
 let rss: { start: number; max: number; timer: NodeJS.Timeout } | null = null;
+/** GC pauses observed alongside the event-loop monitor. */
+let gc: { observer: PerformanceObserver; durations: number[]; major: number } | null = null;
+
+function startGcObserver(): void {
+  gc?.observer.disconnect();
+  const sample = {
+    durations: [] as number[],
+    major: 0,
+    observer: undefined as unknown as PerformanceObserver,
+  };
+  sample.observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      sample.durations.push(entry.duration);
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) sample.major++;
+    }
+  });
+  sample.observer.observe({ entryTypes: ['gc'] });
+  gc = sample;
+}
+
+function stopGcObserver(): ElStats['gc'] {
+  if (!gc) return undefined;
+  gc.observer.disconnect();
+  const d = gc.durations;
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const out = {
+    count: d.length,
+    totalMs: round(d.reduce((a, b) => a + b, 0)),
+    maxMs: round(d.reduce((a, b) => Math.max(a, b), 0)),
+    majorCount: gc.major,
+  };
+  gc = null;
+  return out;
+}
 
 function current(): Running {
   if (!running) throw new Error('host: database not open');
@@ -174,6 +214,7 @@ const api: HostApi = {
     rss = sample;
     histogram = monitorEventLoopDelay({ resolution: EL_RESOLUTION_MS });
     histogram.enable();
+    startGcObserver();
   },
 
   async elStop() {
@@ -181,6 +222,7 @@ const api: HostApi = {
     histogram.disable();
     const stats = elStats(histogram);
     histogram = null;
+    stats.gc = stopGcObserver();
     if (rss) {
       clearInterval(rss.timer);
       stats.rssStartMB = Math.round(rss.start / 2 ** 20);

@@ -58,7 +58,16 @@ const run: RunRecord = {
   startedAt: started.toISOString(),
   finishedAt: '',
   durationSec: 0,
-  flags: { quick, only: values.only ?? null, sizes, scenarios: selected.map((s) => s.name) },
+  flags: {
+    quick,
+    only: values.only ?? null,
+    sizes,
+    scenarios: selected.map((s) => s.name),
+    // Variants of a run set through the environment (bench/README.md), when set.
+    ...(process.env.BENCH_HOST_FLAGS ? { hostFlags: process.env.BENCH_HOST_FLAGS } : {}),
+    ...(process.env.BENCH_CHECKIN_WARMUP ? { checkinWarmup: Number(process.env.BENCH_CHECKIN_WARMUP) } : {}),
+    ...(process.env.MUSTER_DB_POOL_SIZE ? { poolSize: Number(process.env.MUSTER_DB_POOL_SIZE) } : {}),
+  },
   machine: machineInfo(),
   databases: {},
   seeds: [],

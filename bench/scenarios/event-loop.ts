@@ -21,10 +21,22 @@ export const eventLoop: Scenario = {
     const where = ctx.db === 'pg' ? 'PostgreSQL server process' : 'PGlite in a worker thread';
     ctx.log(
       `  event loop, app serving full sync of ${ctx.n} (${where}): p99 ${server.p99Ms} ms, max ${server.maxMs} ms ` +
-        `(request p50 ${load.p50Ms} ms)`,
+        `(request p50 ${load.p50Ms} ms); GC ${server.gc?.count} pauses (${server.gc?.majorCount} major), longest ${server.gc?.maxMs} ms`,
+    );
+    // The same window while the floor (bare node:http streaming precomputed JSON text, same process)
+    // serves the same list: the stall that streaming these bytes costs without any of the app's code.
+    await ctx.host.call('elStart');
+    const floorLoad = summarize(
+      await runLoad(ctx.floorUrl + path, ctx.authHeaders, { connections: 1, amount }),
+    );
+    const floor = await ctx.host.call('elStop');
+    ctx.log(
+      `  event loop, floor serving the same list: p99 ${floor.p99Ms} ms, max ${floor.maxMs} ms ` +
+        `(request p50 ${floorLoad.p50Ms} ms); GC ${floor.gc?.count} pauses (${floor.gc?.majorCount} major), longest ${floor.gc?.maxMs} ms`,
     );
     const details: Record<string, unknown> = {
       server: { ...server, database: where, requestP50Ms: load.p50Ms },
+      floor: { ...floor, requestP50Ms: floorLoad.p50Ms },
     };
 
     if (ctx.db === 'pglite') {
@@ -48,8 +60,12 @@ export const eventLoop: Scenario = {
   summary(details) {
     const lines: string[] = [];
     for (const [db, d] of Object.entries(details['event-loop'] ?? {})) {
-      const v = d as { server: ElStats & { database: string }; inProcess?: ElStats };
+      const v = d as { server: ElStats & { database: string }; floor?: ElStats; inProcess?: ElStats };
       lines.push(`  ${db}: ${v.server.database}: p99 ${v.server.p99Ms} ms, max ${v.server.maxMs} ms`);
+      if (v.floor)
+        lines.push(
+          `  ${db}: the floor serving the same list: p99 ${v.floor.p99Ms} ms, max ${v.floor.maxMs} ms`,
+        );
       if (v.inProcess) {
         lines.push(
           `  ${db}: PGlite in-process on the main thread: p99 ${v.inProcess.p99Ms} ms, max ${v.inProcess.maxMs} ms`,
