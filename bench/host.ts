@@ -38,24 +38,27 @@ let histogram: IntervalHistogram | null = null;
 /** RSS sampling alongside the event-loop monitor (every 20 ms). */
 let rss: { start: number; max: number; timer: NodeJS.Timeout } | null = null;
 /** GC pauses observed alongside the event-loop monitor. */
-let gc: { observer: PerformanceObserver; durations: number[]; major: number } | null = null;
+let gc: { observer: PerformanceObserver; durations: number[]; readonly major: number } | null = null;
 
 function startGcObserver(): void {
   gc?.observer.disconnect();
-  const sample = {
-    durations: [] as number[],
-    major: 0,
-    observer: undefined as unknown as PerformanceObserver,
-  };
-  sample.observer = new PerformanceObserver((list) => {
+  const durations: number[] = [];
+  let major = 0;
+  const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      sample.durations.push(entry.duration);
+      durations.push(entry.duration);
       const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) sample.major++;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) major++;
     }
   });
-  sample.observer.observe({ entryTypes: ['gc'] });
-  gc = sample;
+  observer.observe({ entryTypes: ['gc'] });
+  gc = {
+    observer,
+    durations,
+    get major() {
+      return major;
+    },
+  };
 }
 
 function stopGcObserver(): ElStats['gc'] {
