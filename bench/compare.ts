@@ -43,7 +43,13 @@ function mergeEl(parts: readonly ElStats[]): ElStats {
   };
 }
 
-async function measured(ctx: BenchContext, url: string, headers: Record<string, string>, spec: LoadSpec) {
+/** Runs `spec` against `url` while the host samples its event loop, RSS and GC: the samples and those stats. */
+export async function measured(
+  ctx: BenchContext,
+  url: string,
+  headers: Record<string, string>,
+  spec: LoadSpec,
+) {
   await ctx.host.call('elStart');
   let samples: Samples;
   try {

@@ -37,28 +37,21 @@ let event: BenchEvent | null = null;
 let histogram: IntervalHistogram | null = null;
 /** RSS sampling alongside the event-loop monitor (every 20 ms). */
 let rss: { start: number; max: number; timer: NodeJS.Timeout } | null = null;
-/** GC pauses observed alongside the event-loop monitor. */
-let gc: { observer: PerformanceObserver; durations: number[]; readonly major: number } | null = null;
+/** GC pauses observed alongside the event-loop monitor: each pause's duration and the major ones. */
+let gc: { observer: PerformanceObserver; durations: number[]; major: number } | null = null;
 
 function startGcObserver(): void {
   gc?.observer.disconnect();
-  const durations: number[] = [];
-  let major = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      durations.push(entry.duration);
+      sample.durations.push(entry.duration);
       const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) major++;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) sample.major++;
     }
   });
+  const sample = { observer, durations: [] as number[], major: 0 };
   observer.observe({ entryTypes: ['gc'] });
-  gc = {
-    observer,
-    durations,
-    get major() {
-      return major;
-    },
-  };
+  gc = sample;
 }
 
 function stopGcObserver(): ElStats['gc'] {

@@ -103,7 +103,10 @@ async function prepare(kind: DbKind): Promise<{ target: DbTarget; reset: boolean
     await admin.end();
   }
   cleanups.push(async () => {
-    if (process.env.BENCH_KEEP_DB) return console.log('kept database', name);
+    if (process.env.BENCH_KEEP_DB) {
+      console.log(`kept database ${name} (BENCH_KEEP_DB)`);
+      return;
+    }
     const c = new pg.Client({ connectionString: DEFAULT_ADMIN_URL });
     await c.connect();
     try {

@@ -4,8 +4,9 @@
  * a worker thread, PostgreSQL in its own process — versus PGlite opened in-process on the main
  * thread running the same statement (`new PGlite(dir)` + `db.query`). Justifies the worker design.
  */
+import { measured } from '../compare.js';
 import type { ElStats } from '../host-protocol.js';
-import { runLoad, summarize } from '../load.js';
+import { summarize } from '../load.js';
 import { wholeListSql } from '../sql.js';
 import { largest, type Scenario } from './types.js';
 
@@ -15,24 +16,25 @@ export const eventLoop: Scenario = {
   async run(ctx) {
     const path = `/api/v1/events/${ctx.event.eventId}/participants`;
     const amount = ctx.quick ? 2 : 3;
-    await ctx.host.call('elStart');
-    const load = summarize(await runLoad(ctx.appUrl + path, ctx.authHeaders, { connections: 1, amount }));
-    const server = await ctx.host.call('elStop');
+    const spec = { connections: 1, amount };
+    const gcText = (el: ElStats) =>
+      `GC ${el.gc?.count} pauses (${el.gc?.majorCount} major), longest ${el.gc?.maxMs} ms`;
+    const app = await measured(ctx, ctx.appUrl + path, ctx.authHeaders, spec);
+    const server = app.el;
+    const load = summarize(app.samples);
     const where = ctx.db === 'pg' ? 'PostgreSQL server process' : 'PGlite in a worker thread';
     ctx.log(
       `  event loop, app serving full sync of ${ctx.n} (${where}): p99 ${server.p99Ms} ms, max ${server.maxMs} ms ` +
-        `(request p50 ${load.p50Ms} ms); GC ${server.gc?.count} pauses (${server.gc?.majorCount} major), longest ${server.gc?.maxMs} ms`,
+        `(request p50 ${load.p50Ms} ms); ${gcText(server)}`,
     );
     // The same window while the floor (bare node:http streaming precomputed JSON text, same process)
     // serves the same list: the stall that streaming these bytes costs without any of the app's code.
-    await ctx.host.call('elStart');
-    const floorLoad = summarize(
-      await runLoad(ctx.floorUrl + path, ctx.authHeaders, { connections: 1, amount }),
-    );
-    const floor = await ctx.host.call('elStop');
+    const floorRun = await measured(ctx, ctx.floorUrl + path, {}, spec);
+    const floor = floorRun.el;
+    const floorLoad = summarize(floorRun.samples);
     ctx.log(
       `  event loop, floor serving the same list: p99 ${floor.p99Ms} ms, max ${floor.maxMs} ms ` +
-        `(request p50 ${floorLoad.p50Ms} ms); GC ${floor.gc?.count} pauses (${floor.gc?.majorCount} major), longest ${floor.gc?.maxMs} ms`,
+        `(request p50 ${floorLoad.p50Ms} ms); ${gcText(floor)}`,
     );
     const details: Record<string, unknown> = {
       server: { ...server, database: where, requestP50Ms: load.p50Ms },
