@@ -5,7 +5,7 @@
  * complete. Screenshots in test-artifacts/screenshots/adult-*.png.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import {
   fillSection,
@@ -18,15 +18,14 @@ import {
 } from './flow.js';
 import {
   consoleErrors,
+  describeBrowser,
   expectAccessible,
-  HAS_CHROMIUM,
   launchBrowser,
   newContext,
-  SKIP_MESSAGE,
   screenshot,
 } from './harness.js';
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'adult registration in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('adult registration in Chromium', () => {
   let t: SigninApp;
   let browser: Browser;
   let event: OpenEvent;

@@ -5,21 +5,14 @@
  * desktop width and at 360 px (test-artifacts/screenshots/announcements-*.png).
  */
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { issueMobileToken } from '../../src/modules/credentials/issue.service.js';
 import { SESSION_COOKIE } from '../../src/modules/web/session.js';
 import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { buildWorld, type World } from '../support/world.js';
-import {
-  consoleErrors,
-  expectAccessible,
-  HAS_CHROMIUM,
-  launchBrowser,
-  SKIP_MESSAGE,
-  screenshot,
-} from './harness.js';
+import { consoleErrors, describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'announcements in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('announcements in Chromium', () => {
   let t: SigninApp;
   let browser: Browser;
   let world: World;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   freePort,
   makeEvent,
@@ -26,10 +26,9 @@ import { signInWithCode } from './flow.js';
 import {
   CHROMIUM_PATH,
   consoleErrors,
+  describeBrowser,
   expectAccessible,
-  HAS_CHROMIUM,
   launchBrowser,
-  SKIP_MESSAGE,
   screenshot,
 } from './harness.js';
 
@@ -81,7 +80,7 @@ async function qrVideo(text: string): Promise<string> {
   return path;
 }
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'check-in desk in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('check-in desk in Chromium', () => {
   let t: SigninApp;
   let browser: Browser;
   let event: { id: number };

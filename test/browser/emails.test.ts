@@ -5,19 +5,12 @@
  * accessibility probe with no CSP violation. Screenshots in test-artifacts/screenshots/emails-*.png.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, makeEvent, makeUser, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { heading, signInWithCode } from './flow.js';
-import {
-  consoleErrors,
-  expectAccessible,
-  HAS_CHROMIUM,
-  launchBrowser,
-  SKIP_MESSAGE,
-  screenshot,
-} from './harness.js';
+import { consoleErrors, describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'staff emails page in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('staff emails page in Chromium', () => {
   let t: SigninApp;
   let browser: Browser;
   let event: { id: number; seriesId: string };

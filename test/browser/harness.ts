@@ -7,12 +7,32 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { describe, expect } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.MUSTER_CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
 export const SKIP_MESSAGE = `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set MUSTER_CHROMIUM_PATH)`;
 if (!HAS_CHROMIUM) console.warn(SKIP_MESSAGE);
+
+/**
+ * Each browser test's time limit (ms). A test signs in through the email-code flow, drives one or
+ * two pages and runs axe: 4–12 s alone on this machine, three times that while the whole suite
+ * shares the 2 cores with Chromium, so vitest's default 30 s cut the desk's two-device test off once
+ * in CI. Playwright's own 30 s limit on each wait still names a step that hangs. A test may set more.
+ */
+export const BROWSER_TEST_TIMEOUT = 120_000;
+
+/**
+ * A suite of browser tests: `title`'s tests with BROWSER_TEST_TIMEOUT, or, without Chromium, the
+ * suite skipped under SKIP_MESSAGE.
+ */
+export function describeBrowser(title: string, suite: () => void): void {
+  describe.skipIf(!HAS_CHROMIUM)(
+    HAS_CHROMIUM ? title : SKIP_MESSAGE,
+    { timeout: BROWSER_TEST_TIMEOUT },
+    suite,
+  );
+}
 
 export const SCREENSHOT_DIR = 'test-artifacts/screenshots';
 

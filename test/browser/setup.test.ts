@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventRoles, users } from '../../src/db/schema/index.js';
 import { issueEventKey } from '../../src/modules/credentials/issue.service.js';
 import { createEventRecord, createSeries } from '../../src/modules/events/records.service.js';
@@ -17,11 +17,10 @@ import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { heading, inviteAndReadLink, type OpenEvent, signInWithCode } from './flow.js';
 import {
   consoleErrors,
+  describeBrowser,
   expectAccessible,
-  HAS_CHROMIUM,
   launchBrowser,
   newContext,
-  SKIP_MESSAGE,
   screenshot,
 } from './harness.js';
 
@@ -45,7 +44,7 @@ async function save(page: Page, step: string, shot: string) {
   await page.getByRole('button', { name: 'Save and continue' }).click();
 }
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'event setup wizard in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('event setup wizard in Chromium', () => {
   let t: SigninApp;
   let browser: Browser;
   let event: OpenEvent;

@@ -3,19 +3,18 @@
  * test SMTP server → back on the site with a session cookie; sign out revokes it. Desktop and phone.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, makeUser, type SigninApp, startSigninApp } from '../signin/harness.js';
 import {
   consoleErrors,
+  describeBrowser,
   expectAccessible,
-  HAS_CHROMIUM,
   launchBrowser,
   newContext,
-  SKIP_MESSAGE,
   screenshot,
 } from './harness.js';
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'web sign-in in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('web sign-in in Chromium', () => {
   let t: SigninApp;
   let browser: Browser;
 

@@ -6,17 +6,16 @@
  * desktop size and 360 px wide. docs/staff-dashboard.md.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { buildWorld, type UserName, type World } from '../support/world.js';
 import { heading, signInWithCode } from './flow.js';
 import {
   consoleErrors,
+  describeBrowser,
   expectAccessible,
-  HAS_CHROMIUM,
   launchBrowser,
   newContext,
-  SKIP_MESSAGE,
   screenshot,
   withoutReplacedRequests,
 } from './harness.js';
@@ -27,7 +26,7 @@ const POLL = { timeout: 15_000, interval: 100 };
 const PII = ['+447700900999', '1990-04-01', '2012-05-05', 'High Street'];
 const MEDICAL = ['Peanuts', 'Asthma'];
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'staff dashboard in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('staff dashboard in Chromium', () => {
   let t: SigninApp;
   let world: World;
   let browser: Browser;

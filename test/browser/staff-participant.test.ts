@@ -6,21 +6,20 @@
  * nothing changed. Screenshots at desktop size and 360 px.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { buildWorld, type World } from '../support/world.js';
 import { signInWithCode } from './flow.js';
 import {
   consoleErrors,
+  describeBrowser,
   expectAccessible,
-  HAS_CHROMIUM,
   launchBrowser,
   newContext,
-  SKIP_MESSAGE,
   screenshot,
 } from './harness.js';
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'staff participant page in Chromium' : SKIP_MESSAGE, () => {
+describeBrowser('staff participant page in Chromium', () => {
   let t: SigninApp;
   let browser: Browser;
   let world: World;
