@@ -16,9 +16,9 @@ if (!HAS_CHROMIUM) console.warn(SKIP_MESSAGE);
 
 /**
  * Each browser test's time limit (ms). A test signs in through the email-code flow, drives one or
- * two pages and runs axe: 4–12 s alone on this machine, three times that while the whole suite
- * shares the 2 cores with Chromium, so vitest's default 30 s cut the desk's two-device test off once
- * in CI. Playwright's own 30 s limit on each wait still names a step that hangs. A test may set more.
+ * two pages and runs axe: 4–12 s alone on this machine, 2–4 times that while other suites and
+ * Chromium share its 2 cores, so vitest's default 30 s cut the desk's two-device test off once in
+ * CI. Playwright's own 30 s limit on each wait still names a step that hangs. A test may set more.
  */
 export const BROWSER_TEST_TIMEOUT = 120_000;
 
