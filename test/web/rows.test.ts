@@ -113,5 +113,5 @@ describe('web page rows', () => {
     const before = await snapshotDb(t.deps);
     for (const row of refused) expect((await send(row)).statusCode).toBe(row.expected.status);
     expect(await snapshotDb(t.deps)).toEqual(before);
-  });
+  }, 120_000); // every refused row, then two database snapshots: up to 6 s in CI
 });

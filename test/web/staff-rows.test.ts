@@ -176,5 +176,5 @@ describe('staff page rows', () => {
     const before = await snapshotDb(t.deps);
     for (const row of refused) expect((await send(row)).statusCode).toBe(row.status);
     expect(await snapshotDb(t.deps)).toEqual(before);
-  });
+  }, 120_000); // every refused row, then two database snapshots: up to 6 s in CI
 });
