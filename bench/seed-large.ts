@@ -369,6 +369,10 @@ async function insertRange(tx: Tx, ev: BenchEvent, from: number, to: number): Pr
       timestamptz '2026-07-09 10:00:00+00' + c.k * interval '1 day' + (m.n % 3600) * interval '1 second',
       timestamptz '2026-07-09 10:00:01+00' + c.k * interval '1 day' + (m.n % 3600) * interval '1 second'
       FROM bench_map m CROSS JOIN (VALUES (0, ${ctxCheckIn}), (1, ${ctxPickup}), (2, ${ctxDinner})) c(k, ctx)`);
+  // What the scans trigger keeps (skipped above): the first check-in, the scan at the check-in context.
+  await run(`UPDATE registrations r SET first_checked_in_at = s.scanned_at
+      FROM bench_map m JOIN scans s ON s.registration_id = m.registration_id AND s.scan_context_id = ${ctxCheckIn}
+     WHERE r.id = m.registration_id`);
 }
 
 /** Convenience for one-off use: set up the event and grow it to `n` registrations. */

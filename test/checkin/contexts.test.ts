@@ -1,8 +1,14 @@
-/** Scan context management (contract §5): create, update, delete; at least one check-in context. */
+/**
+ * Scan context management (contract §5): create, update, delete; at least one check-in context.
+ * Also registrations.first_checked_in_at (drizzle/0016_first_checked_in_at.sql), which scans and
+ * these context changes keep: the earliest scanned_at in a checks_in context, for the staff table's
+ * sort by check-in.
+ */
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
-import { buildWorld, type World } from '../support/world.js';
+import { addRegistration, buildWorld, type World } from '../support/world.js';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -195,5 +201,133 @@ describe('scan context management', () => {
       [A],
     );
     expect(n!.n).toBe(1);
+  });
+});
+
+/** The column of `id` as an ISO instant (or null), after checking every registration's column. */
+async function firstCheckIn(id: number): Promise<string | null> {
+  const wrong = await query<{ id: number }>(
+    `SELECT r.id FROM registrations r
+      WHERE r.first_checked_in_at IS DISTINCT FROM (SELECT min(s.scanned_at) FROM scans s
+              JOIN scan_contexts sc ON sc.id = s.scan_context_id AND sc.checks_in WHERE s.registration_id = r.id)`,
+  );
+  expect(wrong, 'registrations whose first_checked_in_at differs from their scans').toEqual([]);
+  const [row] = await query<{ at: string | null }>(
+    `SELECT to_char(first_checked_in_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS at
+       FROM registrations WHERE id = $1`,
+    [id],
+  );
+  return row!.at;
+}
+
+// After the tests above: every registration's column is also checked against what they did.
+describe('first check-in kept on the registration', () => {
+  it('follows scans, offline replays, undo, checks_in switched, changed scan times, context deletion', async () => {
+    const reg = await t.deps.db.transaction((tx) =>
+      addRegistration(tx, {
+        eventId: A,
+        email: 'first@checkin.test',
+        firstName: 'First',
+        lastName: 'Checkin',
+        preferredName: null,
+        dateOfBirth: '1990-01-01',
+        status: 'complete',
+      }),
+    );
+    const context = async (name: string, checksIn: boolean): Promise<number> => {
+      const res = await send('POST', `/events/${A}/scan_contexts`, { name, checks_in: checksIn });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().scan_context.id;
+    };
+    const [door, gate, snack] = [
+      await context('Door', true),
+      await context('Gate', true),
+      await context('Snack', false),
+    ];
+    const scan = (scan_context_id: number, scanned_at: string, client_scan_id: string) => ({
+      participant_id: String(reg.id),
+      scan_context_id,
+      scanned_at,
+      client_scan_id,
+    });
+    const post = async (body: ReturnType<typeof scan>) => {
+      const res = await send('POST', `/events/${A}/scans`, body);
+      expect(res.statusCode, res.body).toBe(200);
+    };
+
+    // A scan in a context that does not check in leaves it unset.
+    await post(scan(snack, '2026-07-10T07:00:00Z', 'snack'));
+    expect(await firstCheckIn(reg.id)).toBeNull();
+    await post(scan(door, '2026-07-10T12:00:00Z', 'door'));
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T12:00:00Z');
+    // An offline scan at the gate, replayed later with an earlier time, becomes the first.
+    const bulk = await send('POST', `/events/${A}/scans/bulk`, {
+      scans: [scan(gate, '2026-07-10T11:00:00Z', 'gate')],
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T11:00:00Z');
+    // A later check-in does not move it.
+    await post(scan(door, '2026-07-10T13:00:00Z', 'door-again'));
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T11:00:00Z');
+
+    // Undo at the gate: the door's first scan is the first check-in again.
+    const undo = await send('DELETE', `/events/${A}/scans/${reg.id}?scan_context_id=${gate}`);
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T12:00:00Z');
+
+    // The snack context switched to check in: its earlier scan counts; switched back, it does not.
+    const on = await send('PATCH', `/events/${A}/scan_contexts/${snack}`, { checks_in: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T07:00:00Z');
+    const off = await send('PATCH', `/events/${A}/scan_contexts/${snack}`, { checks_in: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T12:00:00Z');
+
+    // A scan's time corrected in the database (no API changes it): the column follows both ways.
+    await query(`UPDATE scans SET scanned_at = '2026-07-10T14:00:00Z' WHERE client_scan_id = 'door'`);
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T13:00:00Z');
+    await query(`UPDATE scans SET scanned_at = '2026-07-10T06:00:00Z' WHERE client_scan_id = 'door-again'`);
+    expect(await firstCheckIn(reg.id)).toBe('2026-07-10T06:00:00Z');
+
+    // The door deleted with its scans (other check-in contexts remain): no check-in is left.
+    const gone = await send('DELETE', `/events/${A}/scan_contexts/${door}`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(await firstCheckIn(reg.id)).toBeNull();
+  });
+});
+
+describe('first check-in on an upgraded database', () => {
+  it("the migration's backfill sets every registration's column and leaves updated_at alone", async () => {
+    // Every registration of A scanned at one of its check-in contexts, an hour apart.
+    await query(
+      `INSERT INTO scans (event_id, registration_id, scan_context_id, source, outcome, scanned_at)
+       SELECT r.event_id, r.id, sc.id, 'manual', 'scanned', timestamptz '2026-07-11T08:00:00Z' + r.id * interval '1 hour'
+         FROM registrations r
+         JOIN LATERAL (SELECT id FROM scan_contexts WHERE event_id = r.event_id AND checks_in LIMIT 1) sc ON true
+        WHERE r.event_id = $1`,
+      [A],
+    );
+    // The state just after the migration's ALTER TABLE: scans exist, the column is empty.
+    await query('ALTER TABLE registrations DISABLE TRIGGER registrations_set_updated_at');
+    await query('UPDATE registrations SET first_checked_in_at = NULL');
+    await query('ALTER TABLE registrations ENABLE TRIGGER registrations_set_updated_at');
+    const stamps = 'SELECT id, updated_at::text AS u FROM registrations ORDER BY id';
+    const before = await query<{ id: number; u: string }>(stamps);
+    const [checkedIn] = await query<{ n: number }>(
+      'SELECT count(DISTINCT s.registration_id)::int AS n FROM scans s JOIN scan_contexts sc ON sc.id = s.scan_context_id AND sc.checks_in',
+    );
+    expect(checkedIn!.n).toBeGreaterThan(1);
+    // The migration's own last three statements (the backfill between the trigger switches).
+    const migration = readFileSync(
+      new URL('../../drizzle/0016_first_checked_in_at.sql', import.meta.url),
+      'utf8',
+    );
+    for (const statement of migration.split('--> statement-breakpoint').slice(-3)) await query(statement);
+    const [n] = await query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM registrations WHERE first_checked_in_at IS NOT NULL',
+    );
+    expect(n!.n).toBe(checkedIn!.n);
+    await firstCheckIn(world.regs.adultA.id); // every registration's column against its scans
+    expect(await query(stamps)).toEqual(before);
   });
 });

@@ -90,6 +90,13 @@ export const registrations = pgTable(
     submittedAt: ts('submitted_at'),
     completedAt: ts('completed_at'),
     withdrawnAt: ts('withdrawn_at'),
+    /**
+     * The first check-in: the earliest `scanned_at` of the registration's scans in a `checks_in`
+     * context, NULL when there is none. Kept by triggers (drizzle/0016_first_checked_in_at.sql) on
+     * every scan written, deleted or changed and on a context's `checks_in` switched; read by the
+     * staff table's sort by check-in, which would otherwise aggregate every scan of the event.
+     */
+    firstCheckedInAt: ts('first_checked_in_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,15 +8,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
-import { firstCheckIns, tableRowSelect } from './table.sql.js';
+import { tableRowSelect } from './table.sql.js';
 
 export interface PageQuery {
   /** Conditions over r/p/e, AND-ed with the event id. */
   where: readonly SQL[];
   /** Whether a condition reads p (people) or e (events); otherwise the count reads r alone. */
   person: boolean;
-  /** The order reads `ci.at`, each registration's first check-in (table.sql.ts firstCheckIns). */
-  checkIns?: boolean;
   /** ORDER BY list (ends with r.id so the order is total). */
   order: SQL;
   limit: number;
@@ -24,8 +22,8 @@ export interface PageQuery {
 }
 
 const people = sql`JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id`;
-const from = (eventId: number, where: readonly SQL[], person = true, ci = false) =>
-  sql`FROM registrations r ${person ? people : sql``} ${ci ? firstCheckIns(eventId) : sql``}
+const from = (eventId: number, where: readonly SQL[], person = true) =>
+  sql`FROM registrations r ${person ? people : sql``}
      WHERE ${sql.join([sql`r.event_id = ${eventId}`, ...where], sql` AND `)}`;
 
 /** One page of matching registration ids in order, and how many match in all. */
@@ -36,7 +34,7 @@ export async function pageIds(
 ): Promise<{ ids: number[]; total: number }> {
   const [page, count] = await Promise.all([
     db.execute<{ id: number }>(
-      sql`SELECT r.id ${from(eventId, q.where, true, q.checkIns)} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.offset}`,
+      sql`SELECT r.id ${from(eventId, q.where)} ORDER BY ${q.order} LIMIT ${q.limit} OFFSET ${q.offset}`,
     ),
     db.execute<{ n: string | number }>(sql`SELECT count(*) AS n ${from(eventId, q.where, q.person)}`),
   ]);

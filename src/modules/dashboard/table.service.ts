@@ -127,7 +127,6 @@ export async function participantsTable(ctx: EventCtx, input: TableQuery): Promi
   const { ids, total } = await pageIds(ctx.db, event.id, {
     where: conditions(query),
     person: query.q !== undefined || query.minor !== undefined,
-    checkIns: query.sort === 'checked_in',
     order: orderBy(query),
     limit: PER_PAGE,
     offset: (page - 1) * PER_PAGE,
