@@ -43,22 +43,34 @@ function mergeEl(parts: readonly ElStats[]): ElStats {
   };
 }
 
+/**
+ * Runs `work` while the host samples its event loop, RSS and GC pauses: `work`'s result and those
+ * stats. The sampling is stopped when `work` fails too, so the next window starts clean.
+ */
+export async function sampled<T>(
+  ctx: BenchContext,
+  work: () => Promise<T>,
+): Promise<{ value: T; el: ElStats }> {
+  await ctx.host.call('elStart');
+  let value: T;
+  try {
+    value = await work();
+  } catch (error) {
+    await ctx.host.call('elStop').catch(() => undefined);
+    throw error;
+  }
+  return { value, el: await ctx.host.call('elStop') };
+}
+
 /** Runs `spec` against `url` while the host samples its event loop, RSS and GC: the samples and those stats. */
 export async function measured(
   ctx: BenchContext,
   url: string,
   headers: Record<string, string>,
   spec: LoadSpec,
-) {
-  await ctx.host.call('elStart');
-  let samples: Samples;
-  try {
-    samples = await runLoad(url, headers, spec);
-  } catch (error) {
-    await ctx.host.call('elStop').catch(() => undefined);
-    throw error;
-  }
-  return { samples, el: await ctx.host.call('elStop') };
+): Promise<{ samples: Samples; el: ElStats }> {
+  const { value: samples, el } = await sampled(ctx, () => runLoad(url, headers, spec));
+  return { samples, el };
 }
 
 /**

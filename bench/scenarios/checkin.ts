@@ -12,6 +12,7 @@
  * checkpoints and autovacuums.
  */
 import autocannon from 'autocannon';
+import { sampled } from '../compare.js';
 import { percentile, type Samples, summarize } from '../load.js';
 import { type GoalLine, largest, type Scenario } from './types.js';
 
@@ -138,28 +139,30 @@ async function round(
   const latencies: number[] = [];
   let last = 0;
   const before = await activity(ctx);
-  await ctx.host.call('elStart');
-  const started = performance.now();
-  const instance = autocannon({
-    url: ctx.appUrl,
-    connections: CONNECTIONS,
-    amount,
-    timeout: 30,
-    sampleInt: 100,
-    requests: [
-      {
-        method: 'POST',
-        path,
-        headers: { ...ctx.authHeaders, 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: body() }),
-      },
-    ],
+  let started = 0;
+  const { value: result, el } = await sampled(ctx, async () => {
+    started = performance.now();
+    const instance = autocannon({
+      url: ctx.appUrl,
+      connections: CONNECTIONS,
+      amount,
+      timeout: 30,
+      sampleInt: 100,
+      requests: [
+        {
+          method: 'POST',
+          path,
+          headers: { ...ctx.authHeaders, 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: body() }),
+        },
+      ],
+    });
+    instance.on('response', (_c: unknown, status: number, _bytes: number, ms: number) => {
+      last = performance.now();
+      if (status === 200) latencies.push(ms);
+    });
+    return await instance;
   });
-  instance.on('response', (_c: unknown, status: number, _bytes: number, ms: number) => {
-    last = performance.now();
-    if (status === 200) latencies.push(ms);
-  });
-  const result = await instance;
   const samples: Samples = {
     latencies,
     bytes: 0,
@@ -167,7 +170,6 @@ async function round(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
-  const el = await ctx.host.call('elStop');
   const stats = summarize(samples);
   const server = minus(await activity(ctx), before);
   const counts = await ctx.query({

@@ -6,6 +6,7 @@
  * page is HTML, not the JSON the floor serves. Goal (quality.md "a staff dashboard page ≤ 100 ms"):
  * p50 ≤ 100 ms on PostgreSQL.
  */
+import { sampled } from '../compare.js';
 import { type LoadStats, mergeSamples, runLoad, type Samples, summarize } from '../load.js';
 import { type GoalLine, largest, type Scenario } from './types.js';
 
@@ -36,18 +37,14 @@ export const staffTable: Scenario = {
         ctx.log(`  ! staff table ${label}: ${probe.status} ${html.slice(0, 200)}`);
         continue;
       }
-      await ctx.host.call('elStart');
-      const samples: Samples[] = [];
-      try {
+      const { value: samples, el } = await sampled(ctx, async () => {
+        const rounds: Samples[] = [];
         for (let round = 0; round < (ctx.quick ? 1 : 2); round++) {
           const spec = { connections, warmup: round === 0 ? 5 : 0, amount: ctx.quick ? 20 : 60 };
-          samples.push(await runLoad(ctx.appUrl + path, headers, spec));
+          rounds.push(await runLoad(ctx.appUrl + path, headers, spec));
         }
-      } catch (error) {
-        await ctx.host.call('elStop').catch(() => undefined);
-        throw error;
-      }
-      const el = await ctx.host.call('elStop');
+        return rounds;
+      });
       const app: LoadStats = summarize(mergeSamples(samples));
       ctx.record({
         scenario: `staff table: ${label}`,
