@@ -37,9 +37,11 @@ END $$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION muster_first_check_ins_of_context() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE registrations r SET first_checked_in_at = muster_first_check_in(r.id)
-   WHERE r.id IN (SELECT s.registration_id FROM scans s WHERE s.scan_context_id = NEW.id)
-     AND r.first_checked_in_at IS DISTINCT FROM muster_first_check_in(r.id);
+  -- Only registrations scanned in this context can change; each one's first check-in computed once.
+  UPDATE registrations r SET first_checked_in_at = f.at
+    FROM (SELECT d.id, muster_first_check_in(d.id) AS at
+            FROM (SELECT DISTINCT s.registration_id AS id FROM scans s WHERE s.scan_context_id = NEW.id) d) f
+   WHERE r.id = f.id AND r.first_checked_in_at IS DISTINCT FROM f.at;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
