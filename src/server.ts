@@ -14,6 +14,7 @@ import { createJobs } from './jobs/queue.js';
 import { startWorker } from './jobs/runner.js';
 import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
+import { startMetricsListener } from './modules/metrics/metrics.listener.js';
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
@@ -125,10 +126,13 @@ export async function startServer(opts: {
       demo = await deps.db.transaction(async (tx) => ((await stillEmpty(tx)) ? seedDemo(tx, {}) : null));
     }
     const app = await buildApp(deps);
+    let stopMetrics = async () => {};
     try {
       await app.listen({ port: config.port, host: config.host });
+      stopMetrics = await startMetricsListener(deps);
       await deps.startJobs();
     } catch (error) {
+      await stopMetrics();
       await app.close();
       throw error;
     }
@@ -140,6 +144,7 @@ export async function startServer(opts: {
       docsUrl: `${base}/api/v1/docs`,
       demo,
       async close() {
+        await stopMetrics();
         await app.close();
         await deps.close();
       },
