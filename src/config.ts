@@ -45,7 +45,7 @@ const EnvSchema = Type.Object({
   MUSTER_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
   MUSTER_METRICS_LISTEN: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F.:\\[\\]]+:[0-9]{1,5}$' })),
   MUSTER_BACKUP_DIR: Type.Optional(Type.String({ minLength: 1 })),
-  MUSTER_BACKUP_INTERVAL_HOURS: Type.Number({ exclusiveMinimum: 0, maximum: 8760, default: 24 }),
+  MUSTER_BACKUP_INTERVAL_HOURS: Type.Number({ exclusiveMinimum: 0, maximum: 576, default: 24 }),
   MUSTER_BACKUP_KEEP: Type.Integer({ minimum: 1, maximum: 10000, default: 7 }),
   MUSTER_BACKUP_PASSPHRASE: Type.Optional(Type.String({ minLength: 12, maxLength: 1000 })),
   // Chat blasts: Slack-compatible Web API.
@@ -265,7 +265,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chat: e.MUSTER_CHAT_SIGNING_SECRET,
     }),
     esign,
-    metrics: Object.freeze({ token: e.MUSTER_METRICS_TOKEN, listen: parseMetricsListen(e.MUSTER_METRICS_LISTEN) }),
+    metrics: Object.freeze({
+      token: e.MUSTER_METRICS_TOKEN,
+      listen: parseMetricsListen(e.MUSTER_METRICS_LISTEN),
+    }),
     backup: Object.freeze({
       dir: e.MUSTER_BACKUP_DIR ?? null,
       intervalHours: e.MUSTER_BACKUP_INTERVAL_HOURS,
@@ -285,7 +288,9 @@ function parseMetricsListen(value: string | undefined): MetricsConfig['listen'] 
   const host = value.slice(0, cut).replace(/^\[|\]$/g, '');
   const port = Number(value.slice(cut + 1));
   const privateHost =
-    /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)/.test(host) || host === '::1' || /^f[cd]/i.test(host);
+    /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)/.test(host) ||
+    host === '::1' ||
+    /^f[cd]/i.test(host);
   if (!privateHost || port < 1 || port > 65535)
     throw new ConfigError(
       'Invalid configuration: MUSTER_METRICS_LISTEN must be a loopback or private address with a port (e.g. 127.0.0.1:9464)',
