@@ -45,7 +45,8 @@ afterAll(async () => {
 
 const guardianId = async (name: string) =>
   Number(
-    (await h.t.deps.db.execute<{ id: number }>(sql`SELECT id FROM guardians WHERE name = ${name}`)).rows[0]!.id,
+    (await h.t.deps.db.execute<{ id: number }>(sql`SELECT id FROM guardians WHERE name = ${name}`)).rows[0]!
+      .id,
   );
 
 describe('guardian links', () => {
@@ -152,7 +153,13 @@ describe('"not started" and "invitation pending"', () => {
 
   it('the same pending invitation is in the participants table and on the Invitations page', async () => {
     const page = await getPage(h.app, ops, `${eventPath}/invitations`);
-    await postForm(h.app, ops, `${eventPath}/invitations`, { email: 'pending.one@example.com' }, csrfOf(page.body));
+    await postForm(
+      h.app,
+      ops,
+      `${eventPath}/invitations`,
+      { email: 'pending.one@example.com' },
+      csrfOf(page.body),
+    );
     const table = await getPage(h.app, ops, `${eventPath}/participants`);
     expect(table.body).toMatch(/Invitations pending: \d+/);
     expect(table.body).toContain('<strong>pending.one@example.com</strong>');
@@ -164,7 +171,9 @@ describe('"not started" and "invitation pending"', () => {
     expect(invitations.body).toContain('>pending.one@example.com</td>');
     expect(invitations.body).toContain('not started</a>');
     const overview = await getPage(h.app, ops, eventPath);
-    expect(overview.body).toMatch(/Invitations pending \(emailed, not yet accepted\): <strong><a [^>]+>\d+<\/a>/);
+    expect(overview.body).toMatch(
+      /Invitations pending \(emailed, not yet accepted\): <strong><a [^>]+>\d+<\/a>/,
+    );
     expect(overview.body).toContain('<span>Not started</span>');
   });
 });
