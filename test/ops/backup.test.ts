@@ -106,7 +106,7 @@ describe.skipIf(!embedded)('backup of the embedded database', () => {
     const config = loadConfig({
       LOG_LEVEL: 'silent',
       MUSTER_DATA_DIR: target,
-      MUSTER_SECRET_KEY: 'A'.repeat(43) + '=',
+      MUSTER_SECRET_KEY: `${'A'.repeat(43)}=`,
     });
     const deps = await createDeps(config);
     try {

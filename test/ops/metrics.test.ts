@@ -84,3 +84,26 @@ describe('GET /metrics', () => {
     expect(types.get('muster_scans')).toBe('gauge');
   });
 });
+
+describe('docs/grafana/muster.json', () => {
+  it('uses only series that /metrics exports', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dashboard = JSON.parse(
+      readFileSync(new URL('../../docs/grafana/muster.json', import.meta.url), 'utf8'),
+    ) as {
+      panels: { targets: { expr: string }[] }[];
+    };
+    const exprs = dashboard.panels.flatMap((p) => p.targets.map((x) => x.expr));
+    const used = new Set(
+      exprs.flatMap((e) =>
+        [...e.matchAll(/\b((?:http|muster|nodejs)_[a-z0-9_]+)\{/g)].map((m) => m[1] as string),
+      ),
+    );
+    expect(used.size).toBeGreaterThan(5);
+    const res = await get(t.app, '/metrics', TOKEN);
+    const { types, samples } = parsePrometheus(res.body);
+    // A labelled gauge with no rows yet (no chat blast sent) is declared by its TYPE line alone.
+    const exported = new Set([...types.keys(), ...samples.map((s) => s.name)]);
+    expect([...used].filter((name) => !exported.has(name))).toEqual([]);
+  });
+});

@@ -39,7 +39,7 @@ export function metricsRoutes(app: Api, deps: Deps): void {
         summary: 'Prometheus metrics',
         description:
           'Prometheus text exposition format 0.0.4 (docs/operations.md "Metrics" lists every series). Needs `Authorization: Bearer <MUSTER_METRICS_TOKEN>`; without the variable set, or with another token, 401 `{"error":"Unauthorized"}`. Process metrics are this instance’s; `muster_job_queue_*`, `muster_emails`, `muster_chat_deliveries`, `muster_push_deliveries` and `muster_scans` are read from the database and the same on every instance.',
-        security: [{ bearerAuth: [] }],
+        security: [{ metrics_token: [] }],
         response: { 200: Type.String(), 401: Type.Object({ error: Type.String() }) },
       },
     },
