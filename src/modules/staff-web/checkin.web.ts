@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isUserPrincipal } from '../../access/principal.js';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { listScanContexts } from '../checkin/contexts.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -52,7 +52,7 @@ export function checkinPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: DeskParams, querystring: DeskQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'scans.write');
+      const ctx = routeCtx(deps, request);
       const { event, principal } = ctx.access;
       const { scan_contexts: contexts } = await listScanContexts(ctx);
       const wanted = Number(request.query.context);

@@ -10,7 +10,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { staffHome } from '../dashboard/home.service.js';
 import { eventOverview } from '../dashboard/overview.service.js';
@@ -31,7 +31,7 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, response: pageResponses },
     },
     async (request, reply) => {
-      const { events } = await staffHome(ctxOf(deps, request, 'account.events'));
+      const { events } = await staffHome(routeCtx(deps, request));
       return reply.page(200, 'staff/home', { title: 'Your events', events, labels: STATUS_LABELS });
     },
   );
@@ -42,7 +42,7 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'events.overview');
+      const ctx = routeCtx(deps, request);
       const { access } = ctx;
       return reply.page(200, 'staff/overview', {
         title: access.event.name,

@@ -11,10 +11,10 @@
  *   the participant page: the target of a "Resend invitation" button next to a guardian there.
  * Plain forms with the CSRF field; the services are those of the API routes.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, EventCtx } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
 import { resendGuardianInvitation } from '../registration/invitations/guardian-resend.service.js';
@@ -112,7 +112,7 @@ export function invitationPages(web: Api, deps: Deps): void {
       config: manage,
       schema: { hide: true, params: EventParams, querystring: ListQuery, response: pageResponses },
     },
-    async (request, reply) => render(ctxOf(deps, request, 'invitations.manage'), reply, { ...request.query }),
+    async (request, reply) => render(routeCtx(deps, request), reply, { ...request.query }),
   );
 
   web.post(
@@ -122,7 +122,7 @@ export function invitationPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, body: SingleForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const single = {
         email: request.body.email ?? '',
         first_name: request.body.first_name ?? '',
@@ -142,7 +142,7 @@ export function invitationPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/invitations/list',
     { config: invite, schema: { hide: true, params: EventParams, body: ListForm, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const text = request.body.list ?? '';
       let outcomes: LineOutcome[];
       try {
@@ -168,8 +168,8 @@ export function invitationPages(web: Api, deps: Deps): void {
         config: manage,
         schema: { hide: true, params: ByIdParams, body: ButtonForm, response: pageResponses },
       },
-      async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-        const ctx = ctxOf(deps, request, 'invitations.manage');
+      async (request, reply) => {
+        const ctx = routeCtx(deps, request);
         await run(ctx, request.params.id);
         return reply.redirect(`${base(ctx)}?notice=${verb === 'resend' ? 'resent' : 'revoked'}`, 303);
       },
@@ -183,7 +183,7 @@ export function invitationPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: GuardianParams, body: ButtonForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'guardians.resend');
+      const ctx = routeCtx(deps, request);
       await resendGuardianInvitation(ctx, request.params.pe, request.params.id);
       return reply.redirect(`/staff/events/${ctx.access.event.id}/participants/${request.params.pe}`, 303);
     },

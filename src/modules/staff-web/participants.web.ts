@@ -7,10 +7,10 @@
  * (`HX-Request: true` → the fragment, `Vary: HX-Request`). Columns follow the caller's visibility:
  * the service never selects a field the caller may not see, so it cannot reach the HTML.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
@@ -66,8 +66,8 @@ export function tableHref(base: string, query: TableQuery, changes: Partial<Tabl
 async function noAccessPage(
   this: unknown,
   error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: { params: unknown },
+  reply: Pick<FastifyReply, 'page'>,
 ) {
   if (httpStatusOf(error) !== 403) throw error;
   const eventId = (request.params as { event_id?: string }).event_id;
@@ -83,7 +83,7 @@ export function participantsPages(web: Api, deps: Deps): void {
       errorHandler: noAccessPage,
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.list');
+      const ctx = routeCtx(deps, request);
       const event = ctx.access.event;
       const table = await participantsTable(ctx, tableQuery(request.query));
       const base = `/staff/events/${event.id}/participants`;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { errorResponses, ProblemsErrorBody } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
 import { PathIdParam } from '../../../lib/identifiers.js';
@@ -38,7 +38,7 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         response: { 200: PortalBody, ...errorResponses(404, 410, 429) },
       },
     },
-    async (request) => service.getPortal(ctxOf(deps, request, 'guardian_portal.read')),
+    async (request) => service.getPortal(routeCtx(deps, request)),
   );
 
   app.patch(
@@ -60,7 +60,7 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => service.patchPortal(ctxOf(deps, request, 'guardian_portal.write'), request.body),
+    async (request) => service.patchPortal(routeCtx(deps, request), request.body),
   );
 
   app.post(
@@ -77,7 +77,7 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         response: { 200: PortalBody, ...errorResponses(404, 409, 410, 422, 429) },
       },
     },
-    async (request) => service.completePortal(ctxOf(deps, request, 'guardian_portal.write')),
+    async (request) => service.completePortal(routeCtx(deps, request)),
   );
 
   app.post(
@@ -99,11 +99,6 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) =>
-      service.signPortalConsent(
-        ctxOf(deps, request, 'guardian_portal.write'),
-        request.params.consent_id,
-        request.body,
-        request.ip,
-      ),
+      service.signPortalConsent(routeCtx(deps, request), request.params.consent_id, request.body, request.ip),
   );
 }

@@ -2,7 +2,7 @@
 
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { errorResponses, ProblemsErrorBody } from '../../../http/schema-helpers.js';
 import { type Api, sendJsonText } from '../../../http/typed.js';
 import { DetailBody } from '../../participants/participants.schemas.js';
@@ -32,8 +32,7 @@ export function recordRoutes(app: Api, deps: Deps): void {
       // Path ids are resolved by the gate (404 with the module's message, not the generic one).
       attachValidation: true,
     },
-    async (request, reply) =>
-      sendJsonText(reply, await service.getOwnRecord(ctxOf(deps, request, 'registrations.own'))),
+    async (request, reply) => sendJsonText(reply, await service.getOwnRecord(routeCtx(deps, request))),
   );
 
   app.patch(
@@ -57,9 +56,6 @@ export function recordRoutes(app: Api, deps: Deps): void {
       attachValidation: true,
     },
     async (request, reply) =>
-      sendJsonText(
-        reply,
-        await service.patchOwnRecord(ctxOf(deps, request, 'registrations.own'), request.body),
-      ),
+      sendJsonText(reply, await service.patchOwnRecord(routeCtx(deps, request), request.body)),
   );
 }

@@ -1,7 +1,7 @@
 /** `PATCH /events/{event_id}/participants/{participant_event_id}`: staff edits (contract §10). */
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { EventIdParam, errorResponses, ProblemsErrorBody } from '../../../http/schema-helpers.js';
 import { type Api, sendJsonText } from '../../../http/typed.js';
 import { PathIdParam } from '../../../lib/identifiers.js';
@@ -42,11 +42,7 @@ export function staffRecordRoutes(app: Api, deps: Deps): void {
     async (request, reply) =>
       sendJsonText(
         reply,
-        await patchParticipant(
-          ctxOf(deps, request, 'participants.edit'),
-          request.params.participant_event_id,
-          request.body,
-        ),
+        await patchParticipant(routeCtx(deps, request), request.params.participant_event_id, request.body),
       ),
   );
 }
