@@ -3,7 +3,7 @@
  * (access/authorize.ts) with the credential its `config.credential` names, and handlers get the
  * typed context through `ctxOf`. Credential sources:
  * - `bearer` (default): the Authorization header, checked onRequest, before the body is parsed;
- *   sets `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (contract §2).
+ *   sets `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (docs/decisions.md "Credentials and roles").
  * - `session_cookie`: the web pages' sealed session cookie (http/session-cookie.ts), checked
  *   preHandler, after the pages' CSRF check and validation (a forged form is refused first); no
  *   or dead session → SignInRequired (the pages redirect to /signin). `optionalSession` pages
@@ -35,7 +35,7 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
     const { action, credential = 'bearer' } = request.routeOptions.config;
     if (!action || credential !== 'bearer') return;
-    // The refresh hint goes on every response once the token is known, denials included (contract §2).
+    // The refresh hint goes on every response once the token is known, denials included (docs/decisions.md "Credentials and roles").
     request.access = await authorize(
       deps.db,
       action,

@@ -1,4 +1,4 @@
-/** POST /push_tokens, DELETE /push_tokens/{token}, DELETE /push_tokens (contract §3). Users only. */
+/** POST /push_tokens, DELETE /push_tokens/{token}, DELETE /push_tokens (docs/decisions.md "Account and sessions"). Users only. */
 
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';

@@ -1,4 +1,4 @@
-/** The ban list (spec "Bans"; contract §7): POST/GET /bans, GET /bans/{id}, revoke, reinstate. */
+/** The ban list (spec "Bans"; docs/decisions.md "Series, events and bans"): POST/GET /bans, GET /bans/{id}, revoke, reinstate. */
 
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';

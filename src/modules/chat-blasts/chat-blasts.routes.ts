@@ -1,4 +1,4 @@
-/** Chat blast routes (spec "Chat blasts", contract §6 "Messaging"). */
+/** Chat blast routes (spec "Chat blasts", docs/decisions.md "Messaging"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';

@@ -1,4 +1,4 @@
-/** Check-in routes (contract §5, §9): scan contexts, scans, bulk replays, scan feed, undo. */
+/** Check-in routes (docs/decisions.md "Check-in"): scan contexts, scans, bulk replays, scan feed, undo. */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';

@@ -1,4 +1,4 @@
-/** NFC badge routes (contract §5): ensure, confirm, reset under a registration of the event. */
+/** NFC badge routes (docs/decisions.md "Check-in"): ensure, confirm, reset under a registration of the event. */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';

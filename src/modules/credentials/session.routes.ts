@@ -1,4 +1,4 @@
-/** DELETE /session and POST /session/refresh (spec "Account and credentials"; contract §3, §9). */
+/** DELETE /session and POST /session/refresh (spec "Account and credentials"; docs/decisions.md "Account and sessions"). */
 
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';

@@ -1,4 +1,4 @@
-/** GET /email_log: the email log for global admins (contract §6; decided here, see README "Provider webhooks"). */
+/** GET /email_log: the email log for global admins (docs/decisions.md "Messaging"; decided here, see README "Provider webhooks"). */
 
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';

@@ -1,6 +1,6 @@
 /**
  * POST /series/{s}/events, GET|PATCH /series/{s}/events/{e}, POST /events/{e}/setup/complete
- * (spec "Series and events"; contract §7, §2, §9).
+ * (spec "Series and events"; docs/decisions.md "Series, events and bans").
  */
 
 import { Type } from 'typebox';
@@ -86,7 +86,7 @@ export function eventRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Complete an event’s setup (leave draft)',
-        description: `Sets \`setup_complete\` true. 422 \`${service.SUPPORT_EMAIL_NEEDED}\` when the event has no support email. Idempotent (an event already set up is returned unchanged). Audited \`events.setup_complete\`. Callers: event managers (global admin, series owner/organizer, \`event_admin\`), the series API key of its series and the event’s own event API key (contract §2). \`{event_id}\`: numeric id or UUID.`,
+        description: `Sets \`setup_complete\` true. 422 \`${service.SUPPORT_EMAIL_NEEDED}\` when the event has no support email. Idempotent (an event already set up is returned unchanged). Audited \`events.setup_complete\`. Callers: event managers (global admin, series owner/organizer, \`event_admin\`), the series API key of its series and the event’s own event API key (docs/decisions.md "Credentials and roles"). \`{event_id}\`: numeric id or UUID.`,
         params: Type.Object({ event_id: EventIdParam }),
         response: { 200: EventFullBody, ...errorResponses(401, 403, 404, 422) },
       },

@@ -1,4 +1,4 @@
-/** GET /series, GET /series/{series_id}, GET /series/{series_id}/events (contract §7). */
+/** GET /series, GET /series/{series_id}, GET /series/{series_id}/events (docs/decisions.md "Series, events and bans"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';

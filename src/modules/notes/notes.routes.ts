@@ -1,4 +1,4 @@
-/** Staff notes routes (contract §4 "Notes"). */
+/** Staff notes routes (docs/decisions.md "Notes"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';

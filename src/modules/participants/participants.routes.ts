@@ -1,4 +1,4 @@
-/** Routes of the participants read endpoints (spec "Participants"; contract §4). */
+/** Routes of the participants read endpoints (spec "Participants"; docs/decisions.md "Participants API"). */
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';

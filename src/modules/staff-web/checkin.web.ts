@@ -1,7 +1,7 @@
 /**
  * The check-in desk, `/staff/events/{event_id}/checkin`:
  * - GET …/checkin[?context=<id>]: the page (action `scans.write`: writes at the door, any event
- *   access except `read_only`, contract §2; a `read_only` user gets the 403 page). Pick a scan
+ *   access except `read_only`, docs/decisions.md "Credentials and roles"; a `read_only` user gets the 403 page). Pick a scan
  *   context, search, scan a QR code, check in with one tap, undo, the live feed. Its scripts
  *   (web/public/js/desk*.js) do the work; the page carries their settings as data attributes.
  * - The page's data routes (live stream, search, roster, scans, undo): checkin-data.web.ts.

@@ -1,4 +1,4 @@
-/** Travel calendar route (contract §5, §9). */
+/** Travel calendar route (docs/decisions.md "Travel calendar"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';

@@ -1,5 +1,5 @@
 /**
- * Invitation landing (contract §4 invite email → §8 start): `GET /register/accept?token=…` is the
+ * Invitation landing (docs/decisions.md "Participants API" invite email → "Registration side" start): `GET /register/accept?token=…` is the
  * link in the invitation email.
  * - Unknown token → 404 page; used → a link to the registration; revoked or expired → 410 page.
  * - Not signed in → "Continue": POST /register/accept/continue makes sure the invited address has

@@ -1,5 +1,5 @@
 /**
- * The guardian portal page (contract §8 "Guardian portal (token is the credential)"): the link in
+ * The guardian portal page (docs/decisions.md "Guardian portal"): the link in
  * the guardian invitation email. No sign-in: the token in the path is the credential, exactly as
  * for the portal API, and every action goes through the same services (guardian-portal.service.ts).
  * - GET /guardian/{token} (and GET /guardian/accept?token=…, which redirects to it): the child's

@@ -1,5 +1,5 @@
 /**
- * The registration form (contract §8), one page per section, for the signed-in participant:
+ * The registration form (docs/decisions.md "Registration side"), one page per section, for the signed-in participant:
  * - GET /register/{pe}: overview (status, sections, consents to sign, guardians, submit button);
  * - GET /register/{pe}/{section}: the section's form, filled from the record;
  * - POST /register/{pe}/{section}: the form as a record PATCH through the same service as

@@ -71,7 +71,7 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Guardian portal: done',
-        description: `Marks the guardian \`completed\` and re-runs the registration’s completion check (the registration becomes \`complete\` when every guardian has completed, the waiver is signed and the required sections are present; contract §4). 422 \`Answer these permissions before completing: …\` while \`media_permission\`, \`photo_permission\`, \`travel_permission\` or \`emergency_medical_consent\` is unanswered. Idempotent. Audited \`guardians.portal.complete\`. Answers the portal view. ${TOKEN}`,
+        description: `Marks the guardian \`completed\` and re-runs the registration’s completion check (the registration becomes \`complete\` when every guardian has completed, the waiver is signed and the required sections are present; docs/decisions.md "Registration lifecycle"). 422 \`Answer these permissions before completing: …\` while \`media_permission\`, \`photo_permission\`, \`travel_permission\` or \`emergency_medical_consent\` is unanswered. Idempotent. Audited \`guardians.portal.complete\`. Answers the portal view. ${TOKEN}`,
         security: [],
         params: Params,
         response: { 200: PortalBody, ...errorResponses(404, 409, 410, 422, 429) },

@@ -1,4 +1,4 @@
-/** POST /events/{event_id}/participants: the invite (spec "Participants"; contract §4 "Invite"). */
+/** POST /events/{event_id}/participants: the invite (spec "Participants"; docs/decisions.md "Participants API"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';

@@ -1,5 +1,5 @@
 /**
- * Participant-side routes (contract §8): `POST /registrations`, `GET /tickets`,
+ * Participant-side routes (docs/decisions.md "Registration side"): `POST /registrations`, `GET /tickets`,
  * `GET /tickets/{participant_event_id}`, `POST /registrations/{pe}/submit|withdraw`,
  * `POST /consents/{id}/sign`. Signed-in users with a mobile token, on their own registrations;
  * other credentials 403, someone else's registration 404.
@@ -24,7 +24,7 @@ import * as service from './registrations.service.js';
 
 const tags = ['registration'];
 const WHO =
-  'Signed-in users with a mobile token, on their own registrations (unknown or malformed id → 404 `Registration not found`; another user’s → 403 `This is not your registration`, contract §1 check order); API keys and global API tokens 403.';
+  'Signed-in users with a mobile token, on their own registrations (unknown or malformed id → 404 `Registration not found`; another user’s → 403 `This is not your registration`, docs/decisions.md "Status codes and check order"); API keys and global API tokens 403.';
 const PeParams = Type.Object({
   participant_event_id: PathIdParam('participant_event_id'),
 });

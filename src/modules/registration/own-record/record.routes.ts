@@ -1,4 +1,4 @@
-/** The participant's own record: `GET|PATCH /registrations/{participant_event_id}` (contract §8). */
+/** The participant's own record: `GET|PATCH /registrations/{participant_event_id}` (docs/decisions.md "Registration side"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
@@ -14,7 +14,7 @@ const Params = Type.Object({
   participant_event_id: Type.String({ pattern: '^[0-9]{1,9}$', description: 'participant_event_id' }),
 });
 const WHO =
-  'The signed-in participant (mobile token; other credentials 403), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, contract §1). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
+  'The signed-in participant (mobile token; other credentials 403), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, docs/decisions.md "Status codes and check order"). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
 const url = '/registrations/:participant_event_id';
 
 export function recordRoutes(app: Api, deps: Deps): void {
@@ -51,7 +51,7 @@ export function recordRoutes(app: Api, deps: Deps): void {
           422: ProblemsErrorBody,
         },
       },
-      // 404/403 on the registration come before 422 on the body (contract §1): the service
+      // 404/403 on the registration come before 422 on the body (docs/decisions.md "Status codes and check order"): the service
       // validates the body itself after the ownership check.
       attachValidation: true,
     },
