@@ -40,7 +40,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           metrics_token: {
             type: 'http',
             scheme: 'bearer',
-            description: 'The operator’s MUSTER_METRICS_TOKEN (GET /metrics only; docs/operations.md "Metrics")',
+            description:
+              'The operator’s MUSTER_METRICS_TOKEN (GET /metrics only; docs/operations.md "Metrics")',
           },
         },
       },
