@@ -466,7 +466,11 @@ describe('concurrency', () => {
 /** The verdict fields of a bulk result: `newReg()` registrations are complete adults without a signed waiver. */
 function verdict(more: string[]) {
   const codes = ['consents_missing', ...more];
-  return { verdict: 'warning', forced: false, attention: codes.map((code) => ({ code, message: expect.any(String) })) };
+  return {
+    verdict: 'warning',
+    forced: false,
+    attention: codes.map((code) => ({ code, message: expect.any(String) })),
+  };
 }
 
 describe('POST /events/{e}/scans/bulk', () => {

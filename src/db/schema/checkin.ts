@@ -2,8 +2,8 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  boolean,
   bigserial,
+  boolean,
   index,
   integer,
   json,

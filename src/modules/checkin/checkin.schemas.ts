@@ -95,7 +95,8 @@ const ScanFields = {
   collected_by: Type.Optional(
     Type.String({
       maxLength: 200,
-      description: 'The adult who collected the participant (required at the exit of a minor who may not leave alone)',
+      description:
+        'The adult who collected the participant (required at the exit of a minor who may not leave alone)',
     }),
   ),
 };
@@ -157,6 +158,31 @@ export const ScanResult = Type.Object({
     { additionalProperties: true, description: 'Participant (spec) for the caller' },
   ),
 });
+
+export const ScanRefused = Type.Object(
+  {
+    error: Type.String({ description: 'Why, in words: `Not admitted: …`' }),
+    verdict: Type.Literal('refused'),
+    attention: Type.Array(AttentionItem),
+    participant: Type.Object(
+      {},
+      { additionalProperties: true, description: 'Participant (spec) for the caller' },
+    ),
+  },
+  { description: 'A refused scan: nothing was stored' },
+);
+
+export const ScanUnprocessable = Type.Object(
+  {
+    error: Type.String(),
+    attention: Type.Optional(Type.Array(AttentionItem)),
+    authorized_pickup_adults: PickupAdults,
+  },
+  {
+    description:
+      'Validation error; an exit of a minor who may not leave alone without `collected_by` adds the attention and, for callers who may read personal data, the authorised pickup adults',
+  },
+);
 
 export const BulkResult = Type.Object({
   results: Type.Array(

@@ -29,7 +29,8 @@ export type ContextRow = {
   ends_off: number | null;
 };
 
-export const CONTEXT_COLUMNS = sql.raw(`sc.id, sc.name, sc.checks_in, sc.is_travel_pickup, sc.refuse, sc.tracks_presence, sc.position,
+export const CONTEXT_COLUMNS =
+  sql.raw(`sc.id, sc.name, sc.checks_in, sc.is_travel_pickup, sc.refuse, sc.tracks_presence, sc.position,
   to_char(sc.starts_at AT TIME ZONE e.timezone, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS starts_local,
   extract(epoch FROM (sc.starts_at AT TIME ZONE e.timezone) - (sc.starts_at AT TIME ZONE 'UTC'))::int AS starts_off,
   to_char(sc.ends_at AT TIME ZONE e.timezone, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS ends_local,

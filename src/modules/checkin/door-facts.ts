@@ -87,7 +87,12 @@ export type ResolvedItem = {
 };
 
 /** One item to resolve: its position, context, participant reference and client_scan_id. */
-export type FactsItem = { i: number; contextId: number | undefined; ref: ParticipantRef; clientScanId: string | null };
+export type FactsItem = {
+  i: number;
+  contextId: number | undefined;
+  ref: ParticipantRef;
+  clientScanId: string | null;
+};
 
 function factsItem({ i, contextId, ref, clientScanId }: FactsItem) {
   return {
@@ -106,7 +111,10 @@ export async function readDoorFacts(
   eventId: number,
   items: FactsItem[],
 ): Promise<{ contexts: Map<number, ContextRow>; resolved: Map<number, ResolvedItem> }> {
-  const res = await factsStatement(db).execute({ event: eventId, items: JSON.stringify(items.map(factsItem)) });
+  const res = await factsStatement(db).execute({
+    event: eventId,
+    items: JSON.stringify(items.map(factsItem)),
+  });
   const row = res.rows[0]!;
   const contexts = new Map((JSON.parse(row.contexts ?? '[]') as ContextRow[]).map((c) => [c.id, c]));
   const resolved = new Map((JSON.parse(row.resolved) as ResolvedItem[]).map((r) => [r.i, r]));

@@ -92,7 +92,11 @@ async function runBatch(batch: Pending<Job, string>[]): Promise<void> {
   });
   let results: Awaited<ReturnType<typeof writeScans>>;
   try {
-    results = await writeScans(ctx.db, ctx, plain.map((x) => x.decided.write));
+    results = await writeScans(
+      ctx.db,
+      ctx,
+      plain.map((x) => x.decided.write),
+    );
   } catch (error) {
     if (!retryAlone(pgErrorCode(error))) throw error;
     await Promise.all([...later, ...plain.map(({ call }) => alone(call))]);

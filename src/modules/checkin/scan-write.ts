@@ -59,12 +59,37 @@ function writeItem(w: ScanWrite) {
 }
 
 /** Writes the scans of one event (one statement); results by `i` (an unknown registration's is null). */
-export async function writeScans(db: Tx, ctx: EventCtx, writes: ScanWrite[]): Promise<Map<number, ScanResult>> {
+export async function writeScans(
+  db: Tx,
+  ctx: EventCtx,
+  writes: ScanWrite[],
+): Promise<Map<number, ScanResult>> {
   if (writes.length === 0) return new Map();
   const items = JSON.stringify(writes.map(writeItem));
   const res = await writeStatement(db).execute({ event: ctx.access.event.id, items });
   const out = JSON.parse(res.rows[0]!.results) as { i: number; r: ScanResult }[];
   return new Map(out.map((x) => [x.i, x.r]));
+}
+
+/** muster_scan() for one scan: the same values as one item of writeScans(). */
+const writeOneStatement = preparedSql<{ r: string | null }>(
+  'scan_write_one',
+  () => sql`SELECT muster_scan(${p('event')}::int, ${p('reg_id')}::int, ${p('context_id')}::int,
+      ${p('checks_in')}::boolean, ${p('pickup')}::boolean, ${p('scanner')}::int, ${p('source')}::text,
+      ${p('client_scan_id')}::text, ${p('scanned_at')}::timestamptz, ${p('token')}::text, ${p('type')}::text,
+      ${p('verdict')}::text, ARRAY(SELECT json_array_elements_text(${p('attention')}::json)),
+      ${p('forced')}::boolean, ${p('collected_by')}::text)::text AS r`,
+);
+
+/** Writes one scan (its own statement: a scan recorded alone, or the one of a transaction). */
+export async function writeScan(db: Tx, ctx: EventCtx, w: ScanWrite): Promise<ScanResult> {
+  const { i: _i, attention, ...item } = writeItem(w);
+  const res = await writeOneStatement(db).execute({
+    ...item,
+    event: ctx.access.event.id,
+    attention: JSON.stringify(attention),
+  });
+  return JSON.parse(res.rows[0]!.r ?? 'null') as ScanResult;
 }
 
 /** Whether a scan must be written alone, in a transaction with its push job or audit row. */
@@ -78,7 +103,7 @@ export const needsTransaction = (w: Pick<ScanWrite, 'context' | 'decision'>): bo
 export async function writeScanInTransaction(ctx: EventCtx, w: ScanWrite): Promise<ScanResult> {
   const event = ctx.access.event;
   return ctx.db.transaction(async (tx) => {
-    const r = (await writeScans(tx, ctx, [w])).get(w.i) ?? null;
+    const r = await writeScan(tx, ctx, w);
     if (r === null || r.deduplicated) return r;
     const scanId = Number(r.scan.id);
     if (r.picked > 0) {
@@ -102,7 +127,12 @@ export async function writeScanInTransaction(ctx: EventCtx, w: ScanWrite): Promi
         targetId: w.registrationId,
         // The reason and the adult's name are what was typed at the door; no sensitive detail.
         metadata: forced
-          ? { scan_id: scanId, scan_context_id: w.context.id, reason: w.request.reason, attention: w.decision.codes }
+          ? {
+              scan_id: scanId,
+              scan_context_id: w.context.id,
+              reason: w.request.reason,
+              attention: w.decision.codes,
+            }
           : { scan_id: scanId, scan_context_id: w.context.id, collected_by: w.request.collectedBy },
       });
     }

@@ -31,7 +31,13 @@ import {
   validateScan,
 } from './scan-decide.js';
 import { type ScanRow, scanJson } from './scan-row.js';
-import { needsTransaction, type ScanResult, type ScanWrite, writeScanInTransaction, writeScans } from './scan-write.js';
+import {
+  needsTransaction,
+  type ScanResult,
+  type ScanWrite,
+  writeScan,
+  writeScanInTransaction,
+} from './scan-write.js';
 import { attentionJson, medicalDetail, refusalMessage } from './verdict.js';
 
 export { type ScanRequest, validateScan } from './scan-decide.js';
@@ -54,7 +60,11 @@ export interface Recorded {
  * for a `scan_context_id` not in the event, 422 when none was sent and the event has several (`n`:
  * the contexts matching the request), 404 for an unknown participant; null when both resolved.
  */
-export function resolutionError(request: ScanRequest, n: number, registrationId: number | null): ApiError | null {
+export function resolutionError(
+  request: ScanRequest,
+  n: number,
+  registrationId: number | null,
+): ApiError | null {
   if (request.contextId !== undefined && n === 0) return unprocessable(CONTEXT_NOT_IN_EVENT);
   if (n !== 1) return unprocessable(CONTEXT_REQUIRED);
   if (registrationId === null) return notFound(PARTICIPANT_NOT_FOUND);
@@ -65,7 +75,8 @@ export function resolutionError(request: ScanRequest, n: number, registrationId:
 export type Decided = { write: ScanWrite; facts: ScanFacts } | { error: Promise<ApiError> };
 
 /** The medical message for this caller: specific when it may read sensitive data, else null (generic). */
-const medicalFor = (ctx: EventCtx, facts: ScanFacts) => (ctx.access.visibility.sensitive ? medicalDetail(facts) : null);
+const medicalFor = (ctx: EventCtx, facts: ScanFacts) =>
+  ctx.access.visibility.sensitive ? medicalDetail(facts) : null;
 
 /**
  * Resolution, facts and the door's decision for item `i` of a facts read: a write, or the error
@@ -95,7 +106,9 @@ export function decideItem(
   const registrationId = item.reg_id!;
   if (decision instanceof Refusal) return { error: refusalError(ctx, registrationId, decision, facts) };
   if (decision instanceof NeedsCollector) {
-    const extra: Record<string, unknown> = { attention: attentionJson(decision.codes, medicalFor(ctx, facts), true) };
+    const extra: Record<string, unknown> = {
+      attention: attentionJson(decision.codes, medicalFor(ctx, facts), true),
+    };
     if (ctx.access.visibility.pii) extra.authorized_pickup_adults = facts.pickup_adults;
     return { error: Promise.resolve(new ApiError(422, COLLECTED_BY_REQUIRED, extra)) };
   }
@@ -116,7 +129,11 @@ async function refusalError(ctx: EventCtx, id: number, r: Refusal, facts: ScanFa
 }
 
 /** The Recorded of a written scan (its stored context may be another one for a repeated client_scan_id). */
-export function recordedOf(r: ScanResult, contexts: Map<number, ContextRow>, d: { write: ScanWrite; facts: ScanFacts }): Recorded {
+export function recordedOf(
+  r: ScanResult,
+  contexts: Map<number, ContextRow>,
+  d: { write: ScanWrite; facts: ScanFacts },
+): Recorded {
   if (r === null) throw notFound(PARTICIPANT_NOT_FOUND);
   const context = contexts.get(r.scan.scan_context_id) ?? d.write.context;
   return { row: r.scan, context, deduplicated: r.deduplicated, firstAt: r.first_at, facts: d.facts };
@@ -146,7 +163,7 @@ async function scanOnce(ctx: EventCtx, request: ScanRequest, replay: boolean): P
   if ('error' in decided) throw await decided.error;
   const r = needsTransaction(decided.write)
     ? await writeScanInTransaction(ctx, decided.write)
-    : ((await writeScans(ctx.db, ctx, [decided.write])).get(0) ?? null);
+    : await writeScan(ctx.db, ctx, decided.write);
   return recordedOf(r, read.contexts, decided);
 }
 
@@ -219,7 +236,10 @@ export interface BulkItemResult {
  * POST /events/{e}/scans/bulk: each item recorded in the order given as an offline replay (always
  * written, reporting its verdict); no participant JSON is read (the results carry none).
  */
-export async function createScansBulk(ctx: EventCtx, input: BulkScanInput): Promise<{ results: BulkItemResult[] }> {
+export async function createScansBulk(
+  ctx: EventCtx,
+  input: BulkScanInput,
+): Promise<{ results: BulkItemResult[] }> {
   const results: BulkItemResult[] = [];
   for (const item of input.scans) {
     try {

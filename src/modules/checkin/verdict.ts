@@ -111,7 +111,9 @@ export const ATTENTION_MESSAGES: Record<AttentionCode, string> = {
 };
 
 /** The specific medical message, for callers who may read sensitive data. */
-export function medicalDetail(f: Pick<DoorFacts, 'anaphylaxis' | 'refrigeration' | 'cross_contamination' | 'allergies'>): string {
+export function medicalDetail(
+  f: Pick<DoorFacts, 'anaphylaxis' | 'refrigeration' | 'cross_contamination' | 'allergies'>,
+): string {
   const parts: string[] = [];
   const allergies = f.allergies?.trim();
   if (f.anaphylaxis) parts.push(allergies ? `anaphylaxis risk (${allergies})` : 'anaphylaxis risk');
@@ -126,7 +128,11 @@ export type Attention = { code: string; message: string };
  * The `attention` array of a scan answer. `medical` is the specific medical message for a caller
  * who may read sensitive data, or null (everyone else gets the generic one).
  */
-export function attentionJson(codes: readonly string[], medical: string | null, presence = false): Attention[] {
+export function attentionJson(
+  codes: readonly string[],
+  medical: string | null,
+  presence = false,
+): Attention[] {
   return codes.map((code) => ({
     code,
     message:

@@ -19,7 +19,9 @@ export const ScansByContext = Type.Object({
   first_scanned_at: NullableDateTime,
   last_scanned_at: NullableDateTime,
   inside: Nullable(
-    Type.Boolean({ description: 'Inside now (newest scan an entry); null where the context does not track presence' }),
+    Type.Boolean({
+      description: 'Inside now (newest scan an entry); null where the context does not track presence',
+    }),
   ),
   last_exit_at: NullableDateTime,
 });
