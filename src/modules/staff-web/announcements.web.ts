@@ -6,8 +6,9 @@
  *   each recipient (`&after=` pages them). (A query, not a path: one page, and the staff page
  *   matrix addresses pages by event only.)
  * - POST /staff/events/{e}/announcements: `intent=preview` re-renders the form with the email the
- *   first recipient would get; `intent=send` sends now or schedules (time read in the event's
- *   zone), then 303 to the announcement. Bad input re-renders the form (422) with the message.
+ *   first recipient would get; `intent=send` schedules (time read in the event's zone), or for
+ *   "send now" first shows a confirmation naming the number of addresses, whose button posts the
+ *   same values with `confirmed=yes` and sends; then 303 to the announcement. Bad input re-renders the form (422) with the message.
  * - POST /staff/events/{e}/announcements/{id}/cancel: cancels a scheduled one.
  * Action `announcements.manage` (event admins, series roles, global admins) on every page.
  */
@@ -109,7 +110,13 @@ export function announcementPages(web: Api, deps: Deps): void {
   async function render(
     ctx: Ctx,
     status: number,
-    extra: { values?: FormValues; preview?: unknown; errors?: { message: string }[]; shown?: unknown },
+    extra: {
+      values?: FormValues;
+      preview?: unknown;
+      confirm?: { count: number };
+      errors?: { message: string }[];
+      shown?: unknown;
+    },
   ) {
     const event = ctx.access.event;
     const [{ announcements: list }, { chat_blasts }] = await Promise.all([
@@ -122,6 +129,7 @@ export function announcementPages(web: Api, deps: Deps): void {
         ...eventFrame(ctx.access, '/announcements', 'Announcements'),
         values: extra.values ?? EMPTY,
         preview: extra.preview ?? null,
+        confirm: extra.confirm ?? null,
         shown: extra.shown ?? null,
         errors: extra.errors ?? [],
         announcements: list.map((a) => ({
@@ -180,6 +188,16 @@ export function announcementPages(web: Api, deps: Deps): void {
         const page =
           'ok' in res
             ? await render(ctx, 200, { values, preview: res.ok.preview })
+            : await problem(res.error);
+        return reply.page(page.status, 'staff/announcements', page.data);
+      }
+      // "Send now" asks first, naming how many addresses it goes to; the confirmation form carries
+      // the same values with confirmed=yes. A scheduled one is sent later and can be cancelled.
+      if (values.when === 'now' && field(body, 'confirmed') !== 'yes') {
+        const res = await attempt(() => announcements.previewAnnouncement(ctx, input));
+        const page =
+          'ok' in res
+            ? await render(ctx, 200, { values, confirm: { count: res.ok.preview.recipient_count } })
             : await problem(res.error);
         return reply.page(page.status, 'staff/announcements', page.data);
       }
