@@ -113,3 +113,13 @@ export function widestRole(user: PrincipalUser, roles: Roles): string | null {
 export function widestSeriesRole(roles: Roles): SeriesRole | null {
   return SERIES_ROLE_ORDER.find((r) => roles.series.has(r)) ?? null;
 }
+
+/**
+ * Whether the caller may let a refused entry in anyway (docs/checkin.md "Overrides"): global
+ * admins, series roles, and the event's admins and safeguarding leads. Keys never.
+ */
+export function mayOverrideVerdict(principal: Principal, roles: Roles): boolean {
+  if (!isUserPrincipal(principal)) return false;
+  if (principal.user.globalAdmin) return true;
+  return roles.series.size > 0 || roles.event.has('event_admin') || roles.event.has('safeguarding_lead');
+}

@@ -50,6 +50,8 @@ describe('scan context management', () => {
         checks_in: false,
         is_travel_pickup: false,
         is_airport: false,
+        refuse: [],
+        tracks_presence: false,
         position: 3,
         starts_at: null,
         ends_at: null,

@@ -67,6 +67,8 @@ describe('GET /events/{e}/scan_contexts', () => {
           checks_in: true,
           is_travel_pickup: false,
           is_airport: false,
+          refuse: ['withdrawn', 'rejected', 'banned'],
+          tracks_presence: false,
           position: 0,
           starts_at: null,
           ends_at: null,
@@ -77,6 +79,8 @@ describe('GET /events/{e}/scan_contexts', () => {
           checks_in: false,
           is_travel_pickup: true,
           is_airport: true,
+          refuse: [],
+          tracks_presence: false,
           position: 1,
           starts_at: null,
           ends_at: null,
@@ -87,6 +91,8 @@ describe('GET /events/{e}/scan_contexts', () => {
           checks_in: false,
           is_travel_pickup: false,
           is_airport: false,
+          refuse: [],
+          tracks_presence: false,
           position: 2,
           starts_at: null,
           ends_at: null,
@@ -139,6 +145,9 @@ describe('POST /events/{e}/scans', () => {
     const b1 = r1.json();
     expect(Object.keys(b1)).toEqual([
       'success',
+      'verdict',
+      'attention',
+      'forced',
       'outcome',
       'first_scan_in_context',
       'first_scanned_at',
@@ -454,6 +463,16 @@ describe('concurrency', () => {
   }, 60_000);
 });
 
+/** The verdict fields of a bulk result: `newReg()` registrations are complete adults without a signed waiver. */
+function verdict(more: string[]) {
+  const codes = ['consents_missing', ...more];
+  return {
+    verdict: 'warning',
+    forced: false,
+    attention: codes.map((code) => ({ code, message: expect.any(String) })),
+  };
+}
+
 describe('POST /events/{e}/scans/bulk', () => {
   it('per-item results, errors do not stop the batch; client_scan_id is required', async () => {
     const reg = await newReg(A, 'bulk');
@@ -469,11 +488,17 @@ describe('POST /events/{e}/scans/bulk', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       results: [
-        { client_scan_id: 'b1', status: 'ok', outcome: 'scanned', deduplicated: false },
+        { client_scan_id: 'b1', status: 'ok', outcome: 'scanned', deduplicated: false, ...verdict([]) },
         { client_scan_id: 'b2', status: 'error', error: 'Participant not found for this event' },
         { client_scan_id: 'b3', status: 'error', error: 'scan_context_id does not belong to this event' },
-        { client_scan_id: 'b4', status: 'ok', outcome: 'already_scanned', deduplicated: false },
-        { client_scan_id: 'b1', status: 'ok', outcome: 'scanned', deduplicated: true },
+        {
+          client_scan_id: 'b4',
+          status: 'ok',
+          outcome: 'already_scanned',
+          deduplicated: false,
+          ...verdict(['already_scanned']),
+        },
+        { client_scan_id: 'b1', status: 'ok', outcome: 'scanned', deduplicated: true, ...verdict([]) },
       ],
     });
     const missing = await post(`/events/${A}/scans/bulk`, { scans: [{ participant_id: reg.id }] });

@@ -60,6 +60,9 @@ export const SCANS_BY_CONTEXT_KEYS = [
   'scan_count',
   'first_scanned_at',
   'last_scanned_at',
+  // Presence (contract §11 "Exits and presence"): every caller sees them.
+  'inside',
+  'last_exit_at',
 ] as const;
 
 export const TRAVEL_BASE_KEYS = [

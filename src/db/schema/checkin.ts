@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   index,
   integer,
   json,
@@ -36,6 +37,19 @@ export const scans = pgTable(
       .default('qr'),
     clientScanId: text('client_scan_id'),
     outcome: text('outcome', { enum: ['scanned', 'already_scanned'] }).notNull(),
+    /** entry | exit (docs/checkin.md "Presence"). */
+    type: text('type', { enum: ['entry', 'exit'] })
+      .notNull()
+      .default('entry'),
+    /** The door verdict when the scan was recorded, and its attention codes (docs/checkin.md "Door verdicts"). */
+    verdict: text('verdict', { enum: ['admitted', 'warning', 'refused'] })
+      .notNull()
+      .default('admitted'),
+    attention: text('attention').array().notNull().default(sql`'{}'::text[]`),
+    /** A refused scan let in anyway by a role that may override (the reason is in the audit log). */
+    forced: boolean('forced').notNull().default(false),
+    /** The adult who collected a minor at an exit (free text). */
+    collectedBy: text('collected_by'),
     scannedAt: ts('scanned_at').notNull(),
     createdAt: createdAt(),
   },

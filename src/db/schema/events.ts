@@ -97,6 +97,10 @@ export const scanContexts = pgTable(
     name: text('name').notNull(),
     checksIn: boolean('checks_in').notNull().default(false),
     isTravelPickup: boolean('is_travel_pickup').notNull().default(false),
+    /** Attention codes that refuse a scan here (docs/checkin.md "Door verdicts"); NULL = the default list. */
+    refuse: text('refuse').array(),
+    /** Entry and exit scans here say who is inside (docs/checkin.md "Presence"). */
+    tracksPresence: boolean('tracks_presence').notNull().default(false),
     position: integer('position').notNull().default(0),
     startsAt: ts('starts_at'),
     endsAt: ts('ends_at'),

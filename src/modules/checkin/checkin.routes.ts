@@ -15,8 +15,10 @@ import {
   ScanContextList,
   ScanList,
   ScanListQuery,
+  ScanRefused,
   ScanRequest,
   ScanResult,
+  ScanUnprocessable,
   UndoQuery,
   UndoResult,
   UpdateContextRequest,
@@ -48,6 +50,8 @@ const SCAN_RULES = [
   'Under a row lock on the registration: a repeated `client_scan_id` for the registration returns the original result with `deduplicated:true` and writes nothing. Otherwise the scan is stored (`scanned_at` = client time or now, `created_at` = server time); `outcome` is `scanned` for the registration’s first scan in that context, else `already_scanned`.',
   'The first scan in a check-in or travel-pickup context sets `travel_picked_up_at` on the inbound travel’s final leg when unset; with the NFC module on, the first check-in ensures a badge token.',
   'Scans of one event that arrive together are recorded together (group commit): one transaction, in registration-id order, so their `created_at` (the transaction’s start) is the same; two requests for one registration keep their arrival order. Each request still gets its own answer (outcome, 404, 422, its caller’s field visibility), exactly as if it had been sent alone.',
+  'Door verdict (docs/checkin.md "Door verdicts"): every answer carries `verdict` (`admitted` | `warning` | `refused`) and `attention` `[{code, message}]`, codes `withdrawn`, `rejected`, `not_registered`, `awaiting_guardian`, `consents_missing`, `banned`, `minor`, `medical_alert`, `high_support`, `not_unaccompanied`, `already_scanned`. An entry raising a code of the context’s `refuse` list is refused: 409 `{error, verdict: "refused", attention, participant}` and nothing is stored. `force: true` with a `reason` stores it anyway with `forced: true` and audits `scans.force` (event admins, safeguarding leads, series roles, global admins; others 403). The `medical_alert` message names the risks only for callers who may read sensitive data.',
+  'Exits (docs/checkin.md "Presence"): `type: "exit"` only in a context with `tracks_presence` (else 422); an exit is never refused. The exit of a minor who may not leave unaccompanied needs `collected_by` (else 422 with `attention` and, for callers who may read personal data, `authorized_pickup_adults`); it is stored and audited as `scans.collected`.',
 ].join('\n\n');
 
 export function checkinRoutes(app: Api, deps: Deps): void {
@@ -76,7 +80,12 @@ export function checkinRoutes(app: Api, deps: Deps): void {
         description: `${SCAN_RULES}\n\n${WHO_WRITES}`,
         params: EventParams,
         body: ScanRequest,
-        response: { 200: ScanResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
+        response: {
+          200: ScanResult,
+          ...errorResponses(400, 401, 403, 404, 413),
+          409: ScanRefused,
+          422: ScanUnprocessable,
+        },
       },
     },
     async (request, reply) => {
@@ -92,7 +101,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Replay offline scans',
-        description: `At most ${MAX_BULK_SCANS} items, each with a \`client_scan_id\`, each processed as POST /scans in its own transaction, in order. Per item: \`{client_scan_id, status:"ok", outcome, deduplicated}\` or \`{client_scan_id, status:"error", error}\`. Replays converge: the stored scans are the same set whatever the order.\n\n${WHO_WRITES}`,
+        description: `At most ${MAX_BULK_SCANS} items, each with a \`client_scan_id\`, each processed as POST /scans in its own transaction, in order, as an offline replay: the person already went through, so a refused item is stored anyway (its \`verdict\` says \`refused\`; \`force\` + \`reason\` from a role that may override marks it \`forced\` and audits the reason), and an exit without \`collected_by\` is stored too. Per item: \`{client_scan_id, status:"ok", outcome, deduplicated, verdict, attention, forced}\` or \`{client_scan_id, status:"error", error}\`. Replays converge: the stored scans are the same set whatever the order.\n\n${WHO_WRITES}`,
         params: EventParams,
         body: BulkScanRequest,
         response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 422) },

@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable } from '../../http/schema-helpers.js';
+import { ATTENTION_CODES } from './verdict.js';
 
 export const MAX_BULK_SCANS = 500;
 export const MAX_CLIENT_SCAN_ID = 200;
@@ -16,6 +17,11 @@ export const ScanContext = Type.Object({
   checks_in: Type.Boolean(),
   is_travel_pickup: Type.Boolean(),
   is_airport: Type.Boolean({ description: 'Deprecated alias of is_travel_pickup' }),
+  refuse: Type.Array(Type.String(), {
+    description:
+      'Attention codes that refuse an entry here (default for check-in contexts: withdrawn, rejected, banned; other contexts: none)',
+  }),
+  tracks_presence: Type.Boolean({ description: 'Entry and exit scans here say who is inside' }),
   position: Type.Integer(),
   starts_at: Nullable(Type.String({ description: "ISO 8601 in the event's UTC offset" })),
   ends_at: Nullable(Type.String({ description: "ISO 8601 in the event's UTC offset" })),
@@ -23,6 +29,19 @@ export const ScanContext = Type.Object({
 export type ScanContextJson = Static<typeof ScanContext>;
 
 export const ScanContextList = Type.Object({ scan_contexts: Type.Array(ScanContext) });
+
+export const ScanTypeSchema = Type.Union([Type.Literal('entry'), Type.Literal('exit')], {
+  description: '`entry` (default) or `exit` (only in a context that tracks presence)',
+});
+export const VerdictSchema = Type.Union(
+  [Type.Literal('admitted'), Type.Literal('warning'), Type.Literal('refused')],
+  { description: 'Door verdict: admitted, admitted with a warning, or refused' },
+);
+export const AttentionCodeSchema = Type.Union(ATTENTION_CODES.map((c) => Type.Literal(c)));
+export const AttentionItem = Type.Object({
+  code: Type.String({ description: `One of ${ATTENTION_CODES.join(', ')}` }),
+  message: Type.String({ description: 'Plain words for the person at the door' }),
+});
 
 export const Scan = Type.Object({
   id: Type.Integer(),
@@ -33,6 +52,12 @@ export const Scan = Type.Object({
   scanned_at: DateTime,
   created_at: DateTime,
   scanner: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
+  type: ScanTypeSchema,
+  verdict: VerdictSchema,
+  attention_codes: Type.Array(Type.String(), {
+    description: 'The attention codes the scan was recorded with (docs/checkin.md "Door verdicts")',
+  }),
+  forced: Type.Boolean({ description: 'A refused entry let in anyway by a role that may override' }),
 });
 export type ScanJson = Static<typeof Scan>;
 
@@ -56,6 +81,23 @@ const ScanFields = {
   source: Type.Optional(Type.Union([Type.Literal('qr'), Type.Literal('nfc'), Type.Literal('manual')])),
   scanned_at: Type.Optional(
     Type.String({ maxLength: 64, description: 'Client time of the scan (ISO 8601 with zone); default now' }),
+  ),
+  type: Type.Optional(ScanTypeSchema),
+  force: Type.Optional(
+    Type.Boolean({
+      description:
+        'Let a refused entry in anyway (event admins, safeguarding leads, series roles, global admins; others 403). Needs `reason`.',
+    }),
+  ),
+  reason: Type.Optional(
+    Type.String({ maxLength: 500, description: 'Why a refused entry was let in anyway (audited)' }),
+  ),
+  collected_by: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'The adult who collected the participant (required at the exit of a minor who may not leave alone)',
+    }),
   ),
 };
 
@@ -89,8 +131,22 @@ export const BulkScanRequest = Type.Object(
 );
 export type BulkScanInput = Static<typeof BulkScanRequest>;
 
+const PickupAdults = Type.Optional(
+  Nullable(
+    Type.String({
+      description:
+        'The registration’s authorised pickup adults (exits of a minor who may not leave alone; callers who may read personal data only)',
+    }),
+  ),
+);
+
 export const ScanResult = Type.Object({
   success: Type.Literal(true),
+  verdict: VerdictSchema,
+  attention: Type.Array(AttentionItem),
+  forced: Type.Boolean(),
+  authorized_pickup_adults: PickupAdults,
+  collected_by: Type.Optional(Nullable(Type.String())),
   outcome: Type.Union([Type.Literal('scanned'), Type.Literal('already_scanned')]),
   first_scan_in_context: Type.Boolean(),
   first_scanned_at: DateTime,
@@ -103,6 +159,31 @@ export const ScanResult = Type.Object({
   ),
 });
 
+export const ScanRefused = Type.Object(
+  {
+    error: Type.String({ description: 'Why, in words: `Not admitted: …`' }),
+    verdict: Type.Literal('refused'),
+    attention: Type.Array(AttentionItem),
+    participant: Type.Object(
+      {},
+      { additionalProperties: true, description: 'Participant (spec) for the caller' },
+    ),
+  },
+  { description: 'A refused scan: nothing was stored' },
+);
+
+export const ScanUnprocessable = Type.Object(
+  {
+    error: Type.String(),
+    attention: Type.Optional(Type.Array(AttentionItem)),
+    authorized_pickup_adults: PickupAdults,
+  },
+  {
+    description:
+      'Validation error; an exit of a minor who may not leave alone without `collected_by` adds the attention and, for callers who may read personal data, the authorised pickup adults',
+  },
+);
+
 export const BulkResult = Type.Object({
   results: Type.Array(
     Type.Object({
@@ -110,6 +191,9 @@ export const BulkResult = Type.Object({
       status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
       outcome: Type.Optional(Type.Union([Type.Literal('scanned'), Type.Literal('already_scanned')])),
       deduplicated: Type.Optional(Type.Boolean()),
+      verdict: Type.Optional(VerdictSchema),
+      attention: Type.Optional(Type.Array(AttentionItem)),
+      forced: Type.Optional(Type.Boolean()),
       error: Type.Optional(Type.String()),
     }),
   ),
@@ -157,6 +241,13 @@ const ContextFields = {
   is_airport: Type.Boolean({
     description: 'Deprecated alias of is_travel_pickup (must agree when both are sent)',
   }),
+  refuse: Nullable(
+    Type.Array(AttentionCodeSchema, {
+      maxItems: 20,
+      description: 'Attention codes that refuse an entry here; null restores the default',
+    }),
+  ),
+  tracks_presence: Type.Boolean({ description: 'Entry and exit scans here say who is inside' }),
   position: Type.Integer({ minimum: 0, maximum: 100000 }),
   starts_at: Nullable(Type.String({ maxLength: 64, description: 'ISO 8601 with zone, or null' })),
   ends_at: Nullable(Type.String({ maxLength: 64, description: 'ISO 8601 with zone, or null' })),
@@ -168,6 +259,8 @@ export const CreateContextRequest = Type.Object(
     checks_in: Type.Optional(ContextFields.checks_in),
     is_travel_pickup: Type.Optional(ContextFields.is_travel_pickup),
     is_airport: Type.Optional(ContextFields.is_airport),
+    refuse: Type.Optional(ContextFields.refuse),
+    tracks_presence: Type.Optional(ContextFields.tracks_presence),
     position: Type.Optional(ContextFields.position),
     starts_at: Type.Optional(ContextFields.starts_at),
     ends_at: Type.Optional(ContextFields.ends_at),

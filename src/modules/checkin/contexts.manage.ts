@@ -22,6 +22,8 @@ interface ContextChanges {
   name?: string;
   checksIn?: boolean;
   isTravelPickup?: boolean;
+  refuse?: string[] | null;
+  tracksPresence?: boolean;
   position?: number;
   startsAt?: string | null;
   endsAt?: string | null;
@@ -42,6 +44,8 @@ function contextChanges(input: UpdateContextInput): ContextChanges {
   const pickup = input.is_travel_pickup ?? input.is_airport;
   if (pickup !== undefined) out.isTravelPickup = pickup;
   if (input.checks_in !== undefined) out.checksIn = input.checks_in;
+  if (input.refuse !== undefined) out.refuse = input.refuse === null ? null : [...new Set(input.refuse)];
+  if (input.tracks_presence !== undefined) out.tracksPresence = input.tracks_presence;
   if (input.position !== undefined) out.position = input.position;
   for (const key of ['starts_at', 'ends_at'] as const) {
     const value = input[key];
@@ -52,6 +56,12 @@ function contextChanges(input: UpdateContextInput): ContextChanges {
   }
   return out;
 }
+
+/** A refuse list as SQL: a text[] of codes, or NULL (the default list). */
+const refuseSql = (refuse: string[] | null): SQL =>
+  refuse === null
+    ? sql`NULL::text[]`
+    : sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(refuse)}::jsonb))::text[]`;
 
 async function lockEvent(tx: Tx, eventId: number): Promise<void> {
   await tx.execute(sql`SELECT id FROM events WHERE id = ${eventId} FOR UPDATE`);
@@ -108,8 +118,9 @@ export async function createScanContext(ctx: EventCtx, input: CreateContextInput
           )
         ).rows[0]!.p;
       const res = await tx.execute<{ id: number }>(
-        sql`INSERT INTO scan_contexts (event_id, name, checks_in, is_travel_pickup, position, starts_at, ends_at)
+        sql`INSERT INTO scan_contexts (event_id, name, checks_in, is_travel_pickup, refuse, tracks_presence, position, starts_at, ends_at)
             VALUES (${event.id}, ${changes.name!}, ${changes.checksIn ?? false}, ${changes.isTravelPickup ?? false},
+                    ${refuseSql(changes.refuse ?? null)}, ${changes.tracksPresence ?? false},
                     ${position}, ${changes.startsAt ?? null}::timestamptz, ${changes.endsAt ?? null}::timestamptz)
             RETURNING id`,
       );
@@ -147,6 +158,8 @@ export async function updateScanContext(ctx: EventCtx, id: number, input: Update
       if (changes.name !== undefined) sets.push(sql`name = ${changes.name}`);
       if (changes.checksIn !== undefined) sets.push(sql`checks_in = ${changes.checksIn}`);
       if (changes.isTravelPickup !== undefined) sets.push(sql`is_travel_pickup = ${changes.isTravelPickup}`);
+      if (changes.refuse !== undefined) sets.push(sql`refuse = ${refuseSql(changes.refuse)}`);
+      if (changes.tracksPresence !== undefined) sets.push(sql`tracks_presence = ${changes.tracksPresence}`);
       if (changes.position !== undefined) sets.push(sql`position = ${changes.position}`);
       if (changes.startsAt !== undefined) sets.push(sql`starts_at = ${changes.startsAt}::timestamptz`);
       if (changes.endsAt !== undefined) sets.push(sql`ends_at = ${changes.endsAt}::timestamptz`);

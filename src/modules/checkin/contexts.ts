@@ -7,6 +7,7 @@ import type { Tx } from '../../db/client.js';
 import type { EventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import type { ScanContextJson } from './checkin.schemas.js';
+import { effectiveRefuse } from './verdict.js';
 
 export const CONTEXT_NOT_IN_EVENT = 'scan_context_id does not belong to this event';
 /** The largest PostgreSQL `integer`: ids above it name nothing. */
@@ -18,6 +19,9 @@ export type ContextRow = {
   name: string;
   checks_in: boolean;
   is_travel_pickup: boolean;
+  /** The context's own refuse list; NULL = the default (verdict.ts effectiveRefuse()). */
+  refuse: string[] | null;
+  tracks_presence: boolean;
   position: number;
   starts_local: string | null;
   starts_off: number | null;
@@ -25,7 +29,8 @@ export type ContextRow = {
   ends_off: number | null;
 };
 
-export const CONTEXT_COLUMNS = sql.raw(`sc.id, sc.name, sc.checks_in, sc.is_travel_pickup, sc.position,
+export const CONTEXT_COLUMNS =
+  sql.raw(`sc.id, sc.name, sc.checks_in, sc.is_travel_pickup, sc.refuse, sc.tracks_presence, sc.position,
   to_char(sc.starts_at AT TIME ZONE e.timezone, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS starts_local,
   extract(epoch FROM (sc.starts_at AT TIME ZONE e.timezone) - (sc.starts_at AT TIME ZONE 'UTC'))::int AS starts_off,
   to_char(sc.ends_at AT TIME ZONE e.timezone, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS ends_local,
@@ -49,6 +54,8 @@ export function contextJson(row: ContextRow): ScanContextJson {
     checks_in: row.checks_in,
     is_travel_pickup: row.is_travel_pickup,
     is_airport: row.is_travel_pickup,
+    refuse: effectiveRefuse(row),
+    tracks_presence: row.tracks_presence,
     position: row.position,
     starts_at: withOffset(row.starts_local, row.starts_off),
     ends_at: withOffset(row.ends_local, row.ends_off),

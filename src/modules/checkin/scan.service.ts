@@ -1,90 +1,58 @@
 /**
- * Scans (docs/decisions.md "Check-in"): recording one scan, the POST /scans response body, and offline bulk
- * replays. A scan holds a row lock on its registration (muster_scan(),
- * drizzle/0005_scan_function.sql), so scans of one registration are serial: the first scan in a
- * context is `scanned`, later ones `already_scanned`, and a repeated `client_scan_id` is answered
- * from the stored row.
+ * Scans (docs/checkin.md): recording one scan, the POST /scans response body, and offline bulk
+ * replays. Each scan: ONE read resolves its context and registration and reads the verdict's facts
+ * (door-facts.ts), the door decides (scan-decide.ts, verdict.ts), then ONE statement writes it
+ * (scan-write.ts) under a row lock on the registration, so scans of one registration are serial:
+ * the first scan in a context is `scanned`, later ones `already_scanned`, and a repeated
+ * `client_scan_id` is answered from the stored row. A refused scan writes nothing (409).
  *
- * POST /scans itself goes through scan-batch.ts, which records concurrent requests together and
- * falls back to `recordScan()` here (one scan, one statement) for travel pickups and retries.
- * Hot path (bench/README.md "Check-in"): every statement here is built once per variant and runs
- * as a prepared statement (db/prepared.ts).
+ * POST /scans itself goes through scan-batch.ts, which handles concurrent requests together and
+ * falls back to `recordScan()` here for retries. Hot path (bench/README.md "Check-in"): every
+ * statement is built once and runs as a prepared statement (db/prepared.ts).
  */
-import { randomBytes } from 'node:crypto';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
-import { preparedSql, preparedSqlFamily } from '../../db/prepared.js';
+import { preparedSqlFamily } from '../../db/prepared.js';
 import type { EventCtx } from '../../deps.js';
-import { ApiError, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
-import { isIsoDateTime, isoTimestamp } from '../../lib/time.js';
+import { ApiError, conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
+import { isoTimestamp } from '../../lib/time.js';
 import { participantFrom, participantSelect } from '../participants/participants.serialize.js';
-import { enqueueStaffPush } from '../push/push.service.js';
-import type { BulkScanInput, ScanInput } from './checkin.schemas.js';
+import type { BulkScanInput } from './checkin.schemas.js';
+import { CONTEXT_NOT_IN_EVENT, type ContextRow, contextJson } from './contexts.js';
+import { readDoorFacts, type ScanFacts } from './door-facts.js';
 import {
-  CONTEXT_COLUMNS,
-  CONTEXT_NOT_IN_EVENT,
-  type ContextRow,
-  contextJson,
-  contextRows,
-  MAX_INT,
-} from './contexts.js';
-import { type ParticipantRef, participantRef, registrationIdSql } from './participant-ref.js';
+  COLLECTED_BY_REQUIRED,
+  type Decision,
+  decide,
+  NeedsCollector,
+  Refusal,
+  type ScanRequest,
+  validateScan,
+} from './scan-decide.js';
 import { type ScanRow, scanJson } from './scan-row.js';
+import {
+  needsTransaction,
+  type ScanResult,
+  type ScanWrite,
+  writeScan,
+  writeScanInTransaction,
+} from './scan-write.js';
+import { attentionJson, medicalDetail, refusalMessage } from './verdict.js';
+
+export { type ScanRequest, validateScan } from './scan-decide.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
 export const CONTEXT_REQUIRED = 'scan_context_id is required when the event has several scan contexts';
 
-/** A recorded (or deduplicated) scan and the context it is stored in. */
+/** A recorded (or deduplicated) scan, the context it is stored in, and the facts it was decided on. */
 export interface Recorded {
   row: ScanRow;
   context: ContextRow;
   deduplicated: boolean;
   /** The registration's first scanned_at in the context (timestamptz text). */
   firstAt: string;
-}
-
-/** A validated scan request (validateScan()). */
-export interface ScanRequest {
-  ref: ParticipantRef;
-  contextId: number | undefined;
-  source: 'qr' | 'nfc' | 'manual';
-  clientScanId: string | null;
-  scannedAt: string | null;
-}
-
-/** Validation that needs no database (422). */
-export function validateScan(input: ScanInput): ScanRequest {
-  if (input.participant_id === undefined && input.badge_token === undefined) {
-    throw unprocessable('participant_id or badge_token is required');
-  }
-  if (input.scanned_at !== undefined && !isIsoDateTime(input.scanned_at)) {
-    throw unprocessable('scanned_at must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00.000Z');
-  }
-  const id = input.scan_context_id;
-  if (id !== undefined && (id < 1 || id > MAX_INT)) throw unprocessable(CONTEXT_NOT_IN_EVENT);
-  return {
-    ref: participantRef(input),
-    contextId: id,
-    source: input.source ?? 'qr',
-    clientScanId: input.client_scan_id ?? null,
-    scannedAt: input.scanned_at ?? null,
-  };
-}
-
-/** Records one scan (or answers a repeated client_scan_id from the stored row). */
-export async function recordScan(ctx: EventCtx, request: ScanRequest): Promise<Recorded> {
-  // muster_scan() holds a row lock on the registration, so scans of one registration are serial;
-  // a unique violation can still happen (two identical requests racing, a badge token collision):
-  // the failed statement wrote nothing, and the retry answers from the stored row.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await scanOnce(ctx, request);
-    } catch (error) {
-      if (attempt < 3 && isUniqueViolation(error)) continue;
-      throw error;
-    }
-  }
+  facts: ScanFacts;
 }
 
 /**
@@ -103,116 +71,100 @@ export function resolutionError(
   return null;
 }
 
-/** What muster_scan() returns (drizzle/0005_scan_function.sql), or null: registration not in the event. */
-export type ScanResult = { deduplicated: boolean; picked: number; first_at: string; scan: ScanRow } | null;
+/** A resolved, decided scan ready to write, or the error that answers it. */
+export type Decided = { write: ScanWrite; facts: ScanFacts } | { error: Promise<ApiError> };
 
-const p = (name: string) => sql.placeholder(name);
+/** The medical message for this caller: specific when it may read sensitive data, else null (generic). */
+const medicalFor = (ctx: EventCtx, facts: ScanFacts) =>
+  ctx.access.visibility.sensitive ? medicalDetail(facts) : null;
 
-/** The muster_scan() call; values from scanValues(), the registration and context as SQL. */
-function scanCall(reg: SQL, context: SQL, checksIn: SQL, pickup: SQL): SQL {
-  return sql`muster_scan(${p('event')}::int, ${reg}, ${context}, ${checksIn}, ${pickup},
-      ${p('scanner')}::int, ${p('source')}::text, ${p('client_scan_id')}::text,
-      ${p('scanned_at')}::timestamptz, ${p('token')}::text)::text`;
-}
-
-/** The per-scan values of muster_scan(): event, scanner, source, client_scan_id, scanned_at, token. */
-export function scanValues(ctx: EventCtx, request: ScanRequest): Record<string, unknown> {
+/**
+ * Resolution, facts and the door's decision for item `i` of a facts read: a write, or the error
+ * (404, 422, 403; 409 for a refusal, with the participant; 422 for an exit without collected_by).
+ */
+export function decideItem(
+  ctx: EventCtx,
+  i: number,
+  request: ScanRequest,
+  read: Awaited<ReturnType<typeof readDoorFacts>>,
+  replay: boolean,
+): Decided {
+  const item = read.resolved.get(i)!;
+  const failed = resolutionError(request, item.n, item.reg_id);
+  if (failed) return { error: Promise.resolve(failed) };
+  const context = read.contexts.get(item.context_id!);
+  if (!context) return { error: Promise.resolve(unprocessable(CONTEXT_REQUIRED)) };
+  if (!item.facts) return { error: Promise.resolve(notFound(PARTICIPANT_NOT_FOUND)) };
+  const facts = item.facts;
+  let decision: Decision | Refusal | NeedsCollector;
+  try {
+    decision = decide(ctx, request, context, facts, replay);
+  } catch (error) {
+    if (error instanceof ApiError) return { error: Promise.resolve(error) };
+    throw error;
+  }
+  const registrationId = item.reg_id!;
+  if (decision instanceof Refusal) return { error: refusalError(ctx, registrationId, decision, facts) };
+  if (decision instanceof NeedsCollector) {
+    const extra: Record<string, unknown> = {
+      attention: attentionJson(decision.codes, medicalFor(ctx, facts), true),
+    };
+    if (ctx.access.visibility.pii) extra.authorized_pickup_adults = facts.pickup_adults;
+    return { error: Promise.resolve(new ApiError(422, COLLECTED_BY_REQUIRED, extra)) };
+  }
   const principal = ctx.access.principal;
-  return {
-    event: ctx.access.event.id,
-    scanner: 'user' in principal ? principal.user.id : null,
-    source: request.source,
-    client_scan_id: request.clientScanId,
-    scanned_at: request.scannedAt,
-    // 128 random bits, stored only if this is a first check-in that needs a badge token (NFC on).
-    token: randomBytes(16).toString('base64url'),
-  };
+  const scanner = 'user' in principal ? principal.user.id : null;
+  return { write: { i, request, registrationId, context, decision, scanner }, facts };
 }
 
-type ScanStatementRow = ContextRow & { reg_id: number | null; n: number; r: string | null };
-
-/**
- * The scan statement for a request shape: with or without `scan_context_id`, and by the kind of
- * participant reference. One autocommit statement resolves the context (422s) and the
- * registration (404) and, when both are found and the context is not a travel pickup point, calls
- * muster_scan(). Values: `event`, `context` (when given), `ref`, and those of scanValues().
- */
-function buildScanSql(withContext: boolean, kind: ParticipantRef['kind']): SQL {
-  return sql`WITH c AS (SELECT ${CONTEXT_COLUMNS} FROM scan_contexts sc JOIN events e ON e.id = sc.event_id
-                  WHERE sc.event_id = ${p('event')}${withContext ? sql` AND sc.id = ${p('context')}` : sql``}),
-             q AS (SELECT ${registrationIdSql(kind, p('event'), p('ref'))} AS reg_id, (SELECT count(*)::int FROM c) AS n)
-        SELECT q.reg_id, q.n, c.*,
-               CASE WHEN q.n = 1 AND q.reg_id IS NOT NULL AND NOT c.is_travel_pickup
-                    THEN ${scanCall(sql`q.reg_id`, sql`c.id`, sql`c.checks_in`, sql`c.is_travel_pickup`)} END AS r
-          FROM q LEFT JOIN c ON true`;
-}
-
-type ScanVariant = { withContext: boolean; kind: ParticipantRef['kind'] };
-const scanStatement = preparedSqlFamily<ScanVariant, ScanStatementRow>(
-  (v) => `scan_${v.withContext ? 'context' : 'default'}_${v.kind}`,
-  (v) => buildScanSql(v.withContext, v.kind),
-);
-
-/** muster_scan() for a travel-pickup context, run inside the caller's transaction. */
-const pickupScan = preparedSql<{ r: string | null }>(
-  'scan_pickup',
-  () =>
-    sql`SELECT ${scanCall(sql`${p('reg')}::int`, sql`${p('context')}::int`, sql`${p('checks_in')}::boolean`, sql`true`)} AS r`,
-);
-
-/**
- * One scan: the scan statement, in ONE round trip for any context but a travel pickup point,
- * which instead runs muster_scan() in a transaction to enqueue the staff push in it when a
- * traveller was collected.
- */
-async function scanOnce(ctx: EventCtx, request: ScanRequest): Promise<Recorded> {
-  const event = ctx.access.event;
-  const values = scanValues(ctx, request);
-  const variant = { withContext: request.contextId !== undefined, kind: request.ref.kind };
-  const res = await scanStatement(variant)(ctx.db).execute({
-    ...values,
-    context: request.contextId,
-    ref: request.ref.value,
+/** 409 `{error, verdict: "refused", attention, participant}` for a refused scan (nothing written). */
+async function refusalError(ctx: EventCtx, id: number, r: Refusal, facts: ScanFacts): Promise<ApiError> {
+  const participant = (await readParticipants(ctx.db, ctx.access.visibility, [id])).get(id);
+  if (participant === undefined) return notFound(PARTICIPANT_NOT_FOUND);
+  return conflict(refusalMessage(r.codes, r.refuse), {
+    verdict: 'refused',
+    attention: attentionJson(r.codes, medicalFor(ctx, facts)),
+    participant: JSON.parse(participant),
   });
-  const context = res.rows[0]!;
-  const refused = resolutionError(request, context.n, context.reg_id);
-  if (refused) throw refused;
-  const registrationId = context.reg_id!;
-  const result = !context.is_travel_pickup
-    ? (JSON.parse(context.r ?? 'null') as ScanResult)
-    : await ctx.db.transaction(async (tx) => {
-        const out = await pickupScan(tx).execute({
-          ...values,
-          reg: registrationId,
-          context: context.id,
-          checks_in: context.checks_in,
-        });
-        const r = JSON.parse(out.rows[0]!.r ?? 'null') as ScanResult;
-        // A pickup scan that collects a traveller tells the event's other staff devices (ids only).
-        if (r !== null && r.picked > 0) {
-          await enqueueStaffPush(ctx, tx, {
-            eventId: event.id,
-            kind: 'travel_pickup',
-            title: 'Traveller collected',
-            body: `An inbound traveller was collected at ${context.name}.`,
-            data: {
-              participant_event_id: registrationId,
-              scan_context_id: context.id,
-              scan_id: Number(r.scan.id),
-            },
-            excludeUserIds: values.scanner === null ? [] : [values.scanner as number],
-          });
-        }
-        return r;
-      });
-  if (result === null) throw notFound(PARTICIPANT_NOT_FOUND);
-  const row = result.scan;
-  // A repeated client_scan_id answers with the stored scan, whose context may be another one.
-  const stored =
-    row.scan_context_id === context.id
-      ? context
-      : (await contextRows(ctx.db, event.id, sql` AND sc.id = ${row.scan_context_id}`))[0]!;
-  return { row, context: stored, deduplicated: result.deduplicated, firstAt: result.first_at };
+}
+
+/** The Recorded of a written scan (its stored context may be another one for a repeated client_scan_id). */
+export function recordedOf(
+  r: ScanResult,
+  contexts: Map<number, ContextRow>,
+  d: { write: ScanWrite; facts: ScanFacts },
+): Recorded {
+  if (r === null) throw notFound(PARTICIPANT_NOT_FOUND);
+  const context = contexts.get(r.scan.scan_context_id) ?? d.write.context;
+  return { row: r.scan, context, deduplicated: r.deduplicated, firstAt: r.first_at, facts: d.facts };
+}
+
+/**
+ * Records one scan (or answers a repeated client_scan_id from the stored row). `replay`: an
+ * offline replay, always written (scan-decide.ts decide()).
+ */
+export async function recordScan(ctx: EventCtx, request: ScanRequest, replay = false): Promise<Recorded> {
+  // A unique violation can happen (two identical requests racing, a badge token collision): the
+  // failed statement wrote nothing, and the retry answers from the stored row.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await scanOnce(ctx, request, replay);
+    } catch (error) {
+      if (attempt < 3 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+async function scanOnce(ctx: EventCtx, request: ScanRequest, replay: boolean): Promise<Recorded> {
+  const item = { i: 0, contextId: request.contextId, ref: request.ref, clientScanId: request.clientScanId };
+  const read = await readDoorFacts(ctx.db, ctx.access.event.id, [item]);
+  const decided = decideItem(ctx, 0, request, read, replay);
+  if ('error' in decided) throw await decided.error;
+  const r = needsTransaction(decided.write)
+    ? await writeScanInTransaction(ctx, decided.write)
+    : await writeScan(ctx.db, ctx, decided.write);
+  return recordedOf(r, read.contexts, decided);
 }
 
 /** Participants' JSON by registration id, one prepared statement per visibility; value `registrations`. */
@@ -220,7 +172,7 @@ const participantsStatement = preparedSqlFamily<Visibility, { id: number; j: str
   (v) => `checkin_participants_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}`,
   (v) =>
     sql`SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
-         WHERE r.id = ANY(${p('registrations')}::int[])`,
+         WHERE r.id = ANY(${sql.placeholder('registrations')}::int[])`,
 );
 
 /**
@@ -238,13 +190,29 @@ export async function respond(ctx: EventCtx, recorded: Recorded): Promise<string
   const participant = (await readParticipants(ctx.db, ctx.access.visibility, [id])).get(id);
   // Read after the scan committed: a registration deleted in between answers 404 (not a 500).
   if (participant === undefined) throw notFound(PARTICIPANT_NOT_FOUND);
-  return responseBody(recorded, participant);
+  return responseBody(ctx, recorded, participant);
+}
+
+/** The verdict part of a scan answer, from the stored scan (a repeat answers what was recorded). */
+export function verdictJson(ctx: EventCtx, { row, context, facts }: Recorded) {
+  const out: Record<string, unknown> = {
+    verdict: row.verdict,
+    attention: attentionJson(row.attention, medicalFor(ctx, facts), context.tracks_presence),
+    forced: row.forced,
+  };
+  if (row.type === 'exit' && ctx.access.visibility.pii) {
+    if (row.attention.includes('not_unaccompanied')) out.authorized_pickup_adults = facts.pickup_adults;
+    out.collected_by = row.collected_by;
+  }
+  return out;
 }
 
 /** The POST /scans body (JSON text) from a recorded scan and the participant's JSON text. */
-export function responseBody({ row, context, deduplicated, firstAt }: Recorded, participant: string): string {
+export function responseBody(ctx: EventCtx, recorded: Recorded, participant: string): string {
+  const { row, context, deduplicated, firstAt } = recorded;
   const head = {
     success: true,
+    ...verdictJson(ctx, recorded),
     outcome: row.outcome,
     first_scan_in_context: row.outcome === 'scanned',
     first_scanned_at: isoTimestamp(firstAt),
@@ -261,11 +229,12 @@ export interface BulkItemResult {
   outcome?: 'scanned' | 'already_scanned';
   deduplicated?: boolean;
   error?: string;
+  [key: string]: unknown;
 }
 
 /**
- * POST /events/{e}/scans/bulk: each item recorded as POST /scans records it (its own statement or
- * transaction), in the order given; no participant JSON is read (the results carry none).
+ * POST /events/{e}/scans/bulk: each item recorded in the order given as an offline replay (always
+ * written, reporting its verdict); no participant JSON is read (the results carry none).
  */
 export async function createScansBulk(
   ctx: EventCtx,
@@ -274,12 +243,13 @@ export async function createScansBulk(
   const results: BulkItemResult[] = [];
   for (const item of input.scans) {
     try {
-      const recorded = await recordScan(ctx, validateScan(item));
+      const recorded = await recordScan(ctx, validateScan(item), true);
       results.push({
         client_scan_id: item.client_scan_id,
         status: 'ok',
         outcome: recorded.row.outcome,
         deduplicated: recorded.deduplicated,
+        ...verdictJson(ctx, recorded),
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

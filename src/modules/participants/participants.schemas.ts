@@ -18,6 +18,12 @@ export const ScansByContext = Type.Object({
   scan_count: Type.Integer(),
   first_scanned_at: NullableDateTime,
   last_scanned_at: NullableDateTime,
+  inside: Nullable(
+    Type.Boolean({
+      description: 'Inside now (newest scan an entry); null where the context does not track presence',
+    }),
+  ),
+  last_exit_at: NullableDateTime,
 });
 
 export const TravelLeg = Type.Object({

@@ -29,9 +29,14 @@ const SCANS_BY_CONTEXT = `COALESCE((
     ['scan_count', 'COALESCE(sx.n, 0)'],
     ['first_scanned_at', iso('sx.first_at')],
     ['last_scanned_at', iso('sx.last_at')],
+    // Presence (docs/checkin.md "Presence"): null where the context does not track it.
+    ['inside', `CASE WHEN sc.tracks_presence THEN COALESCE(sx.last_type = 'entry', false) END`],
+    ['last_exit_at', iso('sx.exit_at')],
   ])} ORDER BY sc.position, sc.id)
   FROM scan_contexts sc
-  LEFT JOIN LATERAL (SELECT count(*)::int AS n, min(s.scanned_at) AS first_at, max(s.scanned_at) AS last_at
+  LEFT JOIN LATERAL (SELECT count(*)::int AS n, min(s.scanned_at) AS first_at, max(s.scanned_at) AS last_at,
+                            max(s.scanned_at) FILTER (WHERE s.type = 'exit') AS exit_at,
+                            (array_agg(s.type ORDER BY s.scanned_at DESC, s.id DESC))[1] AS last_type
                        FROM scans s WHERE s.registration_id = r.id AND s.scan_context_id = sc.id) sx ON true
   WHERE sc.event_id = r.event_id), '[]'::json)`;
 
