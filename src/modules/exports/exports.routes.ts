@@ -17,10 +17,14 @@ const DESCRIPTION =
 const FORMAT_TEXT: Record<ExportFormat, string> = {
   csv: "UTF-8 with a byte order mark, CRLF line ends; every value holding a line feed or carriage return is quoted, and a text cell starting with `= + - @`, tab or CR gets a leading `'` (formula injection). A phone that is valid E.164 is written as is (`+447700900123`). Times are `YYYY-MM-DD HH:MM` in the event’s time zone (ISO 8601 UTC with `headers=keys`); booleans `Yes`/`No` (`yes`/`no`).",
   xlsx: 'A sheet named after the preset with typed cells (dates and times as dates in the event’s time zone, booleans, numbers), a bold frozen header row, an autofilter and column widths; a second sheet "About" says who exported what, when, with which filters.',
-  pdf: 'A printout.',
+  pdf: 'Printouts, streamed page by page: `badges` (name, pronouns, group colour, ticket QR code = registration UUID; `layout`, `photos`), `door_list` (per `scan_context`: name, status, under 18, alerts in words, a tick box; by last name with letter headings), `medical_cards` (one card per participant; safeguarding leads and global admins only), `emergency_sheet` (emergency contacts for a trip: filter by `group` or `scan_context`; safeguarding leads and global admins only). Complete registrations unless `status` says otherwise.',
 };
 
-export function exportRoutes(app: Api, deps: Deps, formats: readonly ExportFormat[] = ['csv', 'xlsx']): void {
+export function exportRoutes(
+  app: Api,
+  deps: Deps,
+  formats: readonly ExportFormat[] = ['csv', 'xlsx', 'pdf'],
+): void {
   for (const format of formats) {
     app.get(
       `/events/:event_id/exports/:preset.${format}`,

@@ -23,6 +23,20 @@ export const ExportQuerySchema = Type.Object(
           'A scan context id or UUID of the event: registrations scanned there (the door list: the context the list is for)',
       }),
     ),
+    layout: Type.Optional(
+      Type.Union(
+        [Type.Literal('a4'), Type.Literal('letter'), Type.Literal('label-4x3'), Type.Literal('label-62x100')],
+        {
+          description:
+            'Badges: `a4` (default; A4 label sheet, 2 × 4 badges of 99.1 × 67.7 mm, Avery L7165), `letter` (US Letter, 2 × 3 badges of 4 × 3 in, Avery 5392), `label-4x3` or `label-62x100` (one badge per page for label printers)',
+        },
+      ),
+    ),
+    photos: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description: 'Badges: print the photo when it is stored in Muster (`/media/…` PNG or JPEG)',
+      }),
+    ),
     headers: Type.Optional(
       Type.Union([Type.Literal('words'), Type.Literal('keys')], {
         description: '`keys`: machine column names (and machine values in CSV) for integrations',

@@ -24,6 +24,8 @@ import {
   type PresetName,
   visibleColumns,
 } from './presets.js';
+import type { BadgeLayout } from './printouts/badges.js';
+import { printoutRun } from './printouts/printouts.js';
 import { sheetRun } from './sheets.js';
 
 export const SENSITIVE_EXPORT = 'This export needs access to medical and safeguarding data';
@@ -39,6 +41,9 @@ export interface ExportPlan {
   filename: string;
   /** The catering summary's day columns. */
   days?: string[];
+  /** Badges: the sheet or label size, and whether photos are printed. */
+  layout?: BadgeLayout;
+  photos?: boolean;
 }
 
 /** A file being written: its bytes, and the batches that fill it (each yields its row count). */
@@ -73,12 +78,13 @@ export async function planExport(
     keys: query.headers === 'keys',
     filename: `${event.slug}-${name}`,
     ...(PRESETS[name].rows === 'summary' ? { days: await eventDays(ctx) } : {}),
+    ...(name === 'badges' ? { layout: query.layout ?? 'a4', photos: query.photos === 'true' } : {}),
   };
 }
 
 /** The file's byte stream; rows are read and written as the client consumes them. */
 export function streamExport(ctx: EventCtx, plan: ExportPlan): Readable {
-  const run = sheetRun(ctx, plan);
+  const run = plan.format === 'pdf' ? printoutRun(ctx, plan) : sheetRun(ctx, plan);
   void fill(ctx, plan, run);
   return run.stream;
 }

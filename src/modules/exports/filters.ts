@@ -16,6 +16,9 @@ export interface ExportQuery {
   group?: string;
   scan_context?: string;
   headers?: 'words' | 'keys';
+  /** Badges only: sheet or label size, and photos. */
+  layout?: 'a4' | 'letter' | 'label-4x3' | 'label-62x100';
+  photos?: 'true' | 'false';
 }
 
 export interface ExportFilters {

@@ -44,6 +44,7 @@ export interface Preset {
 }
 
 const SHEET = ['csv', 'xlsx'] as const;
+const PDF = ['pdf'] as const;
 const COMPLETE = ['complete'] as const;
 const GROUP_NAMES = b('groups', 'Groups', GROUPS);
 
@@ -137,6 +138,42 @@ const TABLE = {
       ),
       s('freedom_waiver_granted', 'Freedom waiver granted', 'r.freedom_waiver_granted', 'bool'),
     ],
+  },
+  badges: {
+    label: 'Name badges',
+    formats: PDF,
+    rows: 'registration',
+    requires: 'basic',
+    order: 'name',
+    defaultStatus: COMPLETE,
+    columns: [],
+  },
+  door_list: {
+    label: 'Door list',
+    formats: PDF,
+    rows: 'registration',
+    requires: 'basic',
+    order: 'name',
+    defaultStatus: COMPLETE,
+    columns: [],
+  },
+  medical_cards: {
+    label: 'Medical cards',
+    formats: PDF,
+    rows: 'registration',
+    requires: 'sensitive',
+    order: 'name',
+    defaultStatus: COMPLETE,
+    columns: [],
+  },
+  emergency_sheet: {
+    label: 'Emergency contact sheet',
+    formats: PDF,
+    rows: 'registration',
+    requires: 'sensitive',
+    order: 'name',
+    defaultStatus: COMPLETE,
+    columns: [],
   },
 } as const satisfies Record<string, Preset>;
 

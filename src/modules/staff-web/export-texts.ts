@@ -42,6 +42,26 @@ export const PRESET_TEXT: Record<PresetName, PresetText> = {
     about: () => 'Complete registrations by last name: phone, emergency contacts and the first guardian.',
     who: SENSITIVE,
   },
+  badges: {
+    about: () =>
+      'Name badges for complete registrations: name, pronouns, group colour and the ticket QR code, on A4 label sheets (8 per page).',
+    who: ALL,
+  },
+  door_list: {
+    about: () =>
+      'The paper backup of the door: name, status, under 18 and alerts in words with a tick box, by last name. Pick a scan context for its door.',
+    who: ALL,
+  },
+  medical_cards: {
+    about: () =>
+      'One card per participant for the first-aid bag: allergies, conditions, medications, action plan, contacts, guardians and pickup adults.',
+    who: SENSITIVE,
+  },
+  emergency_sheet: {
+    about: () =>
+      'Who to call for everyone on a trip: pick a group or scan context. Phones, emergency contacts, guardians, pickup adults.',
+    who: SENSITIVE,
+  },
   full: {
     about: (v) =>
       v.sensitive

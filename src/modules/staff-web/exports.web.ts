@@ -54,7 +54,11 @@ const PageQuery = Type.Object(
 );
 const FORMAT_LABEL: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'Excel', pdf: 'PDF' };
 
-export function exportPages(web: Api, deps: Deps, formats: readonly ExportFormat[] = ['csv', 'xlsx']): void {
+export function exportPages(
+  web: Api,
+  deps: Deps,
+  formats: readonly ExportFormat[] = ['csv', 'xlsx', 'pdf'],
+): void {
   web.get(
     '/staff/events/:event_id/exports',
     {
