@@ -73,8 +73,10 @@ export const papers: Scenario = {
     const byDb: Record<string, { n: number; runs: PaperRun[] }[]> = {};
     for (const [key, perDb] of Object.entries(details)) {
       if (!key.startsWith('papers-')) continue;
-      for (const [db, d] of Object.entries(perDb))
-        (byDb[db] ??= []).push(d as { n: number; runs: PaperRun[] });
+      for (const [db, d] of Object.entries(perDb)) {
+        byDb[db] ??= [];
+        byDb[db].push(d as { n: number; runs: PaperRun[] });
+      }
     }
     return Object.entries(byDb).flatMap(([db, sizes]) => {
       sizes.sort((a, b) => a.n - b.n);

@@ -1,7 +1,7 @@
 /** Participant export routes (organiser API; docs/exports.md). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { type Api, sendStream } from '../../http/typed.js';
 import { EXPORT_MEDIA, ExportQuerySchema } from './exports.schemas.js';
@@ -44,7 +44,7 @@ export function exportRoutes(
         },
       },
       async (request, reply) => {
-        const ctx = ctxOf(deps, request, 'exports.read');
+        const ctx = routeCtx(deps, request);
         const plan = await planExport(ctx, request.params.preset, format, request.query);
         reply
           .header('Content-Type', EXPORT_MEDIA[format])

@@ -51,7 +51,7 @@ export const SAFEGUARDING: Column[] = [
   s('safeguarding_instructions', 'Safeguarding instructions', 'sg.other_instructions', 'text', LONG),
 ];
 
-/** Travel calendar pickup state (docs/travel.md), per travel record: inbound only. */
+/** Travel calendar pickup state (docs/decisions.md "Travel calendar"), per travel record: inbound only. */
 const PICKUP_STATE = `CASE WHEN t.direction <> 'inbound' THEN NULL
   WHEN (SELECT ll.travel_picked_up_at FROM travel_legs ll WHERE ll.travel_id = t.id ORDER BY ll.position DESC, ll.id DESC LIMIT 1) IS NOT NULL THEN 'collected'
   WHEN ci.at IS NOT NULL THEN 'checked_in'

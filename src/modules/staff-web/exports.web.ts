@@ -18,7 +18,7 @@ import {
   scanContexts,
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
 import { EXPORT_MEDIA, ExportQuerySchema } from '../exports/exports.schemas.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
@@ -66,7 +66,7 @@ export function exportPages(
       schema: { hide: true, params: EventParams, querystring: PageQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const event = ctx.access.event;
       const q = request.query;
       const statuses = (q.status ?? []).filter(
@@ -127,7 +127,7 @@ export function exportPages(
       `/staff/events/:event_id/exports/:preset.${format}`,
       { config: session, schema: { hide: true, params: FileParams, querystring: ExportQuerySchema } },
       async (request, reply) => {
-        const ctx = ctxOf(deps, request, action);
+        const ctx = routeCtx(deps, request);
         const plan = await planExport(ctx, request.params.preset, format, request.query);
         reply
           .header('Content-Type', EXPORT_MEDIA[format])

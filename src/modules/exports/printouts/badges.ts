@@ -48,7 +48,7 @@ function ink(hex: string): string {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 ? 'black' : 'white';
 }
 
-function fit(doc: Doc, text: string, font: string, max: number, width: number, min = 8): number {
+function fitSize(doc: Doc, text: string, font: string, max: number, width: number, min = 8): number {
   let size = max;
   doc.font(font);
   while (size > min && doc.fontSize(size).widthOfString(text) > width) size -= 1;
@@ -118,11 +118,11 @@ export class BadgeSheet {
     const shown = clean(rec.preferred || rec.first);
     doc
       .font(BOLD)
-      .fontSize(fit(doc, shown, BOLD, 26, width))
+      .fontSize(fitSize(doc, shown, BOLD, 26, width))
       .fillColor('black');
     doc.text(shown, left, top, { width, lineBreak: false });
     const full = clean(`${rec.first ?? ''} ${rec.last ?? ''}`.trim());
-    doc.font(FONT).fontSize(fit(doc, full, FONT, 12, width));
+    doc.font(FONT).fontSize(fitSize(doc, full, FONT, 12, width));
     doc.text(full, left, doc.y + 2, { width, lineBreak: false });
     if (rec.pronouns) {
       doc.font('Helvetica-Oblique').fontSize(10);
