@@ -7,6 +7,7 @@ import { deltaSync } from './delta-sync.js';
 import { eventLoop } from './event-loop.js';
 import { exportScenario } from './export.js';
 import { fullSync } from './full-sync.js';
+import { papers } from './papers.js';
 import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
 import { staffTable } from './staff-table.js';
@@ -23,6 +24,7 @@ export const scenarios: readonly Scenario[] = [
   checkin,
   chatBlast,
   exportScenario,
+  papers,
   staffTable,
   start,
 ];

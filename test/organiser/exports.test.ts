@@ -34,9 +34,11 @@ function exportUrl(preset: string, format: 'csv' | 'xlsx', query = '') {
   return `/api/v1/events/${world.events.A.id}/exports/${preset}.${format}${query}`;
 }
 
-async function csv(principal: PrincipalName, preset: string, query = '') {
+/** A CSV with machine headers (`headers=keys`) unless `words`. */
+async function csv(principal: PrincipalName, preset: string, query = '', words = false) {
+  const sep = query ? '&' : '?';
   const res = await app.inject({
-    url: exportUrl(preset, 'csv', query),
+    url: exportUrl(preset, 'csv', words ? query : `${query}${sep}headers=keys`),
     headers: bearer(world.secrets[principal]),
   });
   expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
@@ -97,6 +99,25 @@ describe('exports', () => {
     expect(alice[7]).toBe('2026-07-10T09:00:00Z');
   });
 
+  it('in words by default: headers, Yes/No, times in the event’s time zone', async () => {
+    const { headers, rows } = await csv('ops', 'roster', '', true);
+    expect(headers).toEqual([
+      'Registration no.',
+      'First name',
+      'Last name',
+      'Preferred name',
+      'Email',
+      'Registration status',
+      'Checked in',
+      'Checked in at',
+    ]);
+    const alice = rows.find((r) => Number(r[0]) === world.regs.adultA.id)!;
+    // 09:00 UTC on 10 July is 10:00 in London (BST).
+    expect(alice.slice(6)).toEqual(['Yes', '2026-07-10 10:00']);
+    const max = rows.find((r) => Number(r[0]) === world.regs.minorA.id)!;
+    expect(max.slice(6)).toEqual(['No', '']);
+  });
+
   it('escapes cells a spreadsheet would run as formulas', async () => {
     const { rows } = await csv('eventAdmin', 'roster');
     const minor = rows.find((r) => Number(r[0]) === world.regs.minorA.id)!;
@@ -123,7 +144,7 @@ describe('exports', () => {
   it('medical: 403 for ops, a series owner and limited, and nothing is audited', async () => {
     const before = await snapshotDb(t.deps);
     for (const p of ['ops', 'seriesOwner', 'limited', 'eventAdmin'] as const) {
-      for (const preset of ['medical', 'emergency_contacts']) {
+      for (const preset of ['medical', 'emergency_contacts', 'dietary']) {
         for (const format of ['csv', 'xlsx'] as const) {
           const res = await app.inject({ url: exportUrl(preset, format), headers: bearer(world.secrets[p]) });
           expect(res.statusCode).toBe(403);
@@ -190,7 +211,24 @@ describe('exports', () => {
     expect(unknown.json()).toEqual({ error: 'Export preset not found' });
   });
 
-  it('XLSX: one sheet named after the preset, header row, text cells', async () => {
+  it('medical, dietary and emergency lists: complete registrations by name, status column, widened by status=all', async () => {
+    const medical = await csv('safeguarding', 'medical');
+    const status = medical.headers.indexOf('status');
+    expect(medical.rows.map((r) => r[status])).toEqual(['complete']);
+    const all = await csv('safeguarding', 'emergency_contacts', '?status=all');
+    expect(all.rows.map((r) => r[2])).toEqual(['Anderson', 'Minor', 'Rejected', 'Withdrawn']);
+    expect(all.rows.map((r) => r[all.headers.indexOf('status')])).toEqual([
+      'complete',
+      'awaiting_guardian',
+      'rejected',
+      'withdrawn',
+    ]);
+    const audited = await exportsAudited();
+    expect(audited.at(-2)!.metadata.filters).toEqual({ status: ['complete'] });
+    expect(audited.at(-1)!.metadata.filters).toEqual({});
+  });
+
+  it('XLSX: one sheet named after the preset, header row, typed cells', async () => {
     const res = await app.inject({ url: exportUrl('dietary', 'xlsx'), headers: bearer(world.secrets.admin) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe(
@@ -198,12 +236,12 @@ describe('exports', () => {
     );
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const sheet = book.getWorksheet('dietary')!;
+    const sheet = book.getWorksheet('Dietary')!;
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);
-    expect(headers).toContain('diet_type');
+    expect(headers).toContain('Diet');
     const aliceRow = sheet
       .getRows(2, sheet.rowCount - 1)!
       .find((r) => Number(r.getCell(1).value) === world.regs.adultA.id)!;
-    expect(aliceRow.getCell(headers.indexOf('diet_type') + 1).value).toBe('vegetarian');
+    expect(aliceRow.getCell(headers.indexOf('Diet') + 1).value).toBe('vegetarian');
   });
 });

@@ -94,8 +94,16 @@ async function prepare(row: OrganiserRow): Promise<Request> {
   const base = `${P}/events/${segment}`;
   const onEvent = event ?? world.events.A;
   if (row.path.includes('/exports/')) {
-    const preset = row.target === 'A:medical' ? 'medical' : 'roster';
-    return { method: 'GET', url: `${base}/exports/${preset}.${row.path.endsWith('.csv') ? 'csv' : 'xlsx'}` };
+    const format = row.path.slice(row.path.lastIndexOf('.') + 1);
+    const preset =
+      format === 'pdf'
+        ? row.target === 'A:medical'
+          ? 'medical_cards'
+          : 'door_list'
+        : row.target === 'A:medical'
+          ? 'medical'
+          : 'roster';
+    return { method: 'GET', url: `${base}/exports/${preset}.${format}` };
   }
   if (row.path.endsWith('/audit_log')) return { method: 'GET', url: `${base}/audit_log` };
   if (row.path.includes('/roles')) {
@@ -134,7 +142,7 @@ function send(row: OrganiserRow, request: Request) {
 
 describe('organiser API rows', () => {
   it('cover every principal on each route, and every registered organiser route', () => {
-    expect(organiserRows).toHaveLength(PRINCIPALS.length * (2 * 6 + 9 * 5 + 6 * 5 + 1));
+    expect(organiserRows).toHaveLength(PRINCIPALS.length * (3 * 6 + 9 * 5 + 6 * 5 + 1));
     const mine = /\/(exports|audit_log|roles|api_keys|groups)(\/|$)/;
     const registered = registeredRoutes(app)
       .map((r) => `${r.method} ${r.url}`)

@@ -197,9 +197,9 @@ describe('exports page', () => {
     expect(csv.headers['cache-control']).toBe('no-store');
     expect(csv.body.charCodeAt(0)).toBe(0xfeff);
     const header = csv.body.slice(1).split('\r\n')[0]!.split(',');
-    expect(header).toContain('email');
-    expect(header).not.toContain('phone');
-    expect(header).not.toContain('allergies');
+    expect(header).toContain('Email');
+    expect(header).not.toContain('Phone');
+    expect(header).not.toContain('Allergies');
     const api = await app.inject({
       method: 'GET',
       url: `/api/v1/events/${A}/exports/full.csv`,

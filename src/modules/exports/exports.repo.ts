@@ -1,33 +1,25 @@
 /**
- * Reads an export's rows from the database in batches of registrations (keyset by id), so memory
- * stays bounded whatever the event's size and no connection is held between batches (the embedded
- * database has one). Each batch is one statement: a batch is consistent, the whole export is not
- * a snapshot (a registration changed mid-export shows its state when its batch was read).
+ * Reads an export's rows from the database in batches of registrations (keyset by id, or by last
+ * name, first name and id), so memory stays bounded whatever the event's size and no connection is
+ * held between batches (the embedded database has one). Each batch is one statement: a batch is
+ * consistent, the whole export is not a snapshot (a registration changed mid-export shows its
+ * state when its batch was read). docs/exports.md "Streaming".
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { CHECKED_IN, type Column, FIRST_CHECK_IN, IS_MINOR } from './presets.js';
+import { type Column, FIRST_CHECK_IN } from './columns.js';
+import { type ExportFilters, filterSql } from './filters.js';
 
 export const BATCH_SIZE = 500;
 
-export interface ExportFilters {
-  status?: string[];
-  minor?: boolean;
-  checked_in?: boolean;
-}
-
-function where(eventId: number, f: ExportFilters, after: number): SQL {
-  const parts: SQL[] = [sql`r.event_id = ${eventId}`, sql`r.id > ${after}`];
-  if (f.status?.length)
-    parts.push(
-      sql`r.status IN (${sql.join(
-        f.status.map((st) => sql`${st}`),
-        sql`, `,
-      )})`,
-    );
-  if (f.minor !== undefined) parts.push(sql`${sql.raw(IS_MINOR)} = ${f.minor}`);
-  if (f.checked_in !== undefined) parts.push(sql`${sql.raw(CHECKED_IN)} = ${f.checked_in}`);
-  return sql.join(parts, sql` AND `);
+export interface ReadOptions {
+  order: 'id' | 'name';
+  /** One row per travel leg (a travel without legs gives one row), inbound first. */
+  perLeg: boolean;
+  /** `datetime` cells as ISO 8601 UTC (`…Z`) instead of the event's wall-clock time. */
+  utcTimes: boolean;
+  /** The door list: `scan_context` names the list instead of filtering it. */
+  contextIsTitle?: boolean;
 }
 
 const FROM = `registrations r
@@ -42,35 +34,82 @@ const FROM = `registrations r
     WHERE g.registration_id = r.id ORDER BY g.is_primary DESC, g.id LIMIT 1) pg ON true`;
 const LEGS = `JOIN travels t ON t.registration_id = r.id
   LEFT JOIN travel_legs l ON l.travel_id = t.id`;
+const NAME_KEY = `lower(p.legal_last_name), lower(p.legal_first_name), r.id`;
+
+/** The SELECT expression of a column: its value as text in the form cells.ts reads. */
+export function selectOf(c: Column, utcTimes: boolean): string {
+  switch (c.type) {
+    case 'date':
+      return `to_char(${c.sql}, 'YYYY-MM-DD')`;
+    case 'datetime':
+      return utcTimes
+        ? `to_char((${c.sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+        : `to_char((${c.sql}) AT TIME ZONE e.timezone, 'YYYY-MM-DD"T"HH24:MI:SS')`;
+    default:
+      return `(${c.sql})::text`;
+  }
+}
+
+interface Cursor {
+  id: number;
+  last: string;
+  first: string;
+}
+
+function after(order: 'id' | 'name', cursor: Cursor | null): SQL {
+  if (!cursor) return sql`true`;
+  return order === 'id'
+    ? sql`r.id > ${cursor.id}`
+    : sql`(lower(p.legal_last_name), lower(p.legal_first_name), r.id) > (${cursor.last}, ${cursor.first}, ${cursor.id})`;
+}
+
+/** The registration ids of the export, batch by batch, in the preset's order. */
+export async function* registrationBatches(
+  db: Tx,
+  eventId: number,
+  filters: ExportFilters,
+  opts: Pick<ReadOptions, 'order' | 'contextIsTitle'>,
+): AsyncGenerator<number[]> {
+  const order = sql.raw(opts.order === 'id' ? 'r.id' : NAME_KEY);
+  let cursor: Cursor | null = null;
+  for (;;) {
+    const where = sql.join(
+      [sql`r.event_id = ${eventId}`, after(opts.order, cursor), ...filterSql(filters, !!opts.contextIsTitle)],
+      sql` AND `,
+    );
+    const res = await db.execute<{ id: number; last: string; first: string }>(
+      sql`SELECT r.id, lower(p.legal_last_name) AS last, lower(p.legal_first_name) AS first
+            FROM registrations r JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id
+           WHERE ${where} ORDER BY ${order} LIMIT ${BATCH_SIZE}`,
+    );
+    if (res.rows.length === 0) return;
+    const last = res.rows[res.rows.length - 1]!;
+    cursor = { id: Number(last.id), last: last.last, first: last.first };
+    yield res.rows.map((r) => Number(r.id));
+    if (res.rows.length < BATCH_SIZE) return;
+  }
+}
 
 /**
- * Yields the export's rows (cell texts, in `columns` order) batch by batch: registrations by id;
- * with `perLeg`, one row per travel leg (a travel without legs gives one row), inbound first.
+ * Yields the export's rows (raw cell texts, in `columns` order) batch by batch, in the preset's
+ * order; with `perLeg`, one row per travel leg.
  */
 export async function* exportRows(
   db: Tx,
   eventId: number,
   columns: readonly Column[],
   filters: ExportFilters,
-  perLeg: boolean,
+  opts: ReadOptions,
 ): AsyncGenerator<(string | null)[][]> {
-  const select = sql.raw(columns.map((c, i) => `(${c.sql})::text AS c${i}`).join(', '));
-  const from = sql.raw(perLeg ? `${FROM} ${LEGS}` : FROM);
-  const order = sql.raw(perLeg ? 'r.id, t.direction, l.position, l.id' : 'r.id');
-  let after = 0;
-  for (;;) {
-    const ids = await db.execute<{ id: number }>(
-      sql`SELECT r.id FROM registrations r JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id
-           WHERE ${where(eventId, filters, after)} ORDER BY r.id LIMIT ${BATCH_SIZE}`,
-    );
-    if (ids.rows.length === 0) return;
-    const list = ids.rows.map((r) => Number(r.id));
-    after = list[list.length - 1]!;
+  const select = sql.raw(columns.map((c, i) => `${selectOf(c, opts.utcTimes)} AS c${i}`).join(', '));
+  const from = sql.raw(opts.perLeg ? `${FROM} ${LEGS}` : FROM);
+  const base = opts.order === 'id' ? 'r.id' : NAME_KEY;
+  const order = sql.raw(opts.perLeg ? `${base}, t.direction, l.position, l.id` : base);
+  for await (const ids of registrationBatches(db, eventId, filters, opts)) {
     const res = await db.execute<Record<string, string | null>>(
       sql`SELECT ${select} FROM ${from}
-           WHERE r.event_id = ${eventId} AND r.id IN (${sql.raw(list.join(','))}) ORDER BY ${order}`,
+           WHERE r.event_id = ${eventId} AND r.id IN (${sql.raw(ids.join(','))}) ORDER BY ${order}`,
     );
     yield res.rows.map((row) => columns.map((_, i) => row[`c${i}`] ?? null));
-    if (list.length < BATCH_SIZE) return;
   }
 }

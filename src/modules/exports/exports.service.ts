@@ -1,88 +1,107 @@
 /**
- * Participant exports for people who work offline (first aiders, caterers, drivers): a preset's
- * columns that the caller may see (presets.ts), as CSV or XLSX, streamed from the database in
- * batches (exports.repo.ts) so 20,000 registrations export in bounded memory.
+ * Participant exports and printouts for people who work offline (first aiders, caterers, drivers,
+ * the door): a preset's columns that the caller may see, as CSV, XLSX or PDF, streamed from the
+ * database in batches so 20,000 registrations export in bounded memory. docs/exports.md.
  *
- * - 404 `Export preset not found` for an unknown preset; 403 `This export needs access to medical
- *   and safeguarding data` for `medical` / `emergency_contacts` without sensitive access (nothing
- *   is audited then); 422 for an unknown status filter.
+ * - 404 `Export preset not found` for an unknown preset or a format the preset does not have;
+ *   403 `This export needs access to medical and safeguarding data` for a sensitive preset without
+ *   sensitive access (nothing is audited then); 422 for an unknown filter value.
  * - Every export is audited once it ends (`exports.create`: preset, format, row_count, filters;
  *   `completed: false` when the download stopped early).
  */
 import type { Readable } from 'node:stream';
-import { registrationStatuses } from '../../db/schema/index.js';
 import type { EventCtx } from '../../deps.js';
-import { forbidden, notFound, unprocessable } from '../../lib/errors.js';
+import { forbidden, notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { type ExportFilters, exportRows } from './exports.repo.js';
-import { type Column, PRESET_NAMES, PRESETS, type PresetName, visibleColumns } from './presets.js';
-import { csvSink, type SheetSink, xlsxSink } from './writers.js';
+import { eventDays } from './catering.js';
+import type { Column } from './columns.js';
+import { describeFilters, type ExportFilters, type ExportQuery, parseFilters } from './filters.js';
+import {
+  type ExportFormat,
+  mayDownload,
+  PRESET_NAMES,
+  PRESETS,
+  type PresetName,
+  visibleColumns,
+} from './presets.js';
+import type { BadgeLayout } from './printouts/badges.js';
+import { printoutRun } from './printouts/printouts.js';
+import { sheetRun } from './sheets.js';
 
-export type ExportFormat = 'csv' | 'xlsx';
 export const SENSITIVE_EXPORT = 'This export needs access to medical and safeguarding data';
-
-export interface ExportQuery {
-  status?: string;
-  minor?: 'true' | 'false';
-  checked_in?: 'true' | 'false';
-}
+export type { ExportFormat, ExportQuery };
 
 export interface ExportPlan {
   preset: PresetName;
+  format: ExportFormat;
   columns: Column[];
   filters: ExportFilters;
+  /** Headers as machine keys (`?headers=keys`) instead of words. */
+  keys: boolean;
   filename: string;
+  /** The catering summary's day columns. */
+  days?: string[];
+  /** Badges: the sheet or label size, and whether photos are printed. */
+  layout?: BadgeLayout;
+  photos?: boolean;
 }
 
-function parseFilters(q: ExportQuery): ExportFilters {
-  const filters: ExportFilters = {};
-  if (q.status !== undefined) {
-    const wanted = q.status
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean);
-    const unknown = wanted.filter((x) => !(registrationStatuses as readonly string[]).includes(x));
-    if (unknown.length > 0) throw unprocessable(`Unknown status: ${unknown.join(', ')}`);
-    filters.status = wanted;
-  }
-  if (q.minor !== undefined) filters.minor = q.minor === 'true';
-  if (q.checked_in !== undefined) filters.checked_in = q.checked_in === 'true';
-  return filters;
+/** A file being written: its bytes, and the batches that fill it (each yields its row count). */
+export interface ExportRun {
+  stream: Readable;
+  batches(): AsyncGenerator<number>;
+  end(rowCount: number): Promise<void>;
+  fail(error: Error): void;
 }
 
-/** Checks the preset and the caller's right to it; throws 404/403/422 before anything is sent. */
-export function planExport(ctx: EventCtx, preset: string, query: ExportQuery): ExportPlan {
+/** Checks the preset, the format, the caller's right and the filters; throws 404/403/422 before anything is sent. */
+export async function planExport(
+  ctx: EventCtx,
+  preset: string,
+  format: ExportFormat,
+  query: ExportQuery,
+): Promise<ExportPlan> {
   if (!(PRESET_NAMES as string[]).includes(preset)) throw notFound('Export preset not found');
   const name = preset as PresetName;
-  const columns = visibleColumns(name, ctx.access.visibility);
-  if (!columns) throw forbidden(SENSITIVE_EXPORT);
+  if (!(PRESETS[name].formats as readonly string[]).includes(format))
+    throw notFound(
+      `The ${name} export is available as ${PRESETS[name].formats.join(' or ').toUpperCase()} only`,
+    );
+  if (!mayDownload(name, ctx.access.visibility)) throw forbidden(SENSITIVE_EXPORT);
   const event = ctx.access.event;
-  return { preset: name, columns, filters: parseFilters(query), filename: `${event.slug}-${name}` };
+  const filters = await parseFilters(ctx.db, event.id, query, PRESETS[name].defaultStatus);
+  return {
+    preset: name,
+    format,
+    columns: visibleColumns(name, ctx.access.visibility) ?? [],
+    filters,
+    keys: query.headers === 'keys',
+    filename: `${event.slug}-${name}`,
+    ...(PRESETS[name].rows === 'summary' ? { days: await eventDays(ctx) } : {}),
+    ...(name === 'badges' ? { layout: query.layout ?? 'a4', photos: query.photos === 'true' } : {}),
+  };
 }
 
 /** The file's byte stream; rows are read and written as the client consumes them. */
-export function streamExport(ctx: EventCtx, plan: ExportPlan, format: ExportFormat): Readable {
-  const headers = plan.columns.map((c) => c.header);
-  const sink: SheetSink = format === 'csv' ? csvSink(headers) : xlsxSink(headers, plan.preset);
-  void fill(ctx, plan, format, sink);
-  return sink.stream;
+export function streamExport(ctx: EventCtx, plan: ExportPlan): Readable {
+  const run = plan.format === 'pdf' ? printoutRun(ctx, plan) : sheetRun(ctx, plan);
+  void fill(ctx, plan, run);
+  return run.stream;
 }
 
-async function fill(ctx: EventCtx, plan: ExportPlan, format: ExportFormat, sink: SheetSink): Promise<void> {
+async function fill(ctx: EventCtx, plan: ExportPlan, run: ExportRun): Promise<void> {
   const event = ctx.access.event;
-  const perLeg = PRESETS[plan.preset].rows === 'leg';
   let rowCount = 0;
   let completed = false;
   try {
-    for await (const batch of exportRows(ctx.db, event.id, plan.columns, plan.filters, perLeg)) {
-      if (sink.stream.destroyed) break;
-      await sink.write(batch);
-      rowCount += batch.length;
+    for await (const n of run.batches()) {
+      rowCount += n;
+      if (run.stream.destroyed) break;
     }
-    completed = !sink.stream.destroyed;
+    completed = !run.stream.destroyed;
   } catch (error) {
     ctx.log.error({ err: error, preset: plan.preset }, 'export failed');
-    sink.fail(error as Error);
+    run.fail(error as Error);
   }
   try {
     await recordAudit(ctx.db, {
@@ -91,10 +110,16 @@ async function fill(ctx: EventCtx, plan: ExportPlan, format: ExportFormat, sink:
       eventId: event.id,
       targetType: 'event',
       targetId: event.id,
-      metadata: { preset: plan.preset, format, row_count: rowCount, filters: plan.filters, completed },
+      metadata: {
+        preset: plan.preset,
+        format: plan.format,
+        row_count: rowCount,
+        filters: describeFilters(plan.filters),
+        completed,
+      },
     });
   } catch (error) {
     ctx.log.error({ err: error }, 'could not audit an export');
   }
-  if (completed) await sink.end().catch((error: Error) => sink.fail(error));
+  if (completed) await run.end(rowCount).catch((error: Error) => run.fail(error));
 }

@@ -1,21 +1,30 @@
 /**
- * Exports page (docs/staff-dashboard.md "Exports"), action
- * `exports.read` (participants access, not read_only):
+ * Exports page (docs/exports.md "The Exports page"), action `exports.read` (participants access,
+ * not read_only):
  * - GET /staff/events/{e}/exports: the presets this caller may download (a preset closed to them,
- *   like `medical` without safeguarding access, is not offered), each as CSV and Excel, with the
- *   participants table's filters (status, under 18, checked in) carried into the links.
+ *   like `medical` without safeguarding access, is not offered) with what each holds for them,
+ *   a table of who gets what, and the filters (status, under 18, checked in, group, scan context)
+ *   carried into the links.
  * - GET /staff/events/{e}/exports/{preset}.csv|.xlsx: the same file as the API route, streamed by
  *   the same export service (same columns, same audit entry), for the browser's session cookie
  *   (the API routes take bearer credentials only). `Content-Disposition: attachment`, no-store.
  */
+import { asc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { type RegistrationStatus, registrationStatuses } from '../../db/schema/participants.js';
+import {
+  groups,
+  type RegistrationStatus,
+  registrationStatuses,
+  scanContexts,
+} from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
+import { EXPORT_MEDIA, ExportQuerySchema } from '../exports/exports.schemas.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
-import { PRESET_NAMES, visibleColumns } from '../exports/presets.js';
+import { mayDownload, PRESET_NAMES, PRESETS } from '../exports/presets.js';
 import { pageResponses } from '../web/web.schemas.js';
+import { PRESET_TEXT } from './export-texts.js';
 import { STATUS_LABELS } from './format.js';
 import { eventFrame } from './org-pages.js';
 
@@ -32,38 +41,24 @@ const FileParams = Type.Object(
   },
   { additionalProperties: false },
 );
-const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('')]);
 const PageQuery = Type.Object(
   {
-    status: Type.Optional(Type.Array(Type.String({ maxLength: 30 }), { maxItems: 6 })),
-    minor: Type.Optional(Type.Union([Bool, Type.Literal('')])),
-    checked_in: Type.Optional(Type.Union([Bool, Type.Literal('')])),
-  },
-  { additionalProperties: false },
-);
-const FileQuery = Type.Object(
-  {
-    status: Type.Optional(Type.String({ maxLength: 200 })),
+    status: Type.Optional(Type.Array(Type.String({ maxLength: 30 }), { maxItems: 7 })),
     minor: Type.Optional(Bool),
     checked_in: Type.Optional(Bool),
+    group: Type.Optional(Type.String({ maxLength: 20 })),
+    scan_context: Type.Optional(Type.String({ maxLength: 40 })),
   },
   { additionalProperties: false },
 );
-const MEDIA = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-} as const;
-const PRESET_TEXT: Record<string, { label: string; about: string }> = {
-  roster: { label: 'Roster', about: 'Names, email, registration status and check-in.' },
-  medical: { label: 'Medical', about: 'Allergies, medical details and action plans, emergency contacts.' },
-  dietary: { label: 'Dietary', about: 'For catering: diets, intolerances and allergy risk.' },
-  rooming: { label: 'Rooming', about: 'Accommodation needs, roommate preferences and assigned rooms.' },
-  travel: { label: 'Travel', about: 'One row per journey leg, with pickup state.' },
-  emergency_contacts: { label: 'Emergency contacts', about: 'Who to call for each participant.' },
-  full: { label: 'Everything', about: 'Every field you are allowed to see.' },
-};
+const FORMAT_LABEL: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'Excel', pdf: 'PDF' };
 
-export function exportPages(web: Api, deps: Deps): void {
+export function exportPages(
+  web: Api,
+  deps: Deps,
+  formats: readonly ExportFormat[] = ['csv', 'xlsx', 'pdf'],
+): void {
   web.get(
     '/staff/events/:event_id/exports',
     {
@@ -72,32 +67,54 @@ export function exportPages(web: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
+      const event = ctx.access.event;
       const q = request.query;
-      const statuses = (q.status ?? []).filter((s) =>
-        (registrationStatuses as readonly string[]).includes(s),
+      const statuses = (q.status ?? []).filter(
+        (s) => s === 'all' || (registrationStatuses as readonly string[]).includes(s),
       );
+      const groupRows = await ctx.db
+        .select({ id: groups.id, name: groups.name })
+        .from(groups)
+        .where(eq(groups.eventId, event.id))
+        .orderBy(asc(groups.name));
+      const contextRows = await ctx.db
+        .select({ id: scanContexts.id, name: scanContexts.name })
+        .from(scanContexts)
+        .where(eq(scanContexts.eventId, event.id))
+        .orderBy(asc(scanContexts.position), asc(scanContexts.id));
       const filter = new URLSearchParams();
-      if (statuses.length) filter.set('status', statuses.join(','));
+      if (statuses.length) filter.set('status', statuses.includes('all') ? 'all' : statuses.join(','));
       if (q.minor) filter.set('minor', q.minor);
       if (q.checked_in) filter.set('checked_in', q.checked_in);
+      if (q.group && groupRows.some((g) => String(g.id) === q.group)) filter.set('group', q.group);
+      if (q.scan_context && contextRows.some((c) => String(c.id) === q.scan_context))
+        filter.set('scan_context', q.scan_context);
       const suffix = filter.size ? `?${filter.toString()}` : '';
-      const base = `/staff/events/${ctx.access.event.id}/exports`;
-      const presets = PRESET_NAMES.filter((p) => visibleColumns(p, ctx.access.visibility) !== null).map(
-        (p) => ({
-          name: p,
-          ...(PRESET_TEXT[p] ?? { label: p, about: '' }),
-          csv: `${base}/${p}.csv${suffix}`,
-          xlsx: `${base}/${p}.xlsx${suffix}`,
-        }),
-      );
+      const base = `/staff/events/${event.id}/exports`;
+      const v = ctx.access.visibility;
+      const presets = PRESET_NAMES.map((p) => ({
+        name: p,
+        label: PRESETS[p].label,
+        about: PRESET_TEXT[p].about(v),
+        who: PRESET_TEXT[p].who,
+        allowed: mayDownload(p, v),
+        links: PRESETS[p].formats
+          .filter((f) => formats.includes(f))
+          .map((f) => ({ label: FORMAT_LABEL[f], href: `${base}/${p}.${f}${suffix}` })),
+      }));
       return reply.page(200, 'staff/exports', {
         ...eventFrame(ctx.access, '/exports', 'Exports'),
-        presets,
+        sheets: presets.filter((p) => p.allowed && !PRESETS[p.name].formats.includes('pdf' as never)),
+        printouts: presets.filter((p) => p.allowed && PRESETS[p.name].formats.includes('pdf' as never)),
+        table: presets,
         statuses: registrationStatuses.map((s) => ({
           value: s,
           label: STATUS_LABELS[s as RegistrationStatus] ?? s,
           checked: statuses.includes(s),
         })),
+        allStatuses: statuses.includes('all'),
+        groups: groupRows.map((g) => ({ ...g, selected: String(g.id) === q.group })),
+        contexts: contextRows.map((c) => ({ ...c, selected: String(c.id) === q.scan_context })),
         minor: q.minor ?? '',
         checked_in: q.checked_in ?? '',
         filtered: filter.size > 0,
@@ -105,17 +122,17 @@ export function exportPages(web: Api, deps: Deps): void {
     },
   );
 
-  for (const format of ['csv', 'xlsx'] as const satisfies ExportFormat[]) {
+  for (const format of formats) {
     web.get(
       `/staff/events/:event_id/exports/:preset.${format}`,
-      { config: session, schema: { hide: true, params: FileParams, querystring: FileQuery } },
+      { config: session, schema: { hide: true, params: FileParams, querystring: ExportQuerySchema } },
       async (request, reply) => {
         const ctx = routeCtx(deps, request);
-        const plan = planExport(ctx, request.params.preset, request.query);
+        const plan = await planExport(ctx, request.params.preset, format, request.query);
         reply
-          .header('Content-Type', MEDIA[format])
+          .header('Content-Type', EXPORT_MEDIA[format])
           .header('Content-Disposition', `attachment; filename="${plan.filename}.${format}"`);
-        return sendStream(reply, streamExport(ctx, plan, format));
+        return sendStream(reply, streamExport(ctx, plan));
       },
     );
   }

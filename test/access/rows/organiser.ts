@@ -7,7 +7,9 @@
  * - Every route is for users only: API keys and the bans:write-scoped token get 403 before any lookup.
  * - Exports: users with participants access (not `read_only`); `A:medical` is the `medical` preset,
  *   open only to global admins and safeguarding leads (series roles see no sensitive data) — 403
- *   for the others allowed on A. Other columns export `roster`.
+ *   for the others allowed on A. Other columns export `roster`. For `.pdf` the open preset is
+ *   `door_list` and `A:medical` is `medical_cards` (issue "Papers to hand over": safeguarding
+ *   leads and global admins only).
  * - Audit trail per event, team (event roles), groups: event admins, series roles on the event's
  *   series, global admins. `GET /audit_log`: global admins only.
  * - Series roles and API keys: series owners of that series and global admins (organizers 403);
@@ -130,6 +132,7 @@ type Kind = 'exports' | 'event' | 'series' | 'global';
 const ROUTES: { method: Method; path: string; kind: Kind }[] = [
   { method: 'GET', path: '/events/:event_id/exports/:preset.csv', kind: 'exports' },
   { method: 'GET', path: '/events/:event_id/exports/:preset.xlsx', kind: 'exports' },
+  { method: 'GET', path: '/events/:event_id/exports/:preset.pdf', kind: 'exports' },
   { method: 'GET', path: '/events/:event_id/audit_log', kind: 'event' },
   { method: 'GET', path: '/audit_log', kind: 'global' },
   { method: 'GET', path: '/events/:event_id/roles', kind: 'event' },

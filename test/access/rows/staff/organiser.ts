@@ -124,4 +124,12 @@ export const pages: StaffPage[] = [
     url: event('/exports/roster.xlsx'),
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   },
+  {
+    route: 'GET /staff/events/:event_id/exports/:preset.pdf',
+    action: 'exports.read',
+    who: 'participants',
+    target: 'event',
+    url: event('/exports/door_list.pdf'),
+    contentType: 'application/pdf',
+  },
 ];
