@@ -14,6 +14,7 @@ import { createJobs } from './jobs/queue.js';
 import { startWorker } from './jobs/runner.js';
 import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
+import { normaliseStoredPhones } from './modules/participants/phone-backfill.js';
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
@@ -43,6 +44,7 @@ export async function createDeps(
   try {
     await migrateDatabase(database);
     await ensureDefaultClients(database.db);
+    await normaliseStoredPhones(database.db);
   } catch (error) {
     await database.close();
     throw error;
