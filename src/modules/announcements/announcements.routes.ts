@@ -1,7 +1,7 @@
 /** Email announcement routes (docs/organiser-api.md "Announcements"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -43,7 +43,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: PreviewBody, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => service.previewAnnouncement(ctxOf(deps, request, action), request.body),
+    async (request) => service.previewAnnouncement(routeCtx(deps, request), request.body),
   );
 
   app.post(
@@ -60,7 +60,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createAnnouncement(ctxOf(deps, request, action), request.body);
+      const body = await service.createAnnouncement(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -78,7 +78,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: AnnouncementList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.listAnnouncements(ctxOf(deps, request, action), request.query),
+    async (request) => service.listAnnouncements(routeCtx(deps, request), request.query),
   );
 
   app.get(
@@ -94,8 +94,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: AnnouncementDetailBody, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      service.getAnnouncement(ctxOf(deps, request, action), request.params.id, request.query),
+    async (request) => service.getAnnouncement(routeCtx(deps, request), request.params.id, request.query),
   );
 
   app.post(
@@ -110,6 +109,6 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: AnnouncementBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) => service.cancelAnnouncement(ctxOf(deps, request, action), request.params.id),
+    async (request) => service.cancelAnnouncement(routeCtx(deps, request), request.params.id),
   );
 }

@@ -14,8 +14,8 @@
  */
 import { Type } from 'typebox';
 import { type RegistrationStatus, registrationStatuses } from '../../db/schema/participants.js';
-import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import type { CtxFor, Deps } from '../../deps.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { zonedToInstant } from '../../lib/zoned-time.js';
 import { AUDIENCES, type ComposeInput, DEFAULT_STATUSES } from '../announcements/announcements.schemas.js';
@@ -87,7 +87,7 @@ function toInput(v: FormValues, zone: string): ComposeInput | string {
   };
 }
 
-type Ctx = ReturnType<typeof ctxOf<typeof action>>;
+type Ctx = CtxFor<typeof action>;
 
 /** One announcement and a page of its recipients, for the template (404 page when unknown). */
 async function shownOf(ctx: Ctx, id: string, after: number | undefined) {
@@ -156,7 +156,7 @@ export function announcementPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, querystring: ShowQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const shown = request.query.show ? await shownOf(ctx, request.query.show, request.query.after) : null;
       const page = await render(ctx, 200, { shown });
       return reply.page(page.status, 'staff/announcements', page.data);
@@ -167,7 +167,7 @@ export function announcementPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/announcements',
     { config: session, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const { body } = request;
       const values: FormValues = {
         subject: field(body, 'subject'),
@@ -217,7 +217,7 @@ export function announcementPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/announcements/:id/cancel',
     { config: session, schema: { hide: true, params: OneParams, body: CsrfForm, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       await announcements.cancelAnnouncement(ctx, request.params.id);
       return reply.redirect(
         `/staff/events/${ctx.access.event.id}/announcements?show=${request.params.id}#shown`,
