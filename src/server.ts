@@ -17,6 +17,7 @@ import { createLogger } from './logger.js';
 import { startControlSocket } from './modules/backup/control.js';
 import { startBackupSchedule, warnAboutBackupKey } from './modules/backup/schedule.js';
 import { startMetricsListener } from './modules/metrics/metrics.listener.js';
+import { normaliseStoredPhones } from './modules/participants/phone-backfill.js';
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
@@ -46,6 +47,7 @@ export async function createDeps(
   try {
     await migrateDatabase(database);
     await ensureDefaultClients(database.db);
+    await normaliseStoredPhones(database.db);
   } catch (error) {
     await database.close();
     throw error;

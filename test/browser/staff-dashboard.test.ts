@@ -23,7 +23,7 @@ import {
 // Values of event A's participants a role may or may not receive (test/support/world.ts).
 /** How long a partial update may take on a loaded machine (a 400 ms typing delay, then the request). */
 const POLL = { timeout: 15_000, interval: 100 };
-const PII = ['+447700900999', '1990-04-01', '2012-05-05', 'High Street'];
+const PII = ['+44 7700 900999', '1990-04-01', '2012-05-05', 'High Street'];
 const MEDICAL = ['Peanuts', 'Asthma'];
 
 describeBrowser('staff dashboard in Chromium', () => {
@@ -95,7 +95,7 @@ describeBrowser('staff dashboard in Chromium', () => {
         expect(await page.getByLabel('Health and diet').count(), user).toBe(sensitive ? 1 : 0);
         for (const text of MEDICAL) expect(html.includes(text), `${user} ${text}`).toBe(sensitive);
         if (user === 'limited') for (const text of PII) expect(html, text).not.toContain(text);
-        else expect(html).toContain('+447700900999');
+        else expect(html).toContain('+44 7700 900999');
         expect(html).not.toContain('High Street');
       }
       // The 403 page's own load is logged as a failed resource; nothing else may be.

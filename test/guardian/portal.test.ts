@@ -148,7 +148,7 @@ describe('PATCH /guardian/{token}', () => {
     expect(g).toMatchObject({
       id: gusId,
       status: 'accepted',
-      phone: '+44 7700 900777',
+      phone: '+447700900777',
       media_permission: 'granted',
       photo_permission: 'denied',
       emergency_medical_consent: null,

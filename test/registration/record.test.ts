@@ -124,7 +124,7 @@ describe('PATCH own record', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const p = (res.json() as Json).participant;
-    expect(p.phone).toBe('+44 7700 900555');
+    expect(p.phone).toBe('+447700900555');
     expect(p.pronouns).toBe('he/him');
     expect(p.allergies).toBe('Kiwi');
     expect(p.medical_conditions).toBe('Asthma'); // absent key: kept

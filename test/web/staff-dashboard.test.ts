@@ -58,7 +58,7 @@ function names(html: string): string[] {
 }
 
 // What PII and sensitive values of event A's participants look like in the HTML.
-const PHONE = '+447700900999';
+const PHONE = '+44 7700 900999';
 const DOBS = ['1990-04-01', '2012-05-05'];
 const ADDRESS = 'High Street';
 const MEDICAL = ['Peanuts', 'Asthma', 'vegetarian'];

@@ -59,7 +59,13 @@ async function htmx(user: UserName, method: 'GET' | 'POST', url: string, form?: 
 const edits = (html: string) =>
   [...new Set([...html.matchAll(/sections\/([a-z-]+)\/edit"/g)].map((m) => m[1]))].sort();
 
-const PII = ['+447700900999', '1990-04-01', '1 High Street', '+447700900100', 'gina.guardian@example.com'];
+const PII = [
+  '+44 7700 900999',
+  '1990-04-01',
+  '1 High Street',
+  '+44 7700 900100',
+  'gina.guardian@example.com',
+];
 const MEDICAL = ['Peanuts', 'EpiPen then 999', 'No mushrooms', 'Check in twice daily', 'Needs ramp'];
 
 describe('what each role sees', () => {

@@ -10,7 +10,7 @@ import type { RegistrationStatus } from '../../db/schema/index.js';
 import type { EventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import { searchMatch } from '../participants/participants.repo.js';
-import { SEARCH_MAX_LENGTH } from '../participants/participants.service.js';
+import { phoneRunsFor, SEARCH_MAX_LENGTH } from '../participants/participants.service.js';
 import { pageIds, rowsOf } from './table.repo.js';
 import {
   AWAITING_PICKUP,
@@ -79,10 +79,10 @@ export interface TablePage {
 const yesNo = (cond: string, value: 'yes' | 'no' | undefined): SQL[] =>
   value === undefined ? [] : [sql.raw(value === 'yes' ? cond : `NOT ${cond}`)];
 
-function conditions(query: TableQuery): SQL[] {
+function conditions(query: TableQuery, phoneRuns: readonly string[]): SQL[] {
   const where: SQL[] = [];
   if (query.q) {
-    const m = searchMatch(query.q);
+    const m = searchMatch(query.q, phoneRuns);
     where.push(m.id ? sql`(${m.text} OR ${m.id})` : m.text);
   }
   if (query.status) where.push(sql`r.status = ${query.status}`);
@@ -125,7 +125,7 @@ export async function participantsTable(ctx: EventCtx, input: TableQuery): Promi
   const event = ctx.access.event;
   const page = query.page ?? 1;
   const { ids, total } = await pageIds(ctx.db, event.id, {
-    where: conditions(query),
+    where: conditions(query, query.q ? phoneRunsFor(ctx, query.q) : []),
     person: query.q !== undefined || query.minor !== undefined,
     order: orderBy(query),
     limit: PER_PAGE,

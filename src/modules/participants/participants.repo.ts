@@ -93,9 +93,14 @@ export function escapeLike(term: string): string {
  * names, full name and email (LIKE wildcards literal), read through the trigram index
  * people_search_trgm; `id` is the exact registration or person id of an all-digit term (null
  * otherwise); `rank` orders matches (id, exact, prefix, substring) before the name. Shared by the
- * search endpoint and the staff participants table, so both find the same people.
+ * search endpoint and the staff participants table, so both find the same people. `phoneRuns`
+ * (lib/phone.ts phoneSearchDigits; only for callers who may see phones, so a match never reveals
+ * a number to someone who may not read it): digit runs that also match inside the stored phone.
  */
-export function searchMatch(q: string): { text: SQL; id: SQL | null; rank: SQL; fullName: SQL } {
+export function searchMatch(
+  q: string,
+  phoneRuns: readonly string[] = [],
+): { text: SQL; id: SQL | null; rank: SQL; fullName: SQL } {
   const needle = q.toLowerCase();
   const contains = `%${escapeLike(needle)}%`;
   const prefix = `${escapeLike(needle)}%`;
@@ -113,7 +118,13 @@ export function searchMatch(q: string): { text: SQL; id: SQL | null; rank: SQL; 
       AND (lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
         OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
         OR lower(p.email) LIKE ${contains}))`;
-  return { text, id: idMatch, rank, fullName };
+  if (phoneRuns.length === 0) return { text, id: idMatch, rank, fullName };
+  // Phones are stored in E.164: its digits (the + dropped) contain any run of the number's digits.
+  const phone = sql.join(
+    phoneRuns.map((run) => sql`replace(p.phone, '+', '') LIKE ${`%${run}%`}`),
+    sql` OR `,
+  );
+  return { text: sql`(${text} OR ${phone})`, id: idMatch, rank, fullName };
 }
 
 /**
@@ -127,8 +138,9 @@ export async function searchParticipantsJson(
   v: Visibility,
   q: string,
   limit = 20,
+  phoneRuns: readonly string[] = [],
 ): Promise<string> {
-  const m = searchMatch(q);
+  const m = searchMatch(q, phoneRuns);
   const id = /^[0-9]{1,9}$/.test(q) ? Number(q) : null;
   const matches = (where: SQL) =>
     sql`SELECT r.id, ${m.rank} AS rank, ${m.fullName} AS full_name

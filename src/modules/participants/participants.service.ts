@@ -6,6 +6,7 @@ import { syncWatermark } from '../../db/watermark.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { normalizeEmail } from '../../lib/identifiers.js';
+import { phoneSearchDigits, regionOf } from '../../lib/phone.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import * as repo from './participants.repo.js';
 
@@ -84,6 +85,12 @@ export async function listParticipants(
   })();
 }
 
+/** The phone digit runs `q` may match, for callers who may see phones (lib/phone.ts). */
+export function phoneRunsFor(ctx: EventCtx, q: string): string[] {
+  if (!ctx.access.visibility.pii) return [];
+  return phoneSearchDigits(q, regionOf(ctx.access.event.locationCountry));
+}
+
 /** `{results}` as JSON text: at most 20 matches; blank term → no results; > 200 chars → 422. */
 export async function searchParticipants(ctx: EventCtx, input: { q?: string }): Promise<string> {
   const q = (input.q ?? '').trim();
@@ -95,6 +102,7 @@ export async function searchParticipants(ctx: EventCtx, input: { q?: string }): 
     ctx.access.visibility,
     q,
     SEARCH_LIMIT,
+    phoneRunsFor(ctx, q),
   );
   return `{"results":${results}}`;
 }

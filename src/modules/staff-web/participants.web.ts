@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
+import { formatPhone } from '../../lib/phone.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
 import { listPendingInvitations } from '../registration/invitations/pending.service.js';
@@ -124,6 +125,7 @@ export function participantsPages(web: Api, deps: Deps): void {
         labels: STATUS_LABELS,
         href: (changes: Partial<TableQuery>) => tableHref(base, table.query, changes),
         time: (iso: string | null) => localTime(iso, event.timezone),
+        phone: formatPhone,
       });
     },
   );

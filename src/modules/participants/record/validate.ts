@@ -5,9 +5,11 @@
  * listed in one 422 `{error, problems}` (problems.ts), e.g. error `guardians[0].phone must be a
  * phone number in international format, e.g. +447700900123; personal.date_of_birth must not be in
  * the future` with `problems: [{field: 'guardians[0].phone', message: …}, …]`.
- * Returns the patch normalised: airport codes and flight codes upper-cased, emails lower-cased.
+ * Returns the patch normalised: airport codes and flight codes upper-cased, emails lower-cased,
+ * phone numbers in E.164 (read with the event's country as the default region: lib/phone.ts).
  */
 import { normalizeEmail } from '../../../lib/identifiers.js';
+import { normalisePhone } from '../../../lib/phone.js';
 import { describeSchemaErrors, type Problem, problemsError, schemaErrors } from './problems.js';
 import {
   PortalPatch,
@@ -17,10 +19,9 @@ import {
   type TravelPatchInput,
 } from './sections.schemas.js';
 
-/** E.164-ish: optional +, 7..15 digits; spaces, dots, dashes and parentheses allowed between. */
-export function isPhone(value: string): boolean {
-  const compact = value.trim().replace(/[\s().-]/g, '');
-  return /^\+?[1-9][0-9]{6,14}$/.test(compact);
+/** Is `value` a phone number (read with `region` as the default country)? */
+export function isPhone(value: string, region: string | null = null): boolean {
+  return normalisePhone(value, region) !== null;
 }
 const IATA_AIRPORT = /^[A-Z]{3}$/;
 /** IATA flight designator: 2-character airline code, optional letter, 1..4 digits, optional suffix. */
@@ -86,20 +87,28 @@ function travelProblems(name: string, travel: TravelPatchInput, problems: Proble
   });
 }
 
-/** Rules beyond the schema; mutates `patch` to normalise codes and emails. */
-/** A problem when `value` is given and is not a phone number. */
-function phoneProblem(field: string, value: string | null | undefined): Problem[] {
-  return value !== null && value !== undefined && value.trim() !== '' && !isPhone(value)
-    ? [problem(field, PHONE_MESSAGE)]
-    : [];
+/**
+ * Normalises the phone at `holder[key]` to E.164 in place, or returns the problem naming `field`.
+ * Blank and absent values are left as they are (blank clears the field).
+ */
+function phoneAt<K extends string>(
+  holder: { [k in K]?: string | null },
+  key: K,
+  field: string,
+  region: string | null,
+): Problem[] {
+  const value = holder[key];
+  if (value === null || value === undefined || value.trim() === '') return [];
+  const e164 = normalisePhone(value, region);
+  if (e164 === null) return [problem(field, PHONE_MESSAGE)];
+  (holder as Record<string, string>)[key] = e164;
+  return [];
 }
 
-function ruleProblems(patch: RecordPatchInput, today: string): Problem[] {
+/** Rules beyond the schema; mutates `patch` to normalise codes, emails and phones. */
+function ruleProblems(patch: RecordPatchInput, today: string, region: string | null): Problem[] {
   const problems: Problem[] = [];
-  const phone = (field: string, value: string | null | undefined) => {
-    problems.push(...phoneProblem(field, value));
-  };
-  phone('phone', patch.phone);
+  problems.push(...phoneAt(patch, 'phone', 'phone', region));
   const dob = patch.personal?.date_of_birth;
   const dobField = 'personal.date_of_birth';
   if (dob && dob > today) problems.push(problem(dobField, 'must not be in the future'));
@@ -108,12 +117,12 @@ function ruleProblems(patch: RecordPatchInput, today: string): Problem[] {
   if (stay?.check_in_date && stay.check_out_date && stay.check_out_date < stay.check_in_date)
     problems.push(problem('accommodation.check_out_date', 'must not be before accommodation.check_in_date'));
   patch.emergency_contacts?.forEach((c, i) => {
-    phone(`emergency_contacts[${i}].phone`, c.phone);
+    problems.push(...phoneAt(c, 'phone', `emergency_contacts[${i}].phone`, region));
   });
   if (patch.guardians) {
     const seen = new Map<string, number>();
     patch.guardians.forEach((g, i) => {
-      phone(`guardians[${i}].phone`, g.phone);
+      problems.push(...phoneAt(g, 'phone', `guardians[${i}].phone`, region));
       g.email = normalizeEmail(g.email);
       const first = seen.get(g.email);
       if (first !== undefined)
@@ -130,9 +139,15 @@ function ruleProblems(patch: RecordPatchInput, today: string): Problem[] {
 
 /**
  * Checks an untrusted PATCH body. `today` is the caller's date (YYYY-MM-DD, UTC) for the date of
- * birth rule. Throws ApiError 422 naming every bad field; returns the normalised patch.
+ * birth rule; `region` the event's country code for phone numbers written without one (null: a
+ * number must carry its country code). Throws ApiError 422 naming every bad field; returns the
+ * normalised patch.
  */
-export function validateRecordPatch(body: unknown, today: string): RecordPatchInput {
+export function validateRecordPatch(
+  body: unknown,
+  today: string,
+  region: string | null = null,
+): RecordPatchInput {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw problemsError([
       { field: 'body', message: 'The request body must be a JSON object of record sections' },
@@ -149,7 +164,7 @@ export function validateRecordPatch(body: unknown, today: string): RecordPatchIn
   const problems =
     errors.length > 0
       ? describeSchemaErrors(errors, undefined, 'body')
-      : ruleProblems(copy as RecordPatchInput, today);
+      : ruleProblems(copy as RecordPatchInput, today, region);
   if (problems.length > 0) throw problemsError(problems);
   return copy as RecordPatchInput;
 }
@@ -158,7 +173,7 @@ export function validateRecordPatch(body: unknown, today: string): RecordPatchIn
  * Checks an untrusted guardian-portal PATCH body (the guardian's own details, permissions and
  * emergency contacts; PortalPatch). Throws ApiError 422 `{error, problems}` naming every bad field.
  */
-export function validatePortalPatch(body: unknown): PortalPatchInput {
+export function validatePortalPatch(body: unknown, region: string | null = null): PortalPatchInput {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw problemsError([{ field: 'body', message: 'The request body must be a JSON object' }]);
   assertNoNul(body);
@@ -169,9 +184,10 @@ export function validatePortalPatch(body: unknown): PortalPatchInput {
   );
   if (problems.length === 0) {
     const patch = body as PortalPatchInput;
-    if (patch.phone && !isPhone(patch.phone)) problems.push(problem('phone', PHONE_MESSAGE));
+    problems.push(...phoneAt(patch, 'phone', 'phone', region));
     patch.emergency_contacts?.forEach((c, i) => {
-      if (!isPhone(c.phone)) problems.push(problem(`emergency_contacts[${i}].phone`, PHONE_MESSAGE));
+      if (!c.phone?.trim()) problems.push(problem(`emergency_contacts[${i}].phone`, PHONE_MESSAGE));
+      else problems.push(...phoneAt(c, 'phone', `emergency_contacts[${i}].phone`, region));
     });
   }
   if (problems.length > 0) throw problemsError(problems);

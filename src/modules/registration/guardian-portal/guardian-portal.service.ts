@@ -18,6 +18,7 @@ import type { Tx } from '../../../db/client.js';
 import type { GuardianCtx } from '../../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../../lib/errors.js';
 import { recordAudit } from '../../audit/audit.service.js';
+import { eventRegion } from '../../events/event-region.js';
 import { assertNoNul, validatePortalPatch } from '../../participants/record/validate.js';
 import { writeGuardianPatch } from '../../participants/record/write.js';
 import { CONSENT_NOT_FOUND, recordTypedSignature } from '../lifecycle/consents.service.js';
@@ -87,7 +88,8 @@ async function audit(tx: Tx, link: GuardianLink, action: string, metadata: Recor
 
 /** PATCH /guardian/{token}: own details, permissions, own emergency contacts → the portal view. */
 export async function patchPortal(ctx: GuardianCtx, body: unknown) {
-  const patch = validatePortalPatch(body);
+  const region = await eventRegion(ctx.db, ctx.access.principal.eventId);
+  const patch = validatePortalPatch(body, region);
   return ctx.db.transaction(async (tx) => {
     const link = await linkOf(tx, ctx, true);
     assertActive(link);

@@ -20,6 +20,7 @@ import type { Visibility } from '../../../access/policy.js';
 import type { Tx } from '../../../db/client.js';
 import type { RegistrationCtx } from '../../../deps.js';
 import { notFound } from '../../../lib/errors.js';
+import { eventRegion } from '../../events/event-region.js';
 import { participantDetailJson } from '../../participants/participants.repo.js';
 import { validateRecordPatch } from '../../participants/record/validate.js';
 import { REGISTRATION_NOT_FOUND } from '../lifecycle/lifecycle.js';
@@ -41,7 +42,8 @@ export async function getOwnRecord(ctx: RegistrationCtx): Promise<string> {
 
 /** PATCH → the updated `{participant}` as JSON text (see the file comment for statuses). */
 export async function patchOwnRecord(ctx: RegistrationCtx, body: unknown): Promise<string> {
-  const patch = validateRecordPatch(body, new Date().toISOString().slice(0, 10));
+  const region = await eventRegion(ctx.db, ctx.access.registration.eventId);
+  const patch = validateRecordPatch(body, new Date().toISOString().slice(0, 10), region);
   return ctx.db.transaction(async (tx) => {
     const reg = await lockEditable(tx, ctx.access.registration.id);
     await applyRecordPatch(ctx, tx, reg, patch, { role: 'participant', principal: ctx.access.principal });

@@ -15,6 +15,7 @@
 import { forbiddenWrites } from '../../../access/record-write.js';
 import type { CtxFor } from '../../../deps.js';
 import { forbidden } from '../../../lib/errors.js';
+import { regionOf } from '../../../lib/phone.js';
 import { participantDetailJson } from '../../participants/participants.repo.js';
 import { validateRecordPatch } from '../../participants/record/validate.js';
 import { registrationOfEvent } from '../lifecycle/staff.service.js';
@@ -33,7 +34,8 @@ export async function patchParticipant(ctx: StaffEditCtx, rawId: string, body: u
   const { id } = await registrationOfEvent(ctx, rawId);
   const refused = forbiddenWrites(body, ctx.access.visibility);
   if (refused.length > 0) throw forbidden(mayNotEdit(refused));
-  const patch = validateRecordPatch(body, new Date().toISOString().slice(0, 10));
+  const region = regionOf(ctx.access.event.locationCountry);
+  const patch = validateRecordPatch(body, new Date().toISOString().slice(0, 10), region);
   return ctx.db.transaction(async (tx) => {
     const reg = await lockEditable(tx, id);
     await applyRecordPatch(ctx, tx, reg, patch, { role: 'staff_edit', principal: ctx.access.principal });

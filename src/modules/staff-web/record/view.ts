@@ -5,6 +5,7 @@
  * the caller may not see is absent from the JSON, so it has no row here, and a table column whose
  * key no item carries is dropped. Values are text; templates escape them.
  */
+import { formatPhone } from '../../../lib/phone.js';
 import { consentTitle } from '../../events/consent-defaults.js';
 import { getPath } from '../../web/forms.js';
 import type { Section } from '../../web/sections.js';
@@ -30,22 +31,29 @@ export function text(value: unknown): string {
   return String(value);
 }
 
+/** The display text of the value at `key`: phone numbers in international format, else text(). */
+function shown(key: string, value: unknown): string {
+  if ((key === 'phone' || key.endsWith('.phone')) && typeof value === 'string' && value !== '')
+    return formatPhone(value);
+  return text(value);
+}
+
 /** Rows for the `[label, path]` pairs whose path is present in `obj`. */
 export function rowsOf(obj: unknown, pairs: readonly Column[]): Row[] {
   return pairs
     .filter(([, path]) => getPath(obj, path) !== undefined)
-    .map(([label, path]) => ({ label, value: text(getPath(obj, path)) }));
+    .map(([label, path]) => ({ label, value: shown(path, getPath(obj, path)) }));
 }
 
 /** A table of `items` with the columns some item carries. */
 export function tableOf(heading: string, items: unknown, columns: readonly Column[], empty: string): Block {
   const list = (Array.isArray(items) ? items : []) as Json[];
-  const shown = columns.filter(([, key]) => list.some((item) => key in item));
+  const visible = columns.filter(([, key]) => list.some((item) => key in item));
   return {
     kind: 'table',
     heading,
-    columns: shown.map(([label]) => label),
-    rows: list.map((item) => shown.map(([, key]) => text(item[key]))),
+    columns: visible.map(([label]) => label),
+    rows: list.map((item) => visible.map(([, key]) => shown(key, item[key]))),
     empty,
   };
 }
