@@ -75,3 +75,12 @@ export async function guardiansPending(db: Tx, eventId: number): Promise<number>
   );
   return Number(res.rows[0]?.n ?? 0);
 }
+
+/** Invitations emailed and not yet accepted (status `pending`, lapsed ones included) and how many lapsed. */
+export async function pendingInvitationCounts(db: Tx, eventId: number) {
+  const res = await db.execute<{ n: string | number; lapsed: string | number }>(
+    sql`SELECT count(*) AS n, count(*) FILTER (WHERE expires_at <= now()) AS lapsed
+          FROM invitations WHERE event_id = ${eventId} AND status = 'pending'`,
+  );
+  return { pending: Number(res.rows[0]?.n ?? 0), lapsed: Number(res.rows[0]?.lapsed ?? 0) };
+}

@@ -7,8 +7,8 @@
  * - POST /staff/events/{e}/invitations/list: a pasted list, one per line; the page shows each
  *   line's outcome and keeps the refused lines in the box to fix (`participants.invite`).
  * - POST /staff/events/{e}/invitations/{id}/resend|revoke (`invitations.manage`) → 303 back.
- * - POST /staff/events/{e}/participants/{pe}/guardians/{id}/resend (`guardians.resend`) → 303 to
- *   the participant page: the target of a "Resend invitation" button next to a guardian there.
+ * Guardian links and an imported registrant's invitation are resent from where the problem is
+ * (resend.web.ts).
  * Plain forms with the CSRF field; the services are those of the API routes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,7 +17,7 @@ import type { Deps, EventCtx } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
-import { resendGuardianInvitation } from '../registration/invitations/guardian-resend.service.js';
+import { statusCounts } from '../dashboard/dashboard.repo.js';
 import { inviteParticipant } from '../registration/invitations/invitations.service.js';
 import { inviteList, type LineOutcome } from '../registration/invitations/invite-list.service.js';
 import {
@@ -52,15 +52,6 @@ const ByIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-const GuardianParams = Type.Object(
-  {
-    event_id: Type.String({ pattern: '^[0-9]{1,9}$' }),
-    pe: Type.String({ maxLength: 20 }),
-    id: Type.String({ maxLength: 20 }),
-  },
-  { additionalProperties: false },
-);
-
 const NOTICES = {
   invited: 'Invitation sent.',
   resent: 'Invitation sent again with a new link; the old link no longer works.',
@@ -80,6 +71,8 @@ const base = (ctx: EventCtx) => `/staff/events/${ctx.access.event.id}/invitation
 
 async function render(ctx: EventCtx, reply: FastifyReply, state: PageState) {
   const page = await listPendingInvitations(ctx, { q: state.q, before: state.before, limit: 50 });
+  const counts = await statusCounts(ctx.db, [ctx.access.event.id]);
+  const notStarted = counts.find((c) => c.status === 'invited')?.n ?? 0;
   const { event } = ctx.access;
   const errors = [
     ...(state.single?.error ? [{ field: 'invite-email', message: state.single.error }] : []),
@@ -99,6 +92,7 @@ async function render(ctx: EventCtx, reply: FastifyReply, state: PageState) {
     single: state.single ?? { email: '', first_name: '', last_name: '' },
     list: state.list ?? null,
     errors,
+    notStarted,
   });
 }
 
@@ -175,17 +169,4 @@ export function invitationPages(web: Api, deps: Deps): void {
       },
     );
   }
-
-  web.post(
-    '/staff/events/:event_id/participants/:pe/guardians/:id/resend',
-    {
-      config: { action: 'guardians.resend', credential: 'session_cookie' },
-      schema: { hide: true, params: GuardianParams, body: ButtonForm, response: pageResponses },
-    },
-    async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'guardians.resend');
-      await resendGuardianInvitation(ctx, request.params.pe, request.params.id);
-      return reply.redirect(`/staff/events/${ctx.access.event.id}/participants/${request.params.pe}`, 303);
-    },
-  );
 }

@@ -52,6 +52,9 @@ export const NOTICES: Record<string, string> = {
   withdraw: 'The registration is withdrawn.',
   reinstate: 'The registration is reinstated (in progress).',
   reject: 'The registration is rejected.',
+  guardian_link: 'A new link was emailed to the guardian; any earlier link no longer works.',
+  invitation_sent: 'Invitation sent.',
+  invitation_resent: 'Invitation sent again with a new link; the old link no longer works.',
 };
 const READ = { action: 'participants.read', credential: 'session_cookie' } as const;
 const EDIT = { action: 'participants.edit', credential: 'session_cookie' } as const;
