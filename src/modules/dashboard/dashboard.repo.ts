@@ -1,7 +1,7 @@
 /**
  * Counts behind the staff home and the event overview (docs/staff-dashboard.md). Check-in progress
  * counts `complete` registrations (the people expected at the door) that have a scan in a
- * `checks_in` context (contract §4 `checked_in_at`). Every query carries the event id(s).
+ * `checks_in` context (docs/decisions.md "Participants API" `checked_in_at`). Every query carries the event id(s).
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';

@@ -1,7 +1,7 @@
 /** Display helpers of the staff pages: status labels and times in the event's time zone. */
 import type { RegistrationStatus } from '../../db/schema/index.js';
 
-/** Registration statuses in the funnel's order (contract §4 lifecycle), as staff read them. */
+/** Registration statuses in the funnel's order (docs/decisions.md "Registration lifecycle"), as staff read them. */
 export const STATUS_LABELS: Record<RegistrationStatus, string> = {
   invited: 'Not started',
   in_progress: 'In progress',

@@ -10,7 +10,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { RESEND_LABEL, resendableGuardians } from '../dashboard/guardian-links.repo.js';
@@ -40,7 +40,7 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, response: pageResponses },
     },
     async (request, reply) => {
-      const { events } = await staffHome(ctxOf(deps, request, 'account.events'));
+      const { events } = await staffHome(routeCtx(deps, request));
       return reply.page(200, 'staff/home', { title: 'Your events', events, labels: STATUS_LABELS });
     },
   );
@@ -51,7 +51,7 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, querystring: OverviewQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'events.overview');
+      const ctx = routeCtx(deps, request);
       const { access } = ctx;
       const id = access.event.id;
       // Guardian names and invitations only for callers who may act on them (participants access).

@@ -11,10 +11,10 @@
  * (resend.web.ts).
  * Plain forms with the CSRF field; the services are those of the API routes.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, EventCtx } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
 import { statusCounts } from '../dashboard/dashboard.repo.js';
@@ -106,7 +106,7 @@ export function invitationPages(web: Api, deps: Deps): void {
       config: manage,
       schema: { hide: true, params: EventParams, querystring: ListQuery, response: pageResponses },
     },
-    async (request, reply) => render(ctxOf(deps, request, 'invitations.manage'), reply, { ...request.query }),
+    async (request, reply) => render(routeCtx(deps, request), reply, { ...request.query }),
   );
 
   web.post(
@@ -116,7 +116,7 @@ export function invitationPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, body: SingleForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const single = {
         email: request.body.email ?? '',
         first_name: request.body.first_name ?? '',
@@ -136,7 +136,7 @@ export function invitationPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/invitations/list',
     { config: invite, schema: { hide: true, params: EventParams, body: ListForm, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const text = request.body.list ?? '';
       let outcomes: LineOutcome[];
       try {
@@ -162,8 +162,8 @@ export function invitationPages(web: Api, deps: Deps): void {
         config: manage,
         schema: { hide: true, params: ByIdParams, body: ButtonForm, response: pageResponses },
       },
-      async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-        const ctx = ctxOf(deps, request, 'invitations.manage');
+      async (request, reply) => {
+        const ctx = routeCtx(deps, request);
         await run(ctx, request.params.id);
         return reply.redirect(`${base(ctx)}?notice=${verb === 'resend' ? 'resent' : 'revoked'}`, 303);
       },

@@ -7,10 +7,10 @@
  * (`HX-Request: true` → the fragment, `Vary: HX-Request`). Columns follow the caller's visibility:
  * the service never selects a field the caller may not see, so it cannot reach the HTML.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
@@ -89,8 +89,8 @@ async function pendingAbove(ctx: Parameters<typeof listPendingInvitations>[0], q
 async function noAccessPage(
   this: unknown,
   error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: { params: unknown },
+  reply: Pick<FastifyReply, 'page'>,
 ) {
   if (httpStatusOf(error) !== 403) throw error;
   const eventId = (request.params as { event_id?: string }).event_id;
@@ -106,7 +106,7 @@ export function participantsPages(web: Api, deps: Deps): void {
       errorHandler: noAccessPage,
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.list');
+      const ctx = routeCtx(deps, request);
       const event = ctx.access.event;
       const query = tableQuery(request.query);
       const table = await participantsTable(ctx, query);

@@ -12,7 +12,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { resendGuardianInvitation } from '../registration/invitations/guardian-resend.service.js';
 import { inviteRegistrant } from '../registration/invitations/registrant-invite.service.js';
@@ -42,7 +42,7 @@ export function resendPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: GuardianParams, body: GuardianForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'guardians.resend');
+      const ctx = routeCtx(deps, request);
       const { pe, id } = request.params;
       await resendGuardianInvitation(ctx, pe, id);
       const event = `/staff/events/${ctx.access.event.id}`;
@@ -61,7 +61,7 @@ export function resendPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: RegistrantParams, body: ButtonForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const { pe } = request.params;
       const outcome = await inviteRegistrant(ctx, pe);
       return reply.redirect(

@@ -1,12 +1,5 @@
-/**
- * The data of the staff participant page, read through the API's services:
- * the ParticipantDetail in the caller's visibility (getParticipant, the serializer decides every
- * field), notes (listNotes: restricted ones only for sensitive readers), the registration's
- * history, and which actions the caller may take (the same rules the gate applies: nav.ts `may`).
- */
-import type { FastifyRequest } from 'fastify';
 import type { Deps, UserEventCtx } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../../http/authorize.js';
 import { registrationHistory } from '../../audit/registration-history.service.js';
 import { RESEND_LABEL, resendableGuardians } from '../../dashboard/guardian-links.repo.js';
 import { listNotes } from '../../notes/notes.service.js';
@@ -22,7 +15,7 @@ type Json = Record<string, unknown>;
 /** The context of any participant page route (each names its own action; all are user-only event actions). */
 export type PageCtx = UserEventCtx;
 
-export const readCtx = (deps: Deps, request: FastifyRequest) => ctxOf(deps, request, 'participants.read');
+export const readCtx = (deps: Deps, request: RoutedRequest<'participants.read'>) => routeCtx(deps, request);
 
 /** `/staff/events/{e}/participants/{pe}`. */
 export const participantPath = (eventId: number, pe: number | string) =>
