@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { type FlightsConfig, parseFlights } from './lib/flights-config.js';
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -67,6 +68,16 @@ const EnvSchema = Type.Object({
       pattern: '^\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*(,\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*)*$',
     }),
   ),
+  // Flight-data provider (lib/flights-config.ts; docs/travel.md "Configuration").
+  MUSTER_FLIGHTS_PROVIDER: Type.Optional(
+    Type.Union([Type.Literal('none'), Type.Literal('demo'), Type.Literal('aerodatabox')]),
+  ),
+  MUSTER_FLIGHTS_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  MUSTER_FLIGHTS_API_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  MUSTER_FLIGHTS_BUDGET_PER_HOUR: Type.Integer({ minimum: 0, maximum: 100_000, default: 60 }),
+  MUSTER_FLIGHTS_BUDGET_PER_DAY: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 600 }),
+  MUSTER_FLIGHTS_POLL_MINUTES: Type.Integer({ minimum: 1, maximum: 60, default: 5 }),
+  MUSTER_FLIGHTS_TIMEOUT_MS: Type.Integer({ minimum: 200, maximum: 60_000, default: 8000 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -145,6 +156,8 @@ export interface BackupConfig {
   readonly keep: number;
   /** Encrypts backups with this passphrase (Argon2id) instead of a key derived from MUSTER_SECRET_KEY. */
   readonly passphrase: string | undefined;
+  /** Flight-data provider for flight checks and live tracking (MUSTER_FLIGHTS_*). */
+  readonly flights: FlightsConfig;
 }
 
 export interface ChatConfig {
@@ -220,6 +233,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
   const oidc = parseOidc(e);
   const esign = parseEsign(e);
+  const flights = parseFlights(e, !e.DATABASE_URL);
+  if (typeof flights === 'string') throw new ConfigError(`Invalid configuration: ${flights}`);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return Object.freeze({
     port: e.PORT,
@@ -275,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keep: e.MUSTER_BACKUP_KEEP,
       passphrase: e.MUSTER_BACKUP_PASSPHRASE,
     }),
+    flights,
   });
 }
 

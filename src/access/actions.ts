@@ -93,6 +93,9 @@ export const actions = {
   'nfc_badges.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
   // Travel calendar (docs/decisions.md "Check-in"): both key kinds within reach, users with event access.
   'travel.read': { keys: KEYS_BOTH, users: 'event_access', target: 'event:id' },
+  // Airport and flight lookups (docs/travel.md): any signed-in person, through the web session
+  // cookie only (the routes read no bearer header), for the travel forms.
+  'travel.lookup': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
   // Staff notes (docs/decisions.md "Participants API"): users with participants access only; keys 403.
   'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },

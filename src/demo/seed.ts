@@ -22,6 +22,7 @@ import { recordAudit } from '../modules/audit/audit.service.js';
 import { issueEventKey, issueMobileToken, issueSeriesKey } from '../modules/credentials/issue.service.js';
 import { createEventRecord, createSeries } from '../modules/events/records.service.js';
 import { importParticipants } from '../modules/participants/import.service.js';
+import { seedTodaysFlights } from './flights-today.js';
 import { demoParticipants } from './participants.js';
 import { seedDemoScans } from './scans.js';
 
@@ -195,6 +196,8 @@ export async function seedDemo(tx: Tx, opts: DemoOptions = {}): Promise<DemoResu
     registrationIds: imported.registrationIds.filter((_, k) => items[k]!.status === 'complete'),
     hotelContextId: contexts.find((c) => c.name === 'Hotel')!.id,
   });
+
+  await seedTodaysFlights(tx, event.id, ref); // docs/travel.md "Demo"
 
   const token = (key: StaffKey) =>
     issueMobileToken(tx, staff[key], { deviceName: 'Demo device', now: new Date(ref) });

@@ -42,6 +42,8 @@ export interface JobPayloads {
   'retention-prune': Record<string, never>;
   /** Hourly: guardian re-sends and registration-closing reminders (modules/email/reminders.service.ts). */
   'email-reminders': Record<string, never>;
+  /** Every MUSTER_FLIGHTS_POLL_MINUTES: live flight tracking (modules/travel/tracking.service.ts). */
+  'flight-track': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
@@ -132,6 +134,15 @@ export const QUEUES: Record<JobName, QueuePolicy> = {
     retryDelay: 60,
     retryBackoff: true,
     expireInSeconds: 900,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+  // A missed run is caught up by the next one (the legs stay due); never retried on its own, so a
+  // failing provider is not called again before the job's own backoff allows it.
+  'flight-track': {
+    retryLimit: 0,
+    retryDelay: 60,
+    retryBackoff: false,
+    expireInSeconds: 600,
     deadLetter: DEAD_LETTER_QUEUE,
   },
 };

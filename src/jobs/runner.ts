@@ -9,6 +9,7 @@ import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.
 import { checkPushReceipts } from '../modules/push/push-receipts.js';
 import { requestEsignSignature } from '../modules/registration/lifecycle/consents.service.js';
 import { pruneRetention } from '../modules/retention/retention.service.js';
+import { trackFlights } from '../modules/travel/tracking.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
 
 /**
@@ -82,6 +83,17 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     { pollingIntervalSeconds: 30 },
   );
   await deps.jobs.schedule('email-reminders', REMINDERS_CRON);
+  // Live flight tracking (docs/travel.md "Live tracking"); nothing to do without a provider.
+  if (deps.config.flights.provider !== 'none') {
+    await deps.jobs.work(
+      'flight-track',
+      async () => {
+        await trackFlights(deps);
+      },
+      { pollingIntervalSeconds: 30 },
+    );
+    await deps.jobs.schedule('flight-track', `*/${deps.config.flights.pollMinutes} * * * *`);
+  }
 }
 
 /** Emails fetched per poll, and sent at a time over the pooled SMTP connections (README "Email and jobs"). */

@@ -53,6 +53,7 @@ import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
 import { staffRecordRouteKeys } from './rows/staff-record.js';
+import { travelLookupRouteKeys } from './rows/travel-lookups.js';
 import { travelNotesRouteKeys } from './rows/travel-notes.js';
 // Web pages: rows run by test/web/rows.test.ts.
 import { webRouteKeys } from './rows/web.js';
@@ -619,6 +620,7 @@ const ROW_FILE_ROUTES = new Set([
   ...sessionRouteKeys,
   ...signinRouteKeys,
   ...travelNotesRouteKeys,
+  ...travelLookupRouteKeys, // airport and flight lookups, session cookie (test/travel/lookups-rows.test.ts)
   ...recordRouteKeys,
   ...staffRecordRouteKeys, // staff edits (test/registration/staff-record-rows.test.ts)
   ...webRouteKeys,

@@ -140,7 +140,14 @@ describe('GET /events/{e}/travel', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const alice = await travelIds();
     const adult = w.regs.adultA;
-    const base = { groups: [], participantPreferredName: null, isUnaccompaniedMinor: false, details: null };
+    const base = {
+      groups: [],
+      participantPreferredName: null,
+      isUnaccompaniedMinor: false,
+      details: null,
+      liveStatus: null,
+      liveArrivalAt: null,
+    };
     expect(res.json()).toEqual({
       eventTimezone: 'Europe/London',
       dates: ['2026-07-09', '2026-07-10', '2026-07-14'],

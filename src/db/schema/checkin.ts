@@ -75,9 +75,10 @@ export const scanFeed = pgTable(
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['scan', 'scan_undone'] }).notNull(),
-    scanId: bigint('scan_id', { mode: 'number' }).notNull(),
-    scanContextId: integer('scan_context_id').notNull(),
+    // `flight_landed`: the travel channel (docs/travel.md "Live tracking"); no scan, no context.
+    kind: text('kind', { enum: ['scan', 'scan_undone', 'flight_landed'] }).notNull(),
+    scanId: bigint('scan_id', { mode: 'number' }),
+    scanContextId: integer('scan_context_id'),
     payload: json('payload').notNull(),
     createdAt: createdAt(),
   },

@@ -6,6 +6,7 @@ export * from './credentials.js';
 export * from './email.js';
 export * from './event-content.js';
 export * from './events.js';
+export * from './flights.js';
 export * from './messaging.js';
 export * from './oauth.js';
 export * from './participants.js';

@@ -17,7 +17,7 @@ import type { Tx } from '../../db/client.js';
 import { SYNC_HIGH_WATER_SQL } from '../../db/watermark.js';
 import type { ScanJson } from './checkin.schemas.js';
 
-export type FeedKind = 'scan' | 'scan_undone';
+export type FeedKind = 'scan' | 'scan_undone' | 'flight_landed';
 
 export interface FeedCursor {
   /** created_at, microseconds since the epoch (decimal text, ≤ 16 digits). */
@@ -28,7 +28,8 @@ export interface FeedCursor {
 export interface FeedEntry {
   cursor: string;
   kind: FeedKind;
-  scanContextId: number;
+  /** null for travel-channel entries (`flight_landed`, docs/travel.md "Live tracking"). */
+  scanContextId: number | null;
   /** The scan as GET /scans shows it (JSON text). */
   payload: string;
 }
@@ -76,7 +77,7 @@ export async function readFeed(db: Tx, eventId: number, after: string, limit: nu
     id: string;
     kind: FeedKind;
     us: string;
-    scan_context_id: number;
+    scan_context_id: number | null;
     payload: string;
   }>(
     sql`SELECT f.id::text AS id, f.kind, ${US('f.created_at')} AS us, f.scan_context_id, f.payload::text AS payload

@@ -27,7 +27,7 @@ import type { JobPayloads } from '../../jobs/definitions.js';
 import { scheduleReceiptCheck } from './push-receipts.js';
 
 /** What happened, sent as `data.kind`. `blast_finished` is wired by the chat-blast worker. */
-export type StaffPushKind = 'travel_pickup' | 'blast_finished';
+export type StaffPushKind = 'travel_pickup' | 'blast_finished' | 'flight_landed';
 
 /**
  * `data.type` beside `data.kind` (docs/decisions.md "Messaging"): the field the deployed mobile app switches on when
@@ -37,6 +37,7 @@ export type StaffPushKind = 'travel_pickup' | 'blast_finished';
 export const PUSH_TYPE: Readonly<Record<string, string>> = {
   travel_pickup: 'pickup',
   blast_finished: 'blast',
+  flight_landed: 'flight_landed',
 };
 
 export interface StaffPushInput {

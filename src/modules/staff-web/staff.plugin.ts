@@ -17,6 +17,7 @@ import type { Api } from '../../http/typed.js';
 import { PAGE_CSP } from '../web/paths.js';
 import { announcementPages } from './announcements.web.js';
 import { apiKeyPages } from './api-keys.web.js';
+import { arrivalsPages } from './arrivals.web.js';
 import { staffAssets } from './assets.js';
 import { auditPages } from './audit.web.js';
 import { banPages } from './bans.web.js';
@@ -45,6 +46,7 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   homePages,
   participantsPages, // the participants table (dashboard)
   checkinPages, // check-in desk
+  arrivalsPages, // arrivals board (live flight status)
   invitationPages, // invitations
   teamPages, // event and series team
   apiKeyPages, // API keys

@@ -46,6 +46,9 @@ export type TravelRow = {
   groups: GroupRow[];
   primary_at: string | null;
   agenda_date: string | null;
+  /** The primary leg's live fields (inbound: final leg; outbound: first leg), docs/travel.md "Live status". */
+  live_status: string | null;
+  live_arrival_at: string | null;
 };
 
 /**
@@ -62,14 +65,16 @@ export async function travelRows(db: Tx, eventId: number): Promise<TravelRow[]> 
              CASE WHEN t.direction = 'inbound'
                   THEN COALESCE(lastleg.arrival_time, t.arrival_time, t.expected_arrival_time)
                   ELSE COALESCE(firstleg.departure_time, t.departure_time) END AS primary_ts,
-             COALESCE(lastleg.travel_picked_up_at IS NOT NULL, false) AS leg_collected
+             COALESCE(lastleg.travel_picked_up_at IS NOT NULL, false) AS leg_collected,
+             CASE WHEN t.direction = 'inbound' THEN lastleg.live_status ELSE firstleg.live_status END AS live_status,
+             CASE WHEN t.direction = 'inbound' THEN lastleg.live_arrival_time ELSE firstleg.live_arrival_time END AS live_arrival_ts
         FROM registrations r
         JOIN events e ON e.id = r.event_id
         JOIN people p ON p.id = r.person_id
         JOIN travels t ON t.registration_id = r.id
-        LEFT JOIN LATERAL (SELECT l.arrival_time, l.travel_picked_up_at FROM travel_legs l
+        LEFT JOIN LATERAL (SELECT l.arrival_time, l.travel_picked_up_at, l.live_status, l.live_arrival_time FROM travel_legs l
                             WHERE l.travel_id = t.id ORDER BY l.position DESC, l.id DESC LIMIT 1) lastleg ON true
-        LEFT JOIN LATERAL (SELECT l.departure_time FROM travel_legs l
+        LEFT JOIN LATERAL (SELECT l.departure_time, l.live_status, l.live_arrival_time FROM travel_legs l
                             WHERE l.travel_id = t.id ORDER BY l.position, l.id LIMIT 1) firstleg ON true
        WHERE r.event_id = ${eventId} AND r.status = 'complete'
     )
@@ -90,7 +95,8 @@ export async function travelRows(db: Tx, eventId: number): Promise<TravelRow[]> 
               WHERE rg.registration_id = b.reg_id AND g.event_id = ${eventId}), '[]'::json)
            ELSE '[]'::json END AS groups,
            ${sql.raw(isoSqlText('b.primary_ts'))} AS primary_at,
-           to_char(b.primary_ts AT TIME ZONE b.timezone, 'YYYY-MM-DD') AS agenda_date
+           to_char(b.primary_ts AT TIME ZONE b.timezone, 'YYYY-MM-DD') AS agenda_date,
+           b.live_status, ${sql.raw(isoSqlText('b.live_arrival_ts'))} AS live_arrival_at
       FROM base b
      ORDER BY b.primary_ts NULLS LAST, b.first_name, b.last_name, b.id`);
   return res.rows;

@@ -45,6 +45,18 @@ export const TravelEntry = Type.Object({
     ),
   ),
   isUnaccompaniedMinor: Type.Boolean(),
+  liveStatus: Nullable(
+    Type.String({
+      description:
+        'Live flight status of the primary leg (inbound: final leg; outbound: first leg): scheduled | delayed | departed | en_route | landed | arrived | cancelled | diverted; null when not tracked',
+    }),
+  ),
+  liveArrivalAt: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'The primary leg’s latest estimated or actual arrival (UTC)',
+    }),
+  ),
   groups: Type.Array(TravelGroup, {
     description: 'The registration’s groups, by name; `[]` when the event’s groups module is off',
   }),

@@ -100,6 +100,8 @@ export function travelEntry(row: TravelRow, v: Visibility): TravelEntryJson {
     details: row.other_details,
     pickupState: pickupStateOf(row),
     isUnaccompaniedMinor: row.is_unaccompanied_minor,
+    liveStatus: row.live_status,
+    liveArrivalAt: row.live_arrival_at,
     groups: row.groups,
   };
 }

@@ -34,6 +34,7 @@ import { PAGE_CSP, WEB_DIR } from './paths.js';
 import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
+import { travelLookupRoutes } from './travel-lookups.web.js';
 import { pageResponses } from './web.schemas.js';
 
 export { WEB_DIR } from './paths.js';
@@ -125,6 +126,7 @@ export function webRoutes(app: Api, deps: Deps): void {
     consentPages(web, deps);
     guardianPages(web, deps);
     staffPages(web, deps);
+    travelLookupRoutes(web, deps); // /api/v1/travel/… lookups: session cookie, not bearer
   });
 }
 
