@@ -9,7 +9,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { optionalCtxOf } from '../../http/authorize.js';
+import { optionalRouteCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { isShipped } from '../../lib/i18n/index.js';
 import { setGuardianLanguage, setUserLanguage } from '../languages/languages.service.js';
@@ -41,7 +41,7 @@ export function languagePages(app: Api, deps: Deps): void {
       const lang = request.body.lang ?? '';
       if (isShipped(lang)) {
         setLanguageCookie(deps, reply, lang);
-        const ctx = optionalCtxOf(deps, request, 'registrations.self');
+        const ctx = optionalRouteCtx(deps, request);
         const principal = ctx?.access.principal;
         if (principal && 'user' in principal) await setUserLanguage(deps.db, principal.user.id, lang);
       }
