@@ -11,6 +11,7 @@ import type { EventRole } from '../access/policy.js';
 import type { Tx } from '../db/client.js';
 import { events, scanContexts, series, users } from '../db/schema/index.js';
 import { conflict } from '../lib/errors.js';
+import { SHIPPED_LANGUAGES } from '../lib/i18n/index.js';
 import {
   createUser,
   findUserByEmail,
@@ -153,7 +154,11 @@ export async function seedDemo(tx: Tx, opts: DemoOptions = {}): Promise<DemoResu
     ])
     .returning({ id: scanContexts.id, uuid: scanContexts.uuid, name: scanContexts.name });
   const hotel = contexts.find((c) => c.name === 'Hotel')!;
-  await tx.update(events).set({ hotelScanContextId: hotel.uuid }).where(eq(events.id, event.id));
+  // The demo event offers every shipped language (docs/languages.md).
+  await tx
+    .update(events)
+    .set({ hotelScanContextId: hotel.uuid, languages: [...SHIPPED_LANGUAGES] })
+    .where(eq(events.id, event.id));
 
   const siblingStart = Math.floor((ref + 120 * DAY) / DAY) * DAY + 9 * HOUR;
   const sibling = await createEventRecord(tx, {

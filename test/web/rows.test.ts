@@ -86,7 +86,7 @@ describe('web page rows', () => {
       if (row.expected.contentType === 'html') {
         expect(type).toBe('text/html; charset=utf-8');
         expect(res.headers['content-security-policy']).toContain("default-src 'none'");
-        expect(res.body).toContain('<html lang="en">');
+        expect(res.body).toContain('<html lang="en" dir="ltr">');
       }
       if (row.expected.contentType === 'css') expect(type).toBe('text/css; charset=utf-8');
       if (row.expected.contentType === 'js') expect(type).toBe('text/javascript; charset=utf-8');

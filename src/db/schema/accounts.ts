@@ -13,6 +13,8 @@ export const users = pgTable(
     globalAdmin: boolean('global_admin').notNull().default(false),
     emailBouncedAt: ts('email_bounced_at'),
     helpdeskCustomerId: text('helpdesk_customer_id'),
+    /** The language this person chose on the participant pages (docs/languages.md), or null. */
+    language: text('language'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -3,9 +3,19 @@
  * row per distinct address it went to, linked to the email_log row that carries its delivery state.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
-import { createdAt, ts, updatedAt } from './common.js';
+import { createdAt, type Translations, ts, updatedAt } from './common.js';
 import { events } from './events.js';
 import { emailLog } from './messaging.js';
 import { registrations } from './participants.js';
@@ -24,6 +34,8 @@ export const announcements = pgTable(
       .references(() => events.id, { onDelete: 'cascade' }),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
+    /** Subject and body in other offered languages: `{es: {subject, body}}` (docs/languages.md). */
+    translations: jsonb('translations').$type<Translations<'subject' | 'body'>>().notNull().default({}),
     audience: text('audience').notNull(),
     statuses: text('statuses').array().notNull().default(sql`'{}'::text[]`),
     status: text('status').notNull(),

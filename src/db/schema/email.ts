@@ -3,9 +3,9 @@
  * (docs/email.md "Reminders"): one row per (kind, registration, guardian), so a reminder job run
  * twice sends nothing the second time.
  */
-import { index, integer, pgTable, serial, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, serial, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
-import { createdAt, updatedAt } from './common.js';
+import { createdAt, type Translations, updatedAt } from './common.js';
 import { events } from './events.js';
 import { emailLog } from './messaging.js';
 import { registrations } from './participants.js';
@@ -22,6 +22,8 @@ export const emailTemplates = pgTable(
     template: text('template').notNull(),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
+    /** The wording in other offered languages: `{es: {subject, body}}` (docs/languages.md). */
+    translations: jsonb('translations').$type<Translations<'subject' | 'body'>>().notNull().default({}),
     updatedByUserId: integer('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -2,7 +2,8 @@
  * Per-event content edited in the setup wizard: the consent
  * documents participants and guardians sign, and the uploaded logo and banner images.
  */
-import { customType, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { customType, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { Translations } from './common.js';
 import { createdAt, updatedAt } from './common.js';
 import { events } from './events.js';
 
@@ -26,6 +27,8 @@ export const eventConsentDocuments = pgTable(
     version: integer('version').notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
+    /** This version in other languages: `{es: {title, body}}` (docs/languages.md). */
+    translations: jsonb('translations').$type<Translations<'title' | 'body'>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -56,6 +56,9 @@ export const events = pgTable(
     setupComplete: boolean('setup_complete').notNull().default(false),
     /** Reminder emails (docs/email.md "Reminders"): on unless an organiser turns them off. */
     emailRemindersEnabled: boolean('email_reminders_enabled').notNull().default(true),
+    /** Languages offered to participants and guardians, and the default (docs/languages.md). */
+    defaultLanguage: text('default_language').notNull().default('en'),
+    languages: text('languages').array().notNull().default(sql`'{en}'::text[]`),
     modules: jsonb('modules').$type<EventModules>().notNull(),
     hotelScanContextId: uuid('hotel_scan_context_id'),
     /** SHA-256 digest of the legacy per-event API key (spec: "a legacy per-event key"). */

@@ -33,6 +33,8 @@ export const consents = pgTable(
     esignSubmissionId: text('esign_submission_id'),
     /** The version of the event's consent document this signature signed (typed signatures). */
     documentId: integer('document_id').references(() => eventConsentDocuments.id),
+    /** The language of the text shown when it was signed (docs/languages.md "Consents"). */
+    documentLanguage: text('document_language'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -66,6 +68,8 @@ export const guardians = pgTable(
     travelPermission: text('travel_permission'),
     emergencyMedicalConsent: text('emergency_medical_consent'),
     otcMedicationConsent: text('otc_medication_consent'),
+    /** The language this guardian chose on the portal (docs/languages.md), or null. */
+    language: text('language'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -3,7 +3,12 @@
  * on top, the support address at the bottom, dates written out in the event's time zone. Pure.
  */
 import { escapeHtml } from '../../lib/html.js';
-import { isoTimestamp } from '../../lib/time.js';
+import {
+  formatWhen as formatWhenIn,
+  htmlTranslator,
+  languageInfo,
+  translator,
+} from '../../lib/i18n/index.js';
 
 /** What an event email shows of its event; sealed with the email's variables at queue time. */
 export interface EventBrand {
@@ -16,58 +21,40 @@ export interface EventBrand {
 }
 
 /**
- * An instant (ISO 8601 or PostgreSQL timestamptz text) written out for people in `timeZone`:
- * `Saturday 26 December 2026 at 07:47 Greenwich Mean Time`. An unknown zone falls back to UTC; an unreadable
- * value is returned unchanged.
+ * An instant (ISO 8601 or PostgreSQL timestamptz text) written out for readers of `lang` in
+ * `timeZone` through Intl (lib/i18n/format.ts): `Saturday 26 December 2026 at 07:47 Greenwich Mean
+ * Time`. An unknown zone falls back to UTC; an unreadable value is returned unchanged.
  */
-export function formatWhen(instant: string, timeZone: string): string {
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2} /.test(instant) ? (isoTimestamp(instant) ?? instant) : instant);
-  if (Number.isNaN(ms)) return instant;
-  const options: Intl.DateTimeFormatOptions = {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'long',
-  };
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-GB', { ...options, timeZone }).formatToParts(ms);
-  } catch {
-    parts = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).formatToParts(ms);
-  }
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('weekday')} ${part('day')} ${part('month')} ${part('year')} at ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+export function formatWhen(instant: string, timeZone: string, lang = 'en'): string {
+  return formatWhenIn(instant, lang, timeZone);
 }
 
-/** The plain-text footer: who sends the email and where to ask questions. */
-export function textFooter(brand?: EventBrand): string {
+/** The plain-text footer: who sends the email and where to ask questions (in `lang`). */
+export function textFooter(brand?: EventBrand, lang = 'en'): string {
   if (!brand) return '\n--\nMuster\n';
-  const ask = brand.support_email
-    ? `Questions? Reply to this email or write to ${brand.support_email}.\n`
-    : '';
-  return `\n--\n${ask}${brand.name} (sent with Muster)\n`;
+  const t = translator(lang);
+  const ask = brand.support_email ? `${t('email.questions', { email: brand.support_email })}\n` : '';
+  return `\n--\n${ask}${t('email.sent_with', { event: brand.name })}\n`;
 }
 
 /**
  * The HTML document: `paragraphs` are HTML already escaped by the caller; the brand (when given)
  * adds the logo and name on top and the support address below.
  */
-export function layout(title: string, paragraphs: string[], brand?: EventBrand): string {
+export function layout(title: string, paragraphs: string[], brand?: EventBrand, lang = 'en'): string {
   const esc = escapeHtml;
+  const th = htmlTranslator(translator(lang));
+  const { code, dir } = languageInfo(lang);
   const logo = brand?.logo_url
     ? `<img src="${esc(brand.logo_url)}" alt="${esc(brand.name)}" style="max-height:64px;max-width:100%">`
     : '';
   const header = brand
     ? `<header style="border-bottom:1px solid #ddd;padding-bottom:.5rem;margin-bottom:1rem">${logo}<div style="font-weight:600">${esc(brand.name)}</div></header>\n`
     : '';
-  const ask = brand?.support_email
-    ? `Questions? Reply to this email or write to <a href="mailto:${esc(brand.support_email)}">${esc(brand.support_email)}</a>.<br>`
-    : '';
-  const footer = brand ? `${ask}${esc(brand.name)} (sent with Muster)` : 'Muster';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title></head>
+  const ask = brand?.support_email ? `${th('email.questions_html', { email: brand.support_email })}<br>` : '';
+  const footer = brand ? `${ask}${th('email.sent_with', { event: brand.name })}` : 'Muster';
+  const attrs = dir === 'rtl' ? ` lang="${code}" dir="rtl"` : ` lang="${code}"`;
+  return `<!doctype html><html${attrs}><head><meta charset="utf-8"><title>${esc(title)}</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111;max-width:36rem;margin:auto;padding:1rem">
 ${header}${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
 <p style="color:#444;font-size:.9em;border-top:1px solid #ddd;padding-top:.5rem">${footer}</p></body></html>`;

@@ -14,9 +14,11 @@ import {
   type RegistrationReminderVars,
   registrationReminderTemplate,
 } from './registration-templates.js';
+import { signInCodeTemplate } from './sign-in-code-template.js';
 
 export interface TemplateVars {
-  sign_in_code: { code: string; expires_minutes: number; name?: string | null };
+  /** `lang`: the reader's language (docs/languages.md); absent = English. */
+  sign_in_code: { code: string; expires_minutes: number; name?: string | null; lang?: string };
   key_revoked: { key_name: string; key_kind: string; revoked_at: string; scope: string };
   // Registration: event invitation and guardian invitation.
   invitation: InvitationVars;
@@ -44,15 +46,7 @@ export interface Rendered {
 export { escapeHtml, layout };
 
 const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
-  sign_in_code: (v) => ({
-    subject: `Your Muster sign-in code: ${v.code}`,
-    text: `Hello${v.name ? ` ${v.name}` : ''},\n\nYour sign-in code is ${v.code}. It expires in ${v.expires_minutes} minutes.\n\nIf you did not try to sign in, you can ignore this email.\n`,
-    html: layout('Your sign-in code', [
-      `Hello${v.name ? ` ${escapeHtml(v.name)}` : ''},`,
-      `Your sign-in code is <strong style="font-size:1.4em;letter-spacing:.15em">${escapeHtml(v.code)}</strong>. It expires in ${v.expires_minutes} minutes.`,
-      'If you did not try to sign in, you can ignore this email.',
-    ]),
-  }),
+  sign_in_code: signInCodeTemplate,
   key_revoked: (v) => ({
     subject: `Muster API key revoked: ${v.key_name}`,
     text: `The ${v.key_kind} "${v.key_name}" (${v.scope}) was revoked on ${formatWhen(v.revoked_at, 'UTC')} by someone who presented its secret.\n\nIf this was not you, the secret had leaked: it no longer works. Issue a new key if your integration still needs one.\n`,

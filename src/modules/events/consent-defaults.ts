@@ -2,37 +2,48 @@
  * The built-in consent documents (embedded signing, docs/decisions.md "Consents"): the text shown above a typed
  * signature until an event saves its own version in the setup wizard
  * (consent-documents.service.ts). With an e-signature provider the documents live there instead.
+ * Their words live in the catalog (`consent_documents.<type>.title|body`, docs/languages.md), one
+ * translation per shipped language.
  */
-export const CONSENT_TITLES: Record<string, string> = {
-  waiver: 'Participation waiver',
-  freedom_waiver: 'Freedom waiver',
-  code_of_conduct: 'Code of conduct',
-};
-
-export const CONSENT_TEXTS: Record<string, string[]> = {
-  waiver: [
-    'I take part in this event of my own free will. I understand that activities at the event carry some risk, and I will follow the instructions of the event team.',
-    'I confirm that the information I gave in this registration is true and complete, and I will tell the event team if it changes.',
-    'I agree that the event team may share my medical and dietary information with the people who need it to keep me safe.',
-  ],
-  freedom_waiver: [
-    'I understand that during free time I may leave the venue without staff supervision, and that I am responsible for myself during that time.',
-    'I will be back at the times the event team sets and keep my phone with me.',
-  ],
-  code_of_conduct: [
-    'I will treat everyone at the event with respect, whatever their background, identity or beliefs.',
-    'I will not harass, bully or discriminate against anyone, and I will report anything that worries me to the event team.',
-  ],
-};
-
-export function consentTitle(type: string): string {
-  return CONSENT_TITLES[type] ?? type.replace(/_/g, ' ');
-}
+import { BASE_LANGUAGE, rawMessage, SHIPPED_LANGUAGES } from '../../lib/i18n/index.js';
 
 /** The consent types an event can have a document for, in display order. */
-export const CONSENT_DOCUMENT_TYPES = Object.keys(CONSENT_TEXTS);
+export const CONSENT_DOCUMENT_TYPES = ['waiver', 'freedom_waiver', 'code_of_conduct'];
 
-/** The default document of `type` as a title and a plain-text body (paragraphs split by blank lines). */
-export function defaultConsentDocument(type: string): { title: string; body: string } {
-  return { title: consentTitle(type), body: (CONSENT_TEXTS[type] ?? []).join('\n\n') };
+/** The built-in title of `type` in `lang` (English when that catalog lacks it). */
+export function consentTitle(type: string, lang = BASE_LANGUAGE): string {
+  const key = `consent_documents.${type}.title`;
+  return rawMessage(lang, key) ?? rawMessage(BASE_LANGUAGE, key) ?? type.replace(/_/g, ' ');
 }
+
+/**
+ * The built-in document of `type` as a title and a plain-text body (paragraphs split by blank
+ * lines), in `lang` when its catalog has it (`language` says which one it is).
+ */
+export function defaultConsentDocument(
+  type: string,
+  lang = BASE_LANGUAGE,
+): { title: string; body: string; language: string } {
+  const body = (code: string) => rawMessage(code, `consent_documents.${type}.body`);
+  const language = body(lang) !== undefined ? lang : BASE_LANGUAGE;
+  return { title: consentTitle(type, language), body: body(language) ?? '', language };
+}
+
+/** The built-in document of `type` in every shipped language but `except`: `{es: {title, body}}`. */
+export function defaultConsentTranslations(
+  type: string,
+  except: string,
+): Record<string, { title: string; body: string }> {
+  const out: Record<string, { title: string; body: string }> = {};
+  for (const code of SHIPPED_LANGUAGES) {
+    if (code === except) continue;
+    const doc = defaultConsentDocument(type, code);
+    if (doc.language === code) out[code] = { title: doc.title, body: doc.body };
+  }
+  return out;
+}
+
+/** The built-in English paragraphs of each type (what an event shows until it saves its own). */
+export const CONSENT_TEXTS: Record<string, string[]> = Object.fromEntries(
+  CONSENT_DOCUMENT_TYPES.map((type) => [type, defaultConsentDocument(type).body.split('\n\n')]),
+);

@@ -5,6 +5,7 @@
  */
 import type { EventModules } from '../../db/schema/index.js';
 import { forbidden, unprocessable } from '../../lib/errors.js';
+import { isShipped, SHIPPED_LANGUAGES } from '../../lib/i18n/index.js';
 import { EMAIL_PATTERN, normalizeEmail } from '../../lib/identifiers.js';
 import { slugProblem } from '../../lib/slug.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -37,6 +38,8 @@ export type EventColumns = Partial<
     | 'locationLongitude'
     | 'hotelScanContextId'
     | 'emailRemindersEnabled'
+    | 'defaultLanguage'
+    | 'languages'
   >
 >;
 
@@ -82,7 +85,12 @@ export function checkRequired(fields: EventFields): void {
  */
 export function normalizeEventFields(
   fields: EventFields,
-  opts: { operatorDomains: readonly string[]; currentZone: string },
+  opts: {
+    operatorDomains: readonly string[];
+    currentZone: string;
+    /** The event's current languages (PATCH); a new event starts with English only. */
+    currentLanguages?: { defaultLanguage: string; languages: string[] };
+  },
 ): EventChanges {
   const columns: EventColumns = {};
   for (const [field, value] of Object.entries({ ...fields, ...prefixed(fields.modules) })) {
@@ -127,6 +135,7 @@ export function normalizeEventFields(
     const text = value?.trim() ?? '';
     columns[camel(field) as 'venueName'] = text === '' ? null : text;
   }
+  Object.assign(columns, languageColumns(fields, opts.currentLanguages));
   if (fields.location_latitude !== undefined) columns.locationLatitude = fields.location_latitude;
   if (fields.location_longitude !== undefined) columns.locationLongitude = fields.location_longitude;
   if (fields.email_reminders_enabled !== undefined)
@@ -160,4 +169,30 @@ export function checkWindows(
   if (before(e.startsAt, e.endsAt)) throw unprocessable('ends_at must not be before starts_at');
   if (before(e.registrationOpenAt, e.registrationCloseAt))
     throw unprocessable('registration_close_at must not be before registration_open_at');
+}
+
+/**
+ * `default_language` and `languages` (docs/languages.md "Offering languages"): each a shipped
+ * catalog's code, `languages` without repeats, and the default among the offered ones (after the
+ * change). 422 naming the field otherwise.
+ */
+function languageColumns(
+  fields: EventFields,
+  current: { defaultLanguage: string; languages: string[] } = { defaultLanguage: 'en', languages: ['en'] },
+): Pick<EventColumns, 'defaultLanguage' | 'languages'> {
+  if (fields.default_language === undefined && fields.languages === undefined) return {};
+  const shipped = SHIPPED_LANGUAGES.join(', ');
+  const languages = fields.languages ?? current.languages;
+  const unknown = languages.find((l) => !isShipped(l));
+  if (unknown !== undefined)
+    throw unprocessable(`languages: ${unknown} is not a shipped language (${shipped})`);
+  if (languages.length === 0) throw unprocessable('languages must name at least one language');
+  if (new Set(languages).size !== languages.length)
+    throw unprocessable('languages must not repeat a language');
+  const defaultLanguage = fields.default_language ?? current.defaultLanguage;
+  if (!isShipped(defaultLanguage))
+    throw unprocessable(`default_language must be a shipped language (${shipped})`);
+  if (!languages.includes(defaultLanguage))
+    throw unprocessable('default_language must be one of the offered languages');
+  return { defaultLanguage, languages };
 }

@@ -44,6 +44,19 @@ export const EventFieldsInput = Type.Object(
     location_latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
     location_longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
     modules: Type.Optional(EventModulesInput),
+    default_language: Type.Optional(
+      Text(
+        20,
+        'The language participants and guardians get unless they choose another (docs/languages.md); one of `languages`',
+      ),
+    ),
+    languages: Type.Optional(
+      Type.Array(Text(20), {
+        maxItems: 50,
+        description:
+          'Languages offered on participant and guardian pages and emails: codes of shipped catalogs (`en`, `es`, `de`, `ar`…), without repeats (docs/languages.md)',
+      }),
+    ),
     email_reminders_enabled: Type.Optional(
       Type.Boolean({
         description:

@@ -52,6 +52,12 @@ export const EventFull = Type.Object({
   email_reminders_enabled: Type.Boolean({
     description: 'Reminder emails on (default) or off for this event (docs/email.md "Reminders")',
   }),
+  default_language: Type.String({
+    description: 'The language participants and guardians get unless they choose another (docs/languages.md)',
+  }),
+  languages: Type.Array(Type.String(), {
+    description: 'Languages offered on participant and guardian pages and emails, the default first',
+  }),
   participant_count: Type.Integer({
     description: 'Registrations of the event that are not withdrawn or rejected',
   }),

@@ -64,6 +64,8 @@ export function serializeEventFull(
     modules: serializeModules(e.modules),
     hotel_scan_context_id: e.hotelScanContextId,
     email_reminders_enabled: e.emailRemindersEnabled,
+    default_language: e.defaultLanguage,
+    languages: [e.defaultLanguage, ...e.languages.filter((l) => l !== e.defaultLanguage)],
     participant_count: participantCount,
   };
 }

@@ -83,6 +83,7 @@ export async function updateSeriesEvent(ctx: SeriesEventCtx, body: EventRequestB
   const { columns, modules } = normalizeEventFields(body.event, {
     operatorDomains: ctx.config.operatorDomains,
     currentZone: event.timezone,
+    currentLanguages: { defaultLanguage: event.defaultLanguage, languages: event.languages },
   });
   checkWindows({ ...event, ...columns });
   const changed = Object.keys(body.event).filter((k) => k !== 'event_series_id');

@@ -8,6 +8,7 @@
 import type { Deps } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { translator } from '../../lib/i18n/index.js';
 import { CODE_TTL_MINUTES, checkAuthorizeRequest } from './authorize.service.js';
 import { cspSourceFor } from './clients.service.js';
 import {
@@ -29,7 +30,7 @@ import {
   sendPage,
   tags,
 } from './signin.http.js';
-import { authorizeUrl, messagePage, signInPage } from './signin.pages.js';
+import { authorizeUrl, messagePage, signInPage, signinLanguage } from './signin.pages.js';
 import { AuthorizeQuery, EmailForm, HtmlPage, PageError, Redirect, VerifyForm } from './signin.schemas.js';
 
 export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
@@ -71,6 +72,7 @@ export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
         request: check.request,
         upstream: await upstreamFor(),
         redirectSource: cspSourceFor(check.request.redirect_uri),
+        lang: signinLanguage(request.headers),
       });
       return sendPage(reply, 200, page);
     },
@@ -106,6 +108,8 @@ export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
     },
     async (request, reply) => {
       const started = Date.now();
+      const lang = signinLanguage(request.headers);
+      const t = translator(lang);
       const body = request.body;
       const check = await clientRequestOf(body);
       const email = (body.email ?? '').trim();
@@ -116,22 +120,23 @@ export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
           clientName: check.client.name,
           request: check.request,
           email,
-          error: message,
+          error: t('signin.email_invalid'),
           upstream: await upstreamFor(),
           redirectSource: cspSourceFor(check.request.redirect_uri),
+          lang,
         });
         return sendFailure(request, reply, 422, message, page);
       }
       let requestId: string;
       try {
-        ({ requestId } = await requestCode(deps, { request: check.request, email, ip: request.ip }));
+        ({ requestId } = await requestCode(deps, { request: check.request, email, ip: request.ip, lang }));
       } catch (error) {
         if (error instanceof CodeRequestsExceeded) reply.header('Retry-After', String(error.retryAfter));
         throw error;
       }
       const wait = CODE_REQUEST_MIN_MS - (Date.now() - started);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      return sendPage(reply, 200, codePageFor({ base, requestId, email, request: check.request }));
+      return sendPage(reply, 200, codePageFor({ base, requestId, email, request: check.request, lang }));
     },
   );
 
@@ -166,6 +171,8 @@ export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
     },
     async (request, reply) => {
       const body = request.body;
+      const lang = signinLanguage(request.headers);
+      const t = translator(lang);
       const requestId = body.request_id ?? '';
       const code = (body.code ?? '').replace(/[\s-]/g, '');
       if (!/^\d{6}$/.test(code)) {
@@ -178,9 +185,10 @@ export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
               requestId,
               email: pending.email ?? '',
               request: pending.request,
-              error: message,
+              error: t('signin.code_malformed'),
+              lang,
             })
-          : messagePage({ title: 'Enter your code', message });
+          : messagePage({ title: t('signin.code_title'), message: t('signin.code_malformed'), lang });
         return sendFailure(request, reply, 422, message, page);
       }
       const result = await verifyCode(deps, { requestId, code });
@@ -197,7 +205,11 @@ export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
             requestId: result.pending.id,
             email: result.pending.email ?? '',
             request: result.pending.request,
-            error: message,
+            error:
+              result.attemptsLeft > 0
+                ? t('signin.code_wrong', { left: result.attemptsLeft })
+                : t('signin.code_wrong_last'),
+            lang,
           });
           return sendFailure(request, reply, 400, message, page);
         }
@@ -208,12 +220,13 @@ export function authorizeRoutes(app: Api, deps: Deps, env: PagesEnv): void {
               ? 'This code has expired. Request a new one.'
               : 'This code can no longer be used. Request a new one.';
           const startOver = result.pending ? authorizeUrl(base, result.pending.request) : undefined;
+          const shown = t(result.kind === 'expired' ? 'signin.code_expired' : 'signin.code_dead');
           return sendFailure(
             request,
             reply,
             400,
             message,
-            messagePage({ title: 'Code not accepted', message, startOver }),
+            messagePage({ title: t('signin.code_refused_title'), message: shown, startOver, lang }),
           );
         }
       }

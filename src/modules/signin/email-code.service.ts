@@ -86,7 +86,7 @@ async function checkCodeRequestLimits(tx: Tx, email: string): Promise<void> {
  */
 export async function requestCode(
   deps: Deps,
-  input: { request: ClientRequest; email: string; ip: string },
+  input: { request: ClientRequest; email: string; ip: string; lang?: string },
 ): Promise<{ requestId: string }> {
   const email = normalizeEmail(input.email);
   return deps.db.transaction(async (tx) => {
@@ -111,7 +111,13 @@ export async function requestCode(
       await queueEmail(deps, tx, {
         to: may.user?.email ?? email,
         template: 'sign_in_code',
-        vars: { code, expires_minutes: CODE_TTL_MINUTES, name: may.name },
+        // In the language the person chose on the pages, else the sign-in page's (docs/languages.md).
+        vars: {
+          code,
+          expires_minutes: CODE_TTL_MINUTES,
+          name: may.name,
+          lang: may.user?.language ?? input.lang ?? 'en',
+        },
       });
     }
     return { requestId: id };

@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, httpStatusOf } from '../../lib/errors.js';
+import { translator } from '../../lib/i18n/index.js';
 import {
   type AuthorizeCheck,
   type AuthorizeParams,
@@ -14,7 +15,14 @@ import {
 } from './authorize.service.js';
 import { cspSourceFor } from './clients.service.js';
 import { createUpstream, type Upstream } from './oidc.service.js';
-import { authorizeUrl, type ClientRequest, codePage, messagePage, type Page } from './signin.pages.js';
+import {
+  authorizeUrl,
+  type ClientRequest,
+  codePage,
+  messagePage,
+  type Page,
+  signinLanguage,
+} from './signin.pages.js';
 
 export const tags = ['sign-in'];
 const TEN_MINUTES = 10 * 60 * 1000;
@@ -96,16 +104,20 @@ export function setPageErrorHandler(app: FastifyInstance): void {
     const status = httpStatusOf(error);
     if (status >= 500 && !(error instanceof ApiError))
       request.log.error({ err: error }, 'sign-in page error');
-    const title = status === 429 ? 'Please wait' : 'Sign-in problem';
+    const lang = signinLanguage(request.headers);
+    const t = translator(lang);
+    const title = status === 429 ? t('signin.wait_title') : t('signin.problem_title');
+    const minutes = Math.max(1, Math.ceil(Number(reply.getHeader('retry-after') ?? 60) / 60));
+    // An English reader gets the service's own refusal (it can say more); others the catalog's.
     const message =
-      error instanceof ApiError
+      error instanceof ApiError && (lang === 'en' || status !== 429)
         ? error.message
         : status === 429
-          ? `Too many attempts. Try again in ${Math.max(1, Math.ceil(Number(reply.getHeader('retry-after') ?? 60) / 60))} minute(s).`
+          ? t('signin.too_many', { minutes })
           : status >= 500
-            ? 'Something went wrong. Please try again.'
-            : 'This sign-in request is not valid. Go back to the app and start again.';
-    return sendPage(reply, status, messagePage({ title, message }));
+            ? t('signin.server')
+            : t('signin.bad_request');
+    return sendPage(reply, status, messagePage({ title, message, lang }));
   });
 }
 
@@ -148,8 +160,10 @@ export function codePageFor(opts: {
   email: string;
   request: ClientRequest;
   error?: string;
+  lang?: string;
 }): Page {
   return codePage({
+    lang: opts.lang ?? 'en',
     base: opts.base,
     requestId: opts.requestId,
     email: opts.email,

@@ -10,6 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import { chooseLanguage, htmlTranslator, languageInfo, translator } from '../../lib/i18n/index.js';
 
 /** `web/templates` at the repository root (the same from src/ and dist/, both three levels down). */
 const TEMPLATES = fileURLToPath(new URL('../../../web/templates/', import.meta.url));
@@ -40,10 +41,30 @@ function csp(formActions: readonly string[]): string {
   ].join('; ');
 }
 
-function render(template: string, data: Record<string, unknown>, formActions: readonly string[] = []): Page {
+function render(
+  template: string,
+  data: Record<string, unknown>,
+  formActions: readonly string[] = [],
+  lang = 'en',
+): Page {
+  const t = translator(lang);
+  const { code, dir } = languageInfo(lang);
   // Sign-in pages are never shown to a signed-in web session: no sign-out form in the header.
-  const html = eta.render(template, { signedInAs: null, errors: [], ...data });
+  const frame = { lang: code, dir, t, th: htmlTranslator(t), languageSwitch: null };
+  const html = eta.render(template, { signedInAs: null, errors: [], ...frame, ...data });
   return { html, csp: csp(formActions) };
+}
+
+/**
+ * The language of a sign-in page: the `muster_lang` cookie the participant pages set, else
+ * `Accept-Language`, among every shipped language (docs/languages.md "Which language").
+ */
+export function signinLanguage(headers: {
+  cookie?: string | undefined;
+  'accept-language'?: string | undefined;
+}): string {
+  const cookie = /(?:^|;\s*)muster_lang=([a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*)/.exec(headers.cookie ?? '')?.[1];
+  return chooseLanguage({ remembered: [cookie], acceptLanguage: headers['accept-language'] });
 }
 
 /** GET /oauth/authorize with the same client request: the "start again" link. */
@@ -69,11 +90,15 @@ export function signInPage(opts: {
   upstream?: { label: string; formAction: string } | null;
   /** CSP source of the client's redirect URI (an upstream round trip may end there). */
   redirectSource: string;
+  lang?: string;
 }): Page {
-  return render('./signin/email', { title: 'Sign in', ...opts }, [
-    opts.redirectSource,
-    ...(opts.upstream ? [opts.upstream.formAction] : []),
-  ]);
+  const lang = opts.lang ?? 'en';
+  return render(
+    './signin/email',
+    { title: translator(lang)('signin.title'), ...opts },
+    [opts.redirectSource, ...(opts.upstream ? [opts.upstream.formAction] : [])],
+    lang,
+  );
 }
 
 /** Step 2: "we sent a code if …" and the code form; the same page whether or not the address may sign in. */
@@ -85,16 +110,34 @@ export function codePage(opts: {
   error?: string | undefined;
   startOver: string;
   redirectSource: string;
+  lang?: string;
 }): Page {
-  return render('./signin/code', { title: 'Enter your code', ...opts }, [opts.redirectSource]);
+  const lang = opts.lang ?? 'en';
+  return render(
+    './signin/code',
+    { title: translator(lang)('signin.code_title'), ...opts },
+    [opts.redirectSource],
+    lang,
+  );
 }
 
 /** A dead end (bad request, expired or used link, refused sign-in): what happened and how to start again. */
-export function messagePage(opts: { title: string; message: string; startOver?: string | undefined }): Page {
-  return render('./message', {
-    title: opts.title,
-    message: opts.message,
-    alert: true,
-    link: opts.startOver ? { href: opts.startOver, text: 'Start again' } : null,
-  });
+export function messagePage(opts: {
+  title: string;
+  message: string;
+  startOver?: string | undefined;
+  lang?: string;
+}): Page {
+  const lang = opts.lang ?? 'en';
+  return render(
+    './message',
+    {
+      title: opts.title,
+      message: opts.message,
+      alert: true,
+      link: opts.startOver ? { href: opts.startOver, text: translator(lang)('signin.start_again') } : null,
+    },
+    [],
+    lang,
+  );
 }

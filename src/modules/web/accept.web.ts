@@ -16,6 +16,7 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { type Translate, translator } from '../../lib/i18n/index.js';
 import { EMAIL_BANNED } from '../registration/invitations/invitations.service.js';
 import {
   ensureInviteeAccount,
@@ -24,6 +25,8 @@ import {
 } from '../registration/invitations/invitee.service.js';
 import { startRegistration } from '../registration/lifecycle/registrations.service.js';
 import { eventBrand } from './brand.js';
+import { knownError } from './known-errors.js';
+import { pageLanguage, visitorLanguage } from './language.js';
 import { signedInAs } from './session.js';
 import { PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 
@@ -46,37 +49,49 @@ export async function renderLanding(
 ) {
   const invitation = await invitationByToken(deps, token);
   if (!invitation) {
+    const page = visitorLanguage(request);
+    const t = translator(page.lang);
     return reply.page(404, 'message', {
-      title: 'Invitation not found',
-      message: 'This invitation link is not valid. Check that you opened the whole link from the email.',
+      page,
+      title: t('accept.not_found_title'),
+      message: t('accept.not_found'),
       alert: true,
     });
   }
-  const closed = closedPage(invitation);
-  if (closed) return reply.page(closed.status, 'message', closed.data);
+  const page = {
+    ...(await pageLanguage(deps, request, { eventId: invitation.eventId })),
+    switchNext: landingUrl(token),
+  };
+  const t = translator(page.lang);
+  const closed = closedPage(invitation, t);
+  if (closed) return reply.page(closed.status, 'message', { ...closed.data, page });
   const who = await signedInAs(deps, request);
   const step = !who ? 'continue' : who.toLowerCase() === invitation.email ? 'start' : 'other-account';
   return reply.page(failure?.status ?? 200, 'accept', {
-    title: `Register for ${invitation.eventName}`,
+    page,
+    title: t('accept.title', { event: invitation.eventName }),
     eventName: invitation.eventName,
-    ...eventBrand(invitation.eventName, invitation.eventLogoUrl, invitation.eventBannerUrl),
+    ...eventBrand(invitation.eventName, invitation.eventLogoUrl, invitation.eventBannerUrl, t),
     email: invitation.email,
     token,
     step,
-    errors: failure ? [{ message: failure.message }] : [],
+    errors: failure ? [{ message: knownError(page.lang, failure.message) }] : [],
   });
 }
 
-function closedPage(inv: InvitationView): { status: number; data: Record<string, unknown> } | null {
+function closedPage(
+  inv: InvitationView,
+  t: Translate,
+): { status: number; data: Record<string, unknown> } | null {
   if (inv.state === 'accepted') {
     return {
       status: 200,
       data: {
-        title: 'Invitation already accepted',
-        message: `You have already started your registration for ${inv.eventName}.`,
+        title: t('accept.accepted_title'),
+        message: t('accept.accepted', { event: inv.eventName }),
         link: {
           href: inv.registrationId ? `/register/${inv.registrationId}` : '/',
-          text: 'Go to your registration',
+          text: t('accept.accepted_link'),
         },
       },
     };
@@ -85,8 +100,8 @@ function closedPage(inv: InvitationView): { status: number; data: Record<string,
     return {
       status: 410,
       data: {
-        title: inv.state === 'expired' ? 'Invitation expired' : 'Invitation withdrawn',
-        message: `This invitation to ${inv.eventName} can no longer be used. Ask the event team for a new one.`,
+        title: inv.state === 'expired' ? t('accept.expired_title') : t('accept.withdrawn_title'),
+        message: t('accept.closed', { event: inv.eventName }),
         alert: true,
       },
     };

@@ -3,6 +3,7 @@
  * pages' CSP allows images from this origin only, so the absolute `logo_url`/`banner_url` are
  * rendered as their `/media/…` path; anything else is not shown.
  */
+import { type Translate, translator } from '../../lib/i18n/index.js';
 import { mediaPath } from '../events/event-images.service.js';
 
 export interface EventBrand {
@@ -12,10 +13,15 @@ export interface EventBrand {
   eventBanner: string | null;
 }
 
-export function eventBrand(eventName: string, logoUrl: string | null, bannerUrl: string | null): EventBrand {
+export function eventBrand(
+  eventName: string,
+  logoUrl: string | null,
+  bannerUrl: string | null,
+  t: Translate = translator('en'),
+): EventBrand {
   const logo = mediaPath(logoUrl);
   return {
-    eventLogo: logo ? { src: logo, alt: `${eventName} logo` } : null,
+    eventLogo: logo ? { src: logo, alt: t('frame.logo_alt', { event: eventName }) } : null,
     eventBanner: mediaPath(bannerUrl),
   };
 }

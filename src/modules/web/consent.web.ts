@@ -12,11 +12,14 @@ import { Type } from 'typebox';
 import type { Deps, RegistrationCtx } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { formatWhen, languageInfo, type Translate, translator } from '../../lib/i18n/index.js';
 import { consentDocumentText } from '../events/consent-documents.service.js';
 import { signOwnConsent } from '../registration/lifecycle/registrations.service.js';
 import { eventBrand } from './brand.js';
 import type { PageErrorItem } from './forms.js';
-import { ownCtx, ownDetail } from './register.web.js';
+import { knownError } from './known-errors.js';
+import type { PageLanguage } from './language.js';
+import { ownCtx, ownDetail, ownPage } from './register.web.js';
 import { pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
@@ -45,21 +48,31 @@ export async function renderConsent(
   status: number,
   where: { action: string; back: { href: string; text: string } },
   consent: Json,
+  page: PageLanguage,
   extra: { signatureName?: string; errors?: PageErrorItem[]; signedInAs?: null } = {},
 ) {
   const errors = extra.errors ?? [];
   const fieldErrors: Record<string, string> = {};
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
-  const doc = await consentDocumentText(deps.db, Number(consent.id));
+  const doc = await consentDocumentText(deps.db, Number(consent.id), page.lang);
+  const t = translator(page.lang);
   const title = doc.title;
   return reply.page(status, 'consent', {
-    title: errors.length > 0 ? `Error: ${title}` : title,
+    page,
+    title: errors.length > 0 ? t('frame.error_title', { title }) : title,
     ...where,
-    ...eventBrand(doc.event.name, doc.event.logo_url, doc.event.banner_url),
+    ...eventBrand(doc.event.name, doc.event.logo_url, doc.event.banner_url, t),
     consentTitle: title,
     consentText: doc.paragraphs,
+    documentLang: doc.language === page.lang ? null : doc.language,
+    fallbackNote: doc.fallback
+      ? t('frame.fallback_note', { language: languageInfo(doc.language).name })
+      : null,
     signed: consent.status === 'signed',
-    signedAt: consent.signed_at,
+    signedAt:
+      typeof consent.signed_at === 'string'
+        ? formatWhen(consent.signed_at, page.lang, doc.event.timezone)
+        : consent.signed_at,
     signatureName: extra.signatureName ?? '',
     errors,
     fieldErrors,
@@ -68,18 +81,20 @@ export async function renderConsent(
 }
 
 /** Page-side checks before a typed signature: a name and the "I agree" box. */
-export function signatureProblems(body: { signature_name?: string; agree?: string }): PageErrorItem[] {
+export function signatureProblems(
+  body: { signature_name?: string; agree?: string },
+  t: Translate,
+): PageErrorItem[] {
   const errors: PageErrorItem[] = [];
   if (!(body.signature_name ?? '').trim())
-    errors.push({ field: 'f-signature_name', message: 'Type your full name to sign' });
-  if (body.agree !== 'true')
-    errors.push({ field: 'f-agree', message: 'Confirm that you have read this and agree to it' });
+    errors.push({ field: 'f-signature_name', message: t('consent.name_missing') });
+  if (body.agree !== 'true') errors.push({ field: 'f-agree', message: t('consent.agree_missing') });
   return errors;
 }
 
-const ownWhere = (pe: string, id: string) => ({
+const ownWhere = (pe: string, id: string, t: Translate) => ({
   action: `/register/${pe}/consents/${id}`,
-  back: { href: `/register/${pe}`, text: 'Back to your registration' },
+  back: { href: `/register/${pe}`, text: t('overview.back') },
 });
 
 async function consentOf(ctx: RegistrationCtx, id: string) {
@@ -95,7 +110,9 @@ export function consentPages(app: Api, deps: Deps): void {
     { config: OWN_PAGE, schema: { hide: true, params: ConsentParams, response: pageResponses } },
     async (request, reply) => {
       const { pe, id } = request.params;
-      return renderConsent(deps, reply, 200, ownWhere(pe, id), await consentOf(ownCtx(deps, request), id));
+      const page = await ownPage(deps, request);
+      const consent = await consentOf(ownCtx(deps, request), id);
+      return renderConsent(deps, reply, 200, ownWhere(pe, id, translator(page.lang)), consent, page);
     },
   );
 
@@ -110,20 +127,22 @@ export function consentPages(app: Api, deps: Deps): void {
       const body = request.body;
       const ctx = ownCtx(deps, request);
       const consent = await consentOf(ctx, id);
+      const page = await ownPage(deps, request);
+      const t = translator(page.lang);
+      const where = ownWhere(pe, id, t);
       const signatureName = (body.signature_name ?? '').trim();
-      const errors = signatureProblems(body);
+      const errors = signatureProblems(body, t);
       if (errors.length > 0)
-        return renderConsent(deps, reply, 422, ownWhere(pe, id), consent, { signatureName, errors });
+        return renderConsent(deps, reply, 422, where, consent, page, { signatureName, errors });
+      // The signature records the language of the text this reader was shown.
+      const shown = await consentDocumentText(deps.db, Number(id), page.lang);
       try {
-        await signOwnConsent(ctx, id, {
-          signatureName,
-          ip: request.ip,
-        });
+        await signOwnConsent(ctx, id, { signatureName, ip: request.ip, language: shown.language });
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
-        return renderConsent(deps, reply, 422, ownWhere(pe, id), consent, {
+        return renderConsent(deps, reply, 422, where, consent, page, {
           signatureName,
-          errors: [{ message: error.message }],
+          errors: [{ message: knownError(page.lang, error.message) }],
         });
       }
       return reply.redirect(`/register/${pe}?done=signed`, 303);

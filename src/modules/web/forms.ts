@@ -6,6 +6,7 @@
  * (error summary) with the field's label in place of the path.
  */
 
+import { BASE_LANGUAGE, translator } from '../../lib/i18n/index.js';
 import type { Problem } from '../participants/record/problems.js';
 import { type Field, fieldId, type Section } from './sections.js';
 import type { FormBody } from './web.schemas.js';
@@ -126,19 +127,28 @@ export function formToPatch(section: Section, values: Values, detail: Json): { p
 
 /**
  * Required fields left blank: checked on the page, before the service, with plain messages
- * (`Enter your legal first name`; staff pages pass `whose = 'the'`).
+ * (the field's catalog message, `Enter your legal first name`; staff pages pass `whose = 'the'`).
  */
 export function missingRequired(section: Section, values: Values, whose = 'your'): PageErrorItem[] {
   return fieldsOf(section)
     .filter((f) => f.required && String(values[f.name] ?? '').trim() === '')
-    .map((f) => ({ field: fieldId(f.name), message: `Enter ${whose} ${f.label.toLowerCase()}` }));
+    .map((f) => ({
+      field: fieldId(f.name),
+      message:
+        whose === 'your' && f.requiredMessage ? f.requiredMessage : `Enter ${whose} ${f.label.toLowerCase()}`,
+    }));
 }
 
 /**
  * A service 422's problems as errors linked to this section's fields: the message reads with the
  * field's label in place of its path; a problem of no field on this page stays unlinked.
  */
-export function errorsFromProblems(section: Section, problems: Problem[], slots: SlotMap): PageErrorItem[] {
+export function errorsFromProblems(
+  section: Section,
+  problems: Problem[],
+  slots: SlotMap,
+  lang = BASE_LANGUAGE,
+): PageErrorItem[] {
   const fields = fieldsOf(section);
   return problems.map(({ field: at, message }) => {
     // Sent index → the slot on the page (blank slots were not sent).
@@ -148,6 +158,8 @@ export function errorsFromProblems(section: Section, problems: Problem[], slots:
     });
     const field = fields.find((f) => f.name === path) ?? fields.find((f) => f.name.startsWith(`${path}.`));
     if (!field) return { message };
+    if (lang !== BASE_LANGUAGE)
+      return { field: fieldId(field.name), message: problemIn(lang, field, at, message) };
     if (!message.startsWith(`${at} `) && !message.startsWith(`${at}: `))
       return { field: fieldId(field.name), message };
     const label = field.name === path ? field.label : path.replace(/[_.[\]]+/g, ' ').trim();
@@ -156,4 +168,26 @@ export function errorsFromProblems(section: Section, problems: Problem[], slots:
       message: `${label} ${message.slice(at.length).replace(/^:?\s/, '')}`,
     };
   });
+}
+
+/** What the record service says after the field's path, → the catalog's `problems.*` sentence. */
+const PROBLEMS: [RegExp, string][] = [
+  [/^is required$/, 'problems.required'],
+  [/^must be a phone number/, 'problems.phone'],
+  [/^must not be in the future$/, 'problems.future'],
+  [/^must be 1900-01-01 or later$/, 'problems.too_early'],
+  [/^must not be before /, 'problems.before'],
+  [/^must be a valid date/, 'problems.date'],
+  [/^must be a valid email/, 'problems.email'],
+  [/^must be an ISO 8601 date-time/, 'problems.date_time'],
+  [/^duplicates /, 'problems.duplicate'],
+  [/^must (NOT have more|be at most)/, 'problems.too_long'],
+];
+
+/** A service problem about `field` as a sentence in `lang`: `Fecha de nacimiento: no puede ser futura`. */
+function problemIn(lang: string, field: Field, at: string, message: string): string {
+  const rest = message.startsWith(`${at} `) ? message.slice(at.length + 1) : message.replace(/^[^ ]+: /, '');
+  const key = PROBLEMS.find(([re]) => re.test(rest))?.[1] ?? 'problems.invalid';
+  const t = translator(lang);
+  return t('problems.line', { label: field.label, problem: t(key) });
 }

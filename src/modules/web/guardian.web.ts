@@ -10,14 +10,15 @@
  * - POST /guardian/{token}/complete: completePortal → the page with the new status; unanswered
  *   permissions → 422 with each one linked.
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, GuardianCtx } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { formatDate, type Translate, translator } from '../../lib/i18n/index.js';
 import { consentTitle } from '../events/consent-defaults.js';
-import { consentTitlesOf } from '../events/consent-documents.service.js';
+import { consentDocumentText, consentTitlesOf } from '../events/consent-documents.service.js';
 import { problemsOf } from '../participants/record/problems.js';
 import {
   completePortal,
@@ -34,6 +35,9 @@ import {
   valuesFromBody,
   valuesFromDetail,
 } from './forms.js';
+import { knownError } from './known-errors.js';
+import { type PageLanguage, pageLanguage } from './language.js';
+import { word } from './register.web.js';
 import { contactGroup, type Field, fieldId, type Section } from './sections.js';
 import { FormBody, PAGE_RATE_LIMIT, pageResponses } from './web.schemas.js';
 
@@ -49,48 +53,54 @@ const AcceptQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const DETAIL_FIELDS: Field[] = [
-  { name: 'name', label: 'Your full name', type: 'text', required: true, autocomplete: 'name' },
-  {
-    name: 'phone',
-    label: 'Your phone number',
-    type: 'tel',
-    autocomplete: 'tel',
-    hint: 'International format, e.g. +447700900123',
-  },
-  { name: 'relationship', label: 'Relationship to the participant', type: 'text' },
-];
-/** The portal form as a section: the guardian's details and two emergency-contact slots. */
-const PORTAL: Section = {
-  key: 'guardian',
-  title: 'Guardian',
-  intro: '',
-  groups: [
-    { legend: 'About you', fields: DETAIL_FIELDS },
+/** The portal form as a section in `t`'s language: the guardian's details and two emergency-contact slots. */
+function portalSection(t: Translate): Section {
+  const details: Field[] = [
     {
-      ...contactGroup(0),
-      legend: 'Emergency contact for the event',
-      hint: 'Someone we can call if we cannot reach you.',
+      name: 'name',
+      label: t('guardian.name_label'),
+      type: 'text',
+      required: true,
+      requiredMessage: t('guardian.name_required'),
+      autocomplete: 'name',
     },
-    contactGroup(1),
-  ],
-};
+    {
+      name: 'phone',
+      label: t('guardian.phone_label'),
+      type: 'tel',
+      autocomplete: 'tel',
+      hint: t('form.phone_hint'),
+    },
+    { name: 'relationship', label: t('guardian.relationship_label'), type: 'text' },
+  ];
+  return {
+    key: 'guardian',
+    title: 'Guardian',
+    intro: '',
+    groups: [
+      { legend: t('guardian.about_you'), fields: details },
+      {
+        ...contactGroup(0, t),
+        legend: t('guardian.contact_legend'),
+        hint: t('guardian.contact_hint'),
+      },
+      contactGroup(1, t),
+    ],
+  };
+}
+const PORTAL = portalSection(translator('en'));
 
-const GUARDIAN_STATUS: Record<string, string> = {
-  pending: 'Not started',
-  invited: 'Waiting for you',
-  accepted: 'Started: answer the permissions, then approve',
-  completed: 'Approved',
-  declined: 'Declined',
-};
-const CHILD_STATUS: Record<string, string> = {
-  invited: 'Invited',
-  in_progress: 'In progress',
-  awaiting_guardian: 'Waiting for a parent or guardian',
-  complete: 'Complete',
-  withdrawn: 'Withdrawn',
-  rejected: 'Not accepted',
-};
+/** The guardian portal's language: the event's offered ones, the guardian's own choice. */
+function portalPage(deps: Deps, request: FastifyRequest, token: string): Promise<PageLanguage> {
+  // Read or write: the gate has resolved the link either way.
+  const link = request.access?.principal;
+  if (link?.kind !== 'guardian_link') throw notFound('Guardian link not found');
+  return pageLanguage(deps, request, {
+    eventId: link.eventId,
+    guardianId: link.guardianId,
+    switchAction: `/guardian/${token}/language`,
+  });
+}
 
 function valuesOf(portal: Portal): Values {
   const guardian = portal.guardian as Json;
@@ -105,8 +115,11 @@ async function renderPortal(
   status: number,
   token: string,
   portal: Portal,
+  page: PageLanguage,
   extra: { values?: Values; errors?: PageErrorItem[]; notice?: string } = {},
 ) {
+  const t = translator(page.lang);
+  const section = portalSection(t);
   const errors = extra.errors ?? [];
   const fieldErrors: Record<string, string> = {};
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
@@ -115,20 +128,24 @@ async function renderPortal(
   const titles = await consentTitlesOf(
     deps.db,
     (portal.consents as Json[]).map((c) => Number(c.id)),
+    page.lang,
   );
+  const heading = t('guardian.title', { name: String(child.display_name) });
   return reply.page(status, 'guardian', {
-    title: `${errors.length > 0 ? 'Error: ' : ''}Approve ${String(child.display_name)}'s registration`,
+    page,
+    title: errors.length > 0 ? t('frame.error_title', { title: heading }) : heading,
     token,
     child,
-    childStatus: CHILD_STATUS[String(child.status)] ?? String(child.status),
-    guardianStatus: GUARDIAN_STATUS[String(guardian.status)] ?? String(guardian.status),
+    dateOfBirth: typeof child.date_of_birth === 'string' ? formatDate(child.date_of_birth, page.lang) : null,
+    childStatus: word(t, 'guardian.child', String(child.status)),
+    guardianStatus: word(t, 'guardian.status', String(guardian.status)),
     completed: guardian.status === 'completed',
-    detailFields: DETAIL_FIELDS,
-    contactGroups: PORTAL.groups.slice(1),
-    permissions: portal.permissions,
+    detailFields: section.groups[0]!.fields,
+    contactGroups: section.groups.slice(1),
+    permissions: portal.permissions.map((p) => ({ ...p, label: word(t, 'guardian.permission', p.key) })),
     consents: (portal.consents as Json[]).map((c) => ({
-      title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type)),
-      status: 'waiting for your signature',
+      title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type), page.lang),
+      status: t('consent_status.waiting_you'),
       signHref: `/guardian/${token}/consents/${String(c.id)}`,
     })),
     values: extra.values ?? valuesOf(portal),
@@ -167,9 +184,9 @@ async function pendingConsent(ctx: GuardianCtx, id: string): Promise<Json> {
   return consent;
 }
 
-const guardianWhere = (token: string, id: string) => ({
+const guardianWhere = (token: string, id: string, t: Translate) => ({
   action: `/guardian/${token}/consents/${id}`,
-  back: { href: `/guardian/${token}`, text: 'Back to the approval page' },
+  back: { href: `/guardian/${token}`, text: t('guardian.back') },
 });
 
 /** The link is the credential (access/guardian-link.ts): unknown → 404 page, expired → 410 page. */
@@ -190,7 +207,9 @@ export function guardianPages(app: Api, deps: Deps): void {
     async (request, reply) => {
       const { token, id } = request.params;
       const consent = await pendingConsent(routeCtx(deps, request), id);
-      return renderConsent(deps, reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
+      const page = await portalPage(deps, request, token);
+      const where = guardianWhere(token, id, translator(page.lang));
+      return renderConsent(deps, reply, 200, where, consent, page, { signedInAs: null });
     },
   );
 
@@ -205,18 +224,26 @@ export function guardianPages(app: Api, deps: Deps): void {
       const ctx = routeCtx(deps, request);
       const body = request.body;
       const consent = await pendingConsent(ctx, id);
+      const page = await portalPage(deps, request, token);
+      const t = translator(page.lang);
       const signatureName = (body.signature_name ?? '').trim();
-      const where = guardianWhere(token, id);
-      const errors = signatureProblems(body);
+      const where = guardianWhere(token, id, t);
+      const errors = signatureProblems(body, t);
       if (errors.length > 0)
-        return renderConsent(deps, reply, 422, where, consent, { signatureName, errors, signedInAs: null });
+        return renderConsent(deps, reply, 422, where, consent, page, {
+          signatureName,
+          errors,
+          signedInAs: null,
+        });
+      // The signature records the language of the text this guardian was shown.
+      const shown = await consentDocumentText(deps.db, Number(id), page.lang);
       try {
-        await signPortalConsent(ctx, id, { signature_name: signatureName }, request.ip);
+        await signPortalConsent(ctx, id, { signature_name: signatureName }, request.ip, shown.language);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
-        const failure = [{ message: error.message }];
-        return renderConsent(deps, reply, error.statusCode, where, consent, {
+        const failure = [{ message: knownError(page.lang, error.message) }];
+        return renderConsent(deps, reply, error.statusCode, where, consent, page, {
           signatureName,
           errors: failure,
           signedInAs: null,
@@ -246,8 +273,9 @@ export function guardianPages(app: Api, deps: Deps): void {
       const { token } = request.params;
       const signed = request.query.done === 'signed';
       const portal = await getPortal(routeCtx(deps, request));
-      return renderPortal(deps, reply, 200, token, portal, {
-        ...(signed ? { notice: 'Thank you: your signature is recorded.' } : {}),
+      const page = await portalPage(deps, request, token);
+      return renderPortal(deps, reply, 200, token, portal, page, {
+        ...(signed ? { notice: translator(page.lang)('guardian.notice_signed') } : {}),
       });
     },
   );
@@ -262,9 +290,11 @@ export function guardianPages(app: Api, deps: Deps): void {
       const { token } = request.params;
       const ctx = routeCtx(deps, request);
       const portal = await getPortal(ctx);
+      const page = await portalPage(deps, request, token);
+      const section = portalSection(translator(page.lang));
       const body = request.body;
       const values = {
-        ...valuesFromBody(PORTAL, body),
+        ...valuesFromBody(section, body),
         ...Object.fromEntries(
           portal.permissions.map((p) => [
             p.key,
@@ -275,15 +305,17 @@ export function guardianPages(app: Api, deps: Deps): void {
       const { patch, slots } = portalPatch(values, body, portal);
       try {
         const saved = await patchPortal(ctx, patch);
-        return renderPortal(deps, reply, 200, token, saved, { notice: 'Your answers are saved.' });
+        return renderPortal(deps, reply, 200, token, saved, page, {
+          notice: translator(page.lang)('guardian.notice_saved'),
+        });
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
         const errors =
           error.statusCode === 422
-            ? errorsFromProblems(PORTAL, problemsOf(error), slots)
-            : [{ message: error.message }];
-        return renderPortal(deps, reply, error.statusCode, token, portal, { values, errors });
+            ? errorsFromProblems(section, problemsOf(error), slots, page.lang)
+            : [{ message: knownError(page.lang, error.message) }];
+        return renderPortal(deps, reply, error.statusCode, token, portal, page, { values, errors });
       }
     },
   );
@@ -297,11 +329,11 @@ export function guardianPages(app: Api, deps: Deps): void {
     async (request, reply) => {
       const { token } = request.params;
       const ctx = routeCtx(deps, request);
+      const page = await portalPage(deps, request, token);
+      const t = translator(page.lang);
       try {
         const done = await completePortal(ctx);
-        return renderPortal(deps, reply, 200, token, done, {
-          notice: 'Thank you: you have approved this registration.',
-        });
+        return renderPortal(deps, reply, 200, token, done, page, { notice: t('guardian.notice_approved') });
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;
@@ -311,9 +343,12 @@ export function guardianPages(app: Api, deps: Deps): void {
           error.statusCode === 422 && unanswered.length > 0
             ? portal.permissions
                 .filter((p) => unanswered.includes(p.key))
-                .map((p) => ({ field: fieldId(p.key), message: `Answer: ${p.label}` }))
-            : [{ message: error.message }];
-        return renderPortal(deps, reply, error.statusCode, token, portal, { errors });
+                .map((p) => ({
+                  field: fieldId(p.key),
+                  message: t('guardian.answer', { label: word(t, 'guardian.permission', p.key) }),
+                }))
+            : [{ message: knownError(page.lang, error.message) }];
+        return renderPortal(deps, reply, error.statusCode, token, portal, page, { errors });
       }
     },
   );

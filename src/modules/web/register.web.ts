@@ -15,6 +15,7 @@ import type { Deps, RegistrationCtx } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { type Translate, translator } from '../../lib/i18n/index.js';
 import { consentTitle } from '../events/consent-defaults.js';
 import { consentTitlesOf } from '../events/consent-documents.service.js';
 import { problemsOf } from '../participants/record/problems.js';
@@ -29,7 +30,9 @@ import {
   valuesFromBody,
   valuesFromDetail,
 } from './forms.js';
-import { fieldId, SECTIONS, type Section, sectionByKey } from './sections.js';
+import { knownError } from './known-errors.js';
+import { type PageLanguage, pageLanguage } from './language.js';
+import { fieldId, SECTIONS, type Section, sectionByKey, sectionsIn } from './sections.js';
 import { CsrfForm, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
@@ -43,10 +46,11 @@ const DoneQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+/** `?done=` → the notice's catalog key. */
 const NOTICES: Record<string, string> = {
-  started: 'Your registration has started. Fill in each section, then submit.',
-  submitted: 'Your registration is submitted.',
-  signed: 'Thank you: your signature is recorded.',
+  started: 'overview.notice_started',
+  submitted: 'overview.notice_submitted',
+  signed: 'overview.notice_signed',
 };
 const OWN_PAGE = { action: 'registrations.own', credential: 'session_cookie' } as const;
 const SectionParams = Type.Object(
@@ -54,14 +58,20 @@ const SectionParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const STATUS_TEXT: Record<string, string> = {
-  invited: 'Invited: not started yet',
-  in_progress: 'In progress: fill in the sections, then submit',
-  awaiting_guardian: 'Submitted: waiting for your parent or guardian',
-  complete: 'Complete: you are registered',
-  withdrawn: 'Withdrawn',
-  rejected: 'Not accepted',
-};
+/** The statuses in English, as the participant reads them (the staff pages show these too). */
+export const STATUS_TEXT: Record<string, string> = Object.fromEntries(
+  ['invited', 'in_progress', 'awaiting_guardian', 'complete', 'withdrawn', 'rejected'].map((s) => [
+    s,
+    statusText(translator('en'), s),
+  ]),
+);
+
+/** A registration status as the participant reads it (`registration_status.*`). */
+export function statusText(t: Translate, status: string): string {
+  const key = `registration_status.${status}`;
+  const text = t(key);
+  return text === key ? status : text;
+}
 
 /** The participant's own record (ParticipantDetail), read through the API's service. */
 export async function ownDetail(ctx: RegistrationCtx): Promise<Json> {
@@ -71,11 +81,15 @@ export async function ownDetail(ctx: RegistrationCtx): Promise<Json> {
 /** The gate's context of a registration page (`{pe}` resolved as the caller's registration). */
 export const ownCtx = (deps: Deps, request: RoutedRequest<'registrations.own'>) => routeCtx(deps, request);
 
-function sectionOf(key: string): Section {
-  const section = sectionByKey(key);
+function sectionOf(key: string, lang: string): Section {
+  const section = sectionByKey(key, lang);
   if (!section) throw notFound('There is no such part of the registration form');
   return section;
 }
+
+/** The language of a registration page: the event's offered ones, the person's choice (web/language.ts). */
+export const ownPage = (deps: Deps, request: FastifyRequest & RoutedRequest<'registrations.own'>) =>
+  pageLanguage(deps, request, { eventId: ownCtx(deps, request).access.registration.eventId });
 
 function renderSection(
   reply: FastifyReply,
@@ -84,11 +98,14 @@ function renderSection(
   section: Section,
   values: Values,
   errors: PageErrorItem[],
+  page: PageLanguage,
 ) {
   const fieldErrors: Record<string, string> = {};
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
+  const t = translator(page.lang);
   return reply.page(status, 'section', {
-    title: errors.length > 0 ? `Error: ${section.title}` : section.title,
+    page,
+    title: errors.length > 0 ? t('frame.error_title', { title: section.title }) : section.title,
     pe,
     section,
     values,
@@ -108,7 +125,9 @@ export function registerPages(app: Api, deps: Deps): void {
     async (request, reply) => {
       const { pe } = request.params;
       const done = request.query.done;
-      return renderOverview(deps, request, reply, pe, 200, { notice: done ? NOTICES[done] : undefined });
+      const page = await ownPage(deps, request);
+      const notice = done ? translator(page.lang)(NOTICES[done]!) : undefined;
+      return renderOverview(deps, request, reply, pe, 200, { notice, page });
     },
   );
 
@@ -124,7 +143,11 @@ export function registerPages(app: Api, deps: Deps): void {
         await submitRegistration(ownCtx(deps, request));
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
-        return renderOverview(deps, request, reply, pe, 422, { errors: submitErrors(pe, error.message) });
+        const page = { ...(await ownPage(deps, request)), switchNext: `/register/${pe}` };
+        return renderOverview(deps, request, reply, pe, 422, {
+          errors: submitErrors(pe, error.message, page.lang),
+          page,
+        });
       }
       return reply.redirect(`/register/${pe}?done=submitted`, 303);
     },
@@ -135,9 +158,10 @@ export function registerPages(app: Api, deps: Deps): void {
     { config: OWN_PAGE, schema: { hide: true, params: SectionParams, response: pageResponses } },
     async (request, reply) => {
       const { pe, section: key } = request.params;
-      const section = sectionOf(key);
+      const page = await ownPage(deps, request);
+      const section = sectionOf(key, page.lang);
       const detail = await ownDetail(ownCtx(deps, request));
-      return renderSection(reply, 200, pe, section, valuesFromDetail(section, detail), []);
+      return renderSection(reply, 200, pe, section, valuesFromDetail(section, detail), [], page);
     },
   );
 
@@ -149,11 +173,12 @@ export function registerPages(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const { pe, section: key } = request.params;
-      const section = sectionOf(key);
+      const page = await ownPage(deps, request);
+      const section = sectionOf(key, page.lang);
       const values = valuesFromBody(section, request.body);
       const detail = await ownDetail(ownCtx(deps, request));
       const missing = missingRequired(section, values);
-      if (missing.length > 0) return renderSection(reply, 422, pe, section, values, missing);
+      if (missing.length > 0) return renderSection(reply, 422, pe, section, values, missing, page);
       const { patch, slots } = formToPatch(section, values, detail);
       try {
         await patchOwnRecord(ownCtx(deps, request), patch);
@@ -162,22 +187,23 @@ export function registerPages(app: Api, deps: Deps): void {
           throw error;
         const errors =
           error.statusCode === 422
-            ? errorsFromProblems(section, problemsOf(error), slots)
-            : [{ message: error.message }];
-        return renderSection(reply, error.statusCode, pe, section, values, errors);
+            ? errorsFromProblems(section, problemsOf(error), slots, page.lang)
+            : [{ message: knownError(page.lang, error.message) }];
+        return renderSection(reply, error.statusCode, pe, section, values, errors, page);
       }
-      const next = SECTIONS[SECTIONS.indexOf(section) + 1];
+      const next = SECTIONS[SECTIONS.findIndex((s) => s.key === section.key) + 1];
       return reply.redirect(next ? `/register/${pe}/${next.key}` : `/register/${pe}`, 303);
     },
   );
 }
 
 /** Submit refusals: "Registration is incomplete: a, b" → one error per missing part, linked to its section. */
-function submitErrors(pe: string, message: string): PageErrorItem[] {
+function submitErrors(pe: string, message: string, lang: string): PageErrorItem[] {
   const missing = /^Registration is incomplete: (.*)$/.exec(message)?.[1];
-  if (!missing) return [{ message }];
+  if (!missing) return [{ message: knownError(lang, message) }];
+  const t = translator(lang);
   return missing.split(', ').map((path) => {
-    const section = SECTIONS.find((s) =>
+    const section = sectionsIn(lang).find((s) =>
       s.groups.some((g) =>
         g.fields.some(
           (f) => f.name === path || f.name.startsWith(`${path}[`) || f.name.startsWith(`${path}.`),
@@ -189,7 +215,7 @@ function submitErrors(pe: string, message: string): PageErrorItem[] {
       .find((f) => f.name === path || f.name.startsWith(path));
     const label = field && field.name === path ? field.label : (section?.title ?? path);
     return {
-      message: `${label} is missing`,
+      message: t('overview.missing', { label }),
       ...(section ? { href: `/register/${pe}/${section.key}${field ? `#${fieldId(field.name)}` : ''}` } : {}),
     };
   });
@@ -201,13 +227,14 @@ async function renderOverview(
   reply: FastifyReply,
   pe: string,
   status: number,
-  extra: { notice?: string | undefined; errors?: PageErrorItem[] },
+  extra: { notice?: string | undefined; errors?: PageErrorItem[]; page: PageLanguage },
 ) {
   const ctx = ownCtx(deps, request);
   const detail = await ownDetail(ctx);
   const { ticket } = await getTicket(ctx);
+  const lang = extra.page.lang;
   return reply.page(status, 'overview', {
-    ...overviewData(pe, detail, await consentTitlesOf(deps.db, consentIdsOf(detail))),
+    ...overviewData(pe, detail, await consentTitlesOf(deps.db, consentIdsOf(detail), lang), lang),
     eventName: ticket.event.name,
     ...extra,
   });
@@ -219,7 +246,8 @@ const consentIdsOf = (detail: Json) => ((detail.consents ?? []) as Json[]).map((
  * What the overview shows; consents and guardians come from the same record. `titles`: the
  * event's consent document titles by consent id (built-in titles otherwise).
  */
-export function overviewData(pe: string, detail: Json, titles: Map<number, string> = new Map()) {
+export function overviewData(pe: string, detail: Json, titles: Map<number, string> = new Map(), lang = 'en') {
+  const t = translator(lang);
   const status = String(detail.status);
   const editable = status !== 'withdrawn' && status !== 'rejected';
   const started = (s: Section) => {
@@ -228,11 +256,11 @@ export function overviewData(pe: string, detail: Json, titles: Map<number, strin
   };
   const consents = ((detail.consents ?? []) as Json[]).map((c) => ({
     id: c.id,
-    title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type)),
+    title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type), lang),
     status:
       c.pending_on === 'guardian' && c.status !== 'signed'
-        ? 'waiting for your parent or guardian'
-        : String(c.status),
+        ? t('consent_status.waiting_guardian')
+        : word(t, 'consent_status', String(c.status)),
     signed: c.status === 'signed',
     signable:
       c.pending_on === 'participant' &&
@@ -243,17 +271,24 @@ export function overviewData(pe: string, detail: Json, titles: Map<number, strin
   const guardians = ((detail.guardians ?? []) as Json[]).map((g) => ({
     name: g.name ?? '',
     email: g.email ?? '',
-    status: String(g.status),
+    status: word(t, 'guardian_status_short', String(g.status)),
   }));
   return {
-    title: 'Your registration',
+    title: t('overview.title'),
     pe,
     status,
-    statusText: STATUS_TEXT[status] ?? status,
+    statusText: statusText(t, status),
     editable,
-    sections: SECTIONS.map((s) => ({ key: s.key, title: s.title, started: started(s) })),
+    sections: sectionsIn(lang).map((s) => ({ key: s.key, title: s.title, started: started(s) })),
     consents,
     guardians,
     canSubmit: status === 'in_progress',
   };
+}
+
+/** `prefix.value` from the catalog, or the value itself when the catalog has no such word. */
+export function word(t: Translate, prefix: string, value: string): string {
+  const key = `${prefix}.${value}`;
+  const text = t(key);
+  return text === key ? value : text;
 }

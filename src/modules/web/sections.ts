@@ -4,7 +4,9 @@
  * modules/participants/record/sections.schemas.ts), e.g. `personal.date_of_birth` or
  * `emergency_contacts[1].phone`, so the page turns a form post into the same PATCH the API takes
  * (forms.ts) and maps the service's 422 messages (which name those paths) back onto the fields.
+ * Every text comes from the catalog (`form.*`, docs/languages.md); `sectionsIn(lang)` builds them.
  */
+import { type Translate, translator } from '../../lib/i18n/index.js';
 import { TRAVEL_MODES, TSHIRT_SIZES } from '../participants/record/sections.schemas.js';
 
 export type FieldType = 'text' | 'email' | 'tel' | 'date' | 'datetime' | 'textarea' | 'select' | 'checkbox';
@@ -17,6 +19,10 @@ export interface Field {
   options?: readonly string[];
   hint?: string;
   autocomplete?: string;
+  /** Shown instead of each option's value (travel modes). */
+  optionLabels?: Record<string, string>;
+  /** The message when a required field is left blank (`Enter your legal first name`). */
+  requiredMessage?: string;
 }
 
 export interface Group {
@@ -40,210 +46,232 @@ const f = (name: string, label: string, type: FieldType = 'text', extra: Partial
   type,
   ...extra,
 });
-const area = (name: string, label: string, hint?: string) => f(name, label, 'textarea', hint ? { hint } : {});
-const check = (name: string, label: string) => f(name, label, 'checkbox');
 
-function travelGroup(key: 'travel_inbound' | 'travel_outbound', legend: string): Group {
-  return {
+/** The sections' text in one language (labels, legends, hints from the catalog's `form.*`). */
+function buildSections(t: Translate): Section[] {
+  const area = (name: string, label: string, hint?: string) =>
+    f(name, label, 'textarea', hint ? { hint } : {});
+  const check = (name: string, label: string) => f(name, label, 'checkbox');
+  const phoneHint = t('form.phone_hint');
+  const modes = Object.fromEntries(TRAVEL_MODES.map((m) => [m, t(`form.travel_modes.${m}`)]));
+  const travelGroup = (key: 'travel_inbound' | 'travel_outbound', legend: string): Group => ({
     legend,
-    hint: 'Leave the mode empty if you are not travelling this way or do not know yet. Times are in UTC.',
+    hint: t('form.travel_hint'),
     fields: [
-      f(`${key}.mode`, 'How are you travelling?', 'select', { options: TRAVEL_MODES }),
-      f(`${key}.carrier`, 'Airline, train or bus company'),
-      f(`${key}.flight_number`, 'Flight or train number'),
-      f(`${key}.departure_city`, 'Departing from (city)'),
-      f(`${key}.arrival_city`, 'Arriving at (city)'),
-      f(`${key}.departure_time`, 'Departure date and time (UTC)', 'datetime'),
-      f(`${key}.arrival_time`, 'Arrival date and time (UTC)', 'datetime'),
-      area(`${key}.notes`, 'Anything else about this journey'),
+      f(`${key}.mode`, t('form.travel_mode'), 'select', { options: TRAVEL_MODES, optionLabels: modes }),
+      f(`${key}.carrier`, t('form.travel_carrier')),
+      f(`${key}.flight_number`, t('form.travel_number')),
+      f(`${key}.departure_city`, t('form.travel_from')),
+      f(`${key}.arrival_city`, t('form.travel_to')),
+      f(`${key}.departure_time`, t('form.travel_departure'), 'datetime'),
+      f(`${key}.arrival_time`, t('form.travel_arrival'), 'datetime'),
+      area(`${key}.notes`, t('form.travel_notes')),
     ],
+  });
+  const guardianGroup = (i: number): Group => {
+    const p = `guardians[${i}]`;
+    return {
+      legend: i === 0 ? t('form.guardian_primary') : t('form.guardian_second'),
+      ...(i > 0 ? { hint: t('form.optional') } : {}),
+      list: { key: 'guardians', index: i },
+      fields: [
+        f(`${p}.name`, t('form.full_name'), 'text', { autocomplete: 'off' }),
+        f(`${p}.email`, t('form.email'), 'email', { hint: t('form.guardian_email_hint') }),
+        f(`${p}.phone`, t('form.phone'), 'tel', { hint: phoneHint }),
+        f(`${p}.relationship`, t('form.relationship')),
+      ],
+    };
   };
+  const P = (k: string) => t(`form.personal.${k}`);
+  const A = (k: string) => t(`form.accommodation.${k}`);
+  const M = (k: string) => t(`form.medical.${k}`);
+  const D = (k: string) => t(`form.dietary.${k}`);
+  const X = (k: string) => t(`form.accessibility.${k}`);
+  const required = (k: string) => ({ required: true, requiredMessage: P(`${k}_required`) });
+  return [
+    {
+      key: 'personal',
+      title: P('title'),
+      intro: P('intro'),
+      groups: [
+        {
+          legend: P('name'),
+          fields: [
+            f('personal.legal_first_name', P('legal_first_name'), 'text', {
+              ...required('legal_first_name'),
+              autocomplete: 'given-name',
+            }),
+            f('personal.legal_last_name', P('legal_last_name'), 'text', {
+              ...required('legal_last_name'),
+              autocomplete: 'family-name',
+            }),
+            f('personal.preferred_name', P('preferred_name'), 'text', { autocomplete: 'nickname' }),
+            f('pronouns', P('pronouns')),
+          ],
+        },
+        {
+          legend: P('details'),
+          fields: [
+            f('personal.date_of_birth', P('date_of_birth'), 'date', {
+              ...required('date_of_birth'),
+              autocomplete: 'bday',
+            }),
+            f('phone', P('phone'), 'tel', { autocomplete: 'tel', hint: phoneHint }),
+            f('personal.tshirt_size', P('tshirt_size'), 'select', { options: TSHIRT_SIZES }),
+          ],
+        },
+        {
+          legend: P('address'),
+          fields: [
+            f('personal.address.line_1', P('line_1'), 'text', { autocomplete: 'address-line1' }),
+            f('personal.address.line_2', P('line_2'), 'text', { autocomplete: 'address-line2' }),
+            f('personal.address.city', P('city'), 'text', { autocomplete: 'address-level2' }),
+            f('personal.address.postal_code', P('postal_code'), 'text', { autocomplete: 'postal-code' }),
+            f('personal.address.country', P('country'), 'text', { autocomplete: 'country-name' }),
+          ],
+        },
+      ],
+    },
+    {
+      key: 'accommodation',
+      title: A('title'),
+      intro: A('intro'),
+      groups: [
+        {
+          legend: A('dates'),
+          fields: [
+            f('accommodation.check_in_date', A('check_in_date'), 'date'),
+            f('accommodation.check_out_date', A('check_out_date'), 'date'),
+          ],
+        },
+        {
+          legend: A('rooming'),
+          fields: [
+            f('accommodation.gender_identity', A('gender_identity')),
+            area('accommodation.roommate_preferences', A('roommate_preferences')),
+            area('accommodation.roommate_exclusions', A('roommate_exclusions')),
+            f('accommodation.room_type_preference', A('room_type_preference')),
+            f('accommodation.quiet_room_preference', A('quiet_room_preference')),
+            area('accommodation.accessibility_needs', A('accessibility_needs')),
+            area('accommodation.notes', A('notes')),
+          ],
+        },
+      ],
+    },
+    {
+      key: 'medical',
+      title: M('title'),
+      intro: M('intro'),
+      groups: [
+        {
+          legend: M('allergies_legend'),
+          fields: [
+            area('allergies', M('allergies')),
+            area('life_threatening_allergies', M('life_threatening_allergies')),
+            check('has_anaphylaxis_risk', M('has_anaphylaxis_risk')),
+            f('medical_detail.allergy_severity', M('allergy_severity')),
+            area('medical_detail.emergency_action_plan', M('emergency_action_plan')),
+          ],
+        },
+        {
+          legend: M('conditions'),
+          fields: [
+            area('medical_conditions', M('medical_conditions')),
+            area('medications', M('medications')),
+            check('requires_refrigeration', M('requires_refrigeration')),
+            area('medical_detail.additional_notes', M('additional_notes')),
+          ],
+        },
+      ],
+    },
+    {
+      key: 'dietary',
+      title: D('title'),
+      intro: D('intro'),
+      groups: [
+        {
+          legend: D('diet'),
+          fields: [
+            f('diet_type', D('diet'), 'text', { hint: D('diet_hint') }),
+            area('dietary_detail.intolerances', D('intolerances')),
+            check('cross_contamination_risk', D('cross_contamination_risk')),
+            area('dietary_detail.notes', D('notes')),
+          ],
+        },
+      ],
+    },
+    {
+      key: 'accessibility',
+      title: X('title'),
+      intro: X('intro'),
+      groups: [
+        {
+          legend: X('needs'),
+          fields: [
+            check('accessibility.wheelchair', X('wheelchair')),
+            check('accessibility.step_free_access', X('step_free_access')),
+            area('accessibility.notes', X('notes')),
+          ],
+        },
+      ],
+    },
+    {
+      key: 'travel',
+      title: t('form.travel.title'),
+      intro: t('form.travel.intro'),
+      groups: [
+        travelGroup('travel_inbound', t('form.travel.inbound')),
+        travelGroup('travel_outbound', t('form.travel.outbound')),
+      ],
+    },
+    {
+      key: 'emergency-contacts',
+      title: t('form.emergency_contacts.title'),
+      intro: t('form.emergency_contacts.intro'),
+      groups: [contactGroup(0, t), contactGroup(1, t)],
+    },
+    {
+      key: 'guardians',
+      title: t('form.guardians.title'),
+      intro: t('form.guardians.intro'),
+      groups: [guardianGroup(0), guardianGroup(1)],
+    },
+  ];
 }
 
-export function contactGroup(i: number): Group {
+/** Emergency contact slot `i` (0-based) in `t`'s language. */
+export function contactGroup(i: number, t: Translate = translator('en')): Group {
   const p = `emergency_contacts[${i}]`;
   return {
-    legend: `Emergency contact ${i + 1}`,
-    ...(i > 0 ? { hint: 'Optional.' } : {}),
+    legend: t('form.contact_legend', { n: i + 1 }),
+    ...(i > 0 ? { hint: t('form.optional') } : {}),
     list: { key: 'emergency_contacts', index: i },
     fields: [
-      f(`${p}.name`, 'Full name', 'text', { autocomplete: 'off' }),
-      f(`${p}.relationship`, 'Relationship to you'),
-      f(`${p}.phone`, 'Phone number', 'tel', { hint: 'International format, e.g. +447700900123' }),
-      f(`${p}.email`, 'Email address (optional)', 'email'),
+      f(`${p}.name`, t('form.full_name'), 'text', { autocomplete: 'off' }),
+      f(`${p}.relationship`, t('form.relationship')),
+      f(`${p}.phone`, t('form.phone'), 'tel', { hint: t('form.phone_hint') }),
+      f(`${p}.email`, t('form.email_optional'), 'email'),
     ],
   };
 }
 
-function guardianGroup(i: number): Group {
-  const p = `guardians[${i}]`;
-  return {
-    legend: i === 0 ? 'Parent or guardian (primary)' : 'Second parent or guardian',
-    ...(i > 0 ? { hint: 'Optional.' } : {}),
-    list: { key: 'guardians', index: i },
-    fields: [
-      f(`${p}.name`, 'Full name', 'text', { autocomplete: 'off' }),
-      f(`${p}.email`, 'Email address', 'email', {
-        hint: 'We email them a link to approve your registration.',
-      }),
-      f(`${p}.phone`, 'Phone number', 'tel', { hint: 'International format, e.g. +447700900123' }),
-      f(`${p}.relationship`, 'Relationship to you'),
-    ],
-  };
+const byLanguage = new Map<string, readonly Section[]>();
+
+/** The form's sections in `lang` (built once per language). */
+export function sectionsIn(lang: string): readonly Section[] {
+  let sections = byLanguage.get(lang);
+  if (!sections) {
+    sections = buildSections(translator(lang));
+    byLanguage.set(lang, sections);
+  }
+  return sections;
 }
 
-export const SECTIONS: readonly Section[] = [
-  {
-    key: 'personal',
-    title: 'About you',
-    intro: 'Your name as on your passport or ID, and how to reach you.',
-    groups: [
-      {
-        legend: 'Your name',
-        fields: [
-          f('personal.legal_first_name', 'Legal first name', 'text', {
-            required: true,
-            autocomplete: 'given-name',
-          }),
-          f('personal.legal_last_name', 'Legal last name', 'text', {
-            required: true,
-            autocomplete: 'family-name',
-          }),
-          f('personal.preferred_name', 'Preferred name (optional)', 'text', { autocomplete: 'nickname' }),
-          f('pronouns', 'Pronouns (optional)'),
-        ],
-      },
-      {
-        legend: 'Details',
-        fields: [
-          f('personal.date_of_birth', 'Date of birth', 'date', { required: true, autocomplete: 'bday' }),
-          f('phone', 'Mobile phone', 'tel', {
-            autocomplete: 'tel',
-            hint: 'International format, e.g. +447700900123',
-          }),
-          f('personal.tshirt_size', 'T-shirt size', 'select', { options: TSHIRT_SIZES }),
-        ],
-      },
-      {
-        legend: 'Home address',
-        fields: [
-          f('personal.address.line_1', 'Address line 1', 'text', { autocomplete: 'address-line1' }),
-          f('personal.address.line_2', 'Address line 2 (optional)', 'text', {
-            autocomplete: 'address-line2',
-          }),
-          f('personal.address.city', 'Town or city', 'text', { autocomplete: 'address-level2' }),
-          f('personal.address.postal_code', 'Postcode', 'text', { autocomplete: 'postal-code' }),
-          f('personal.address.country', 'Country', 'text', { autocomplete: 'country-name' }),
-        ],
-      },
-    ],
-  },
-  {
-    key: 'accommodation',
-    title: 'Accommodation',
-    intro: 'When you need a room and what would make your stay comfortable.',
-    groups: [
-      {
-        legend: 'Dates',
-        fields: [
-          f('accommodation.check_in_date', 'Check-in date', 'date'),
-          f('accommodation.check_out_date', 'Check-out date', 'date'),
-        ],
-      },
-      {
-        legend: 'Rooming',
-        fields: [
-          f('accommodation.gender_identity', 'Gender identity (optional)'),
-          area('accommodation.roommate_preferences', 'Who would you like to share with?'),
-          area('accommodation.roommate_exclusions', 'Anyone you should not share with?'),
-          f('accommodation.room_type_preference', 'Room type preference'),
-          f('accommodation.quiet_room_preference', 'Quiet room preference'),
-          area('accommodation.accessibility_needs', 'Room accessibility needs'),
-          area('accommodation.notes', 'Anything else'),
-        ],
-      },
-    ],
-  },
-  {
-    key: 'medical',
-    title: 'Medical',
-    intro: 'Only the safeguarding lead and administrators can read this.',
-    groups: [
-      {
-        legend: 'Allergies',
-        fields: [
-          area('allergies', 'Allergies'),
-          area('life_threatening_allergies', 'Life-threatening allergies'),
-          check('has_anaphylaxis_risk', 'I am at risk of anaphylaxis'),
-          f('medical_detail.allergy_severity', 'How severe are your allergies?'),
-          area('medical_detail.emergency_action_plan', 'Emergency action plan'),
-        ],
-      },
-      {
-        legend: 'Conditions and medication',
-        fields: [
-          area('medical_conditions', 'Medical conditions'),
-          area('medications', 'Medications'),
-          check('requires_refrigeration', 'My medication needs a fridge'),
-          area('medical_detail.additional_notes', 'Anything else we should know'),
-        ],
-      },
-    ],
-  },
-  {
-    key: 'dietary',
-    title: 'Dietary',
-    intro: 'What you eat and what you cannot.',
-    groups: [
-      {
-        legend: 'Diet',
-        fields: [
-          f('diet_type', 'Diet', 'text', { hint: 'For example: no restrictions, vegetarian, vegan, halal' }),
-          area('dietary_detail.intolerances', 'Intolerances'),
-          check('cross_contamination_risk', 'Even traces make me ill (cross-contamination risk)'),
-          area('dietary_detail.notes', 'Anything else'),
-        ],
-      },
-    ],
-  },
-  {
-    key: 'accessibility',
-    title: 'Accessibility',
-    intro: 'Anything that would help you take part fully.',
-    groups: [
-      {
-        legend: 'Access needs',
-        fields: [
-          check('accessibility.wheelchair', 'I use a wheelchair'),
-          check('accessibility.step_free_access', 'I need step-free access'),
-          area('accessibility.notes', 'Tell us about any other needs'),
-        ],
-      },
-    ],
-  },
-  {
-    key: 'travel',
-    title: 'Travel',
-    intro: 'How you get to the event and home again.',
-    groups: [travelGroup('travel_inbound', 'Getting there'), travelGroup('travel_outbound', 'Going home')],
-  },
-  {
-    key: 'emergency-contacts',
-    title: 'Emergency contacts',
-    intro: 'Who we call if something happens to you. At least one, please.',
-    groups: [contactGroup(0), contactGroup(1)],
-  },
-  {
-    key: 'guardians',
-    title: 'Parents or guardians',
-    intro:
-      'Under 18 on the first day of the event? Name a parent or guardian: when you submit, we email them a link to approve your registration. Adults can skip this section.',
-    groups: [guardianGroup(0), guardianGroup(1)],
-  },
-];
+/** The sections in English: what the staff pages build on. */
+export const SECTIONS: readonly Section[] = sectionsIn('en');
 
-export function sectionByKey(key: string): Section | undefined {
-  return SECTIONS.find((s) => s.key === key);
+export function sectionByKey(key: string, lang = 'en'): Section | undefined {
+  return sectionsIn(lang).find((s) => s.key === key);
 }
 
 /** The id of a field's input: `f-` plus its path with punctuation as dashes. */

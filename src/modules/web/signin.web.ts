@@ -17,9 +17,11 @@ import type { Deps } from '../../deps.js';
 import { optionalRouteCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { translator } from '../../lib/i18n/index.js';
 import { safeEqual } from '../../lib/secrets.js';
 import { signOut } from '../credentials/session.service.js';
 import { exchangeCode } from '../signin/exchange.service.js';
+import { visitorLanguage } from './language.js';
 import {
   clearSession,
   cookieBase,
@@ -75,17 +77,23 @@ export function signinPages(app: Api, deps: Deps): void {
         pending = undefined;
       }
       reply.clearCookie(SIGNIN_COOKIE, signinCookie);
+      const page = visitorLanguage(request);
+      const t = translator(page.lang);
       const again = {
         href: `/signin?next=${encodeURIComponent(pending?.next ?? '/')}`,
-        text: 'Sign in again',
+        text: t('session.again'),
       };
-      const fail = (message: string) =>
-        reply.page(400, 'message', { title: 'Sign-in not completed', message, alert: true, link: again });
-      if (pending?.v !== 1 || pending.exp < Date.now())
-        return fail('This sign-in took too long or was started in another browser. Please sign in again.');
-      if (!query.state || !safeEqual(query.state, pending.state))
-        return fail('This sign-in link does not belong to this browser. Please sign in again.');
-      if (query.error || !query.code) return fail('Sign-in was cancelled or refused.');
+      const fail = (key: string) =>
+        reply.page(400, 'message', {
+          page,
+          title: t('session.not_completed_title'),
+          message: t(key),
+          alert: true,
+          link: again,
+        });
+      if (pending?.v !== 1 || pending.exp < Date.now()) return fail('session.too_long');
+      if (!query.state || !safeEqual(query.state, pending.state)) return fail('session.wrong_browser');
+      if (query.error || !query.code) return fail('session.cancelled');
       let session: { token: string; expires_at: string; user: { is_organizer: boolean } };
       try {
         session = await exchangeCode(deps, {
@@ -96,8 +104,7 @@ export function signinPages(app: Api, deps: Deps): void {
           device_name: WEB_DEVICE_NAME,
         });
       } catch (error) {
-        if (error instanceof ApiError && error.statusCode === 401)
-          return fail('This sign-in code was already used or has expired. Please sign in again.');
+        if (error instanceof ApiError && error.statusCode === 401) return fail('session.code_used');
         throw error;
       }
       setSession(deps, reply, session.token, new Date(session.expires_at));
@@ -128,9 +135,12 @@ export function signinPages(app: Api, deps: Deps): void {
       // The check-in desk's offline data (IndexedDB: queued scans, the participant list) goes too;
       // browsers honour this on https and localhost (the desk's script also deletes it first).
       reply.header('Clear-Site-Data', '"storage"');
+      const page = visitorLanguage(request);
+      const t = translator(page.lang);
       return reply.page(200, 'message', {
-        title: 'Signed out',
-        message: 'You have signed out of Muster on this browser.',
+        page,
+        title: t('session.signed_out_title'),
+        message: t('session.signed_out'),
         signedInAs: null,
       });
     },

@@ -24,12 +24,16 @@ import type { Deps } from '../../deps.js';
 import { optionalRouteCtx, type RoutedRequest } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
+import { translator } from '../../lib/i18n/index.js';
 import { isStaff } from '../dashboard/home.service.js';
 import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { staffPages } from '../staff-web/staff.plugin.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
 import { guardianPages } from './guardian.web.js';
+import { knownError } from './known-errors.js';
+import { frameData, type PageLanguage, pageLanguage, staffFrame, visitorLanguage } from './language.js';
+import { languagePages } from './language.web.js';
 import { PAGE_CSP, WEB_DIR } from './paths.js';
 import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
@@ -45,7 +49,10 @@ export { PAGE_CSP };
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** Renders `template` (web/templates) inside the layout and sends it with `status`. */
+    /**
+     * Renders `template` (web/templates) inside the layout and sends it with `status`; `data.page`
+     * (a PageLanguage) sets the language, else the visitor's (staff pages: English).
+     */
     page(status: number, template: string, data?: Record<string, unknown>): Promise<FastifyReply>;
   }
 }
@@ -85,11 +92,16 @@ export function webRoutes(app: Api, deps: Deps): void {
       production: true,
     });
     web.decorateReply('page', async function page(this: FastifyReply, status, template, data = {}) {
+      const { page: language, ...rest } = data as { page?: PageLanguage };
+      const frame = isStaffPage(this.request, template)
+        ? staffFrame()
+        : frameData(this.request, language ?? visitorLanguage(this.request));
       const html = await this.viewAsync(`${template}.eta`, {
         signedInAs: await signedInAs(deps, this.request),
         csrf: this.generateCsrf(),
         errors: [],
-        ...data,
+        ...frame,
+        ...rest,
       });
       return this.status(status)
         .header('Content-Security-Policy', PAGE_CSP)
@@ -121,6 +133,7 @@ export function webRoutes(app: Api, deps: Deps): void {
       async (request, reply) => reply.page(200, 'home', await homeData(deps, request)),
     );
     signinPages(web, deps);
+    languagePages(web, deps);
     acceptPages(web, deps);
     registerPages(web, deps);
     consentPages(web, deps);
@@ -134,38 +147,48 @@ export function webRoutes(app: Api, deps: Deps): void {
  * The home page's data: the signed-in person's registrations (none when signed out) and whether
  * they are staff (then the page links to the staff dashboard at /staff).
  */
-async function homeData(deps: Deps, request: RoutedRequest<'registrations.self'>) {
+async function homeData(deps: Deps, request: FastifyRequest & RoutedRequest<'registrations.self'>) {
   const ctx = optionalRouteCtx(deps, request);
-  if (!ctx) return { registrations: [], staff: false };
+  const page = await pageLanguage(deps, request, {});
+  if (!ctx) return { registrations: [], staff: false, page };
   const [{ tickets }, staff] = await Promise.all([listTickets(ctx), isStaff(ctx)]);
   return {
-    registrations: tickets.map((t) => ({ id: t.id, event: t.event.name, status: t.display_status })),
+    registrations: tickets.map((t) => ({ id: t.id, event: t.event.name, status: t.status })),
     staff,
+    page,
   };
 }
 
-/** Status, title and message of an error page; sign-in required → redirect to /signin. */
+/** Status, title and message of an error page (in the visitor's language); sign-in required → /signin. */
 async function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof SignInRequired) {
     return reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 302);
   }
+  const staff = isStaffPage(request, '');
+  const page = staff ? { lang: 'en', offered: ['en'] } : visitorLanguage(request);
+  const t = translator(page.lang);
   const code = error.code ?? '';
   let status = httpStatusOf(error);
   let message: string;
   if (code.startsWith('FST_CSRF')) {
     status = 403;
-    message = 'This form has expired or did not come from this site. Go back, reload the page and try again.';
-  } else if (error instanceof ApiError) message = error.message;
-  else if (status === 422) message = 'Some of the information sent is not valid. Go back and check the form.';
+    message = t('errors.csrf');
+  } else if (error instanceof ApiError)
+    message = staff ? error.message : knownError(page.lang, error.message);
+  else if (status === 422) message = t('errors.invalid');
   else if (status >= 500) {
     request.log.error({ err: error }, 'web page error');
-    message = 'Something went wrong on our side. Please try again.';
-  } else message = 'This request could not be handled.';
+    message = t('errors.server');
+  } else message = t('errors.generic');
   const title =
-    status === 404 ? 'Page not found' : status >= 500 ? 'Something went wrong' : 'There is a problem';
+    status === 404
+      ? t('errors.title_not_found')
+      : status >= 500
+        ? t('errors.title_server')
+        : t('errors.title_problem');
   if (reply.sent) return reply;
   return reply
-    .page(status, 'message', { title, message, alert: true })
+    .page(status, 'message', { title, message, alert: true, page })
     .catch(() =>
       reply
         .status(status)
@@ -173,4 +196,9 @@ async function pageError(error: FastifyError, request: FastifyRequest, reply: Fa
         .type('text/plain; charset=utf-8')
         .send(message),
     );
+}
+
+/** Staff pages (and their errors) stay English (docs/languages.md "Staff pages"). */
+function isStaffPage(request: FastifyRequest, template: string): boolean {
+  return template.startsWith('staff/') || /^\/staff(\/|\?|$)/.test(request.url);
 }

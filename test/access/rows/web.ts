@@ -171,6 +171,23 @@ const ROUTES: RouteDef[] = [
     target: 'no csrf',
     expected: NO_CSRF,
   },
+  // The language switch (docs/languages.md): a form post like any other, refused without CSRF.
+  {
+    method: 'POST',
+    route: 'POST /language',
+    url: '/language',
+    payload: 'lang=es&next=%2F',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
+  {
+    method: 'POST',
+    route: 'POST /guardian/:token/language',
+    url: '/guardian/not-a-real-guardian-token/language',
+    payload: 'lang=es',
+    target: 'no csrf',
+    expected: NO_CSRF,
+  },
   {
     method: 'POST',
     route: 'POST /guardian/:token/complete',
@@ -265,6 +282,8 @@ export const PAGE_DECLARATIONS: Record<
   'GET /guardian/:token': { action: 'guardian_portal.read', credential: 'guardian_link' },
   'POST /guardian/:token': { action: 'guardian_portal.write', credential: 'guardian_link' },
   'POST /guardian/:token/complete': { action: 'guardian_portal.write', credential: 'guardian_link' },
+  'POST /language': { action: 'registrations.self', optional: true },
+  'POST /guardian/:token/language': { action: 'guardian_portal.write', credential: 'guardian_link' },
   'GET /guardian/:token/consents/:id': { action: 'guardian_portal.read', credential: 'guardian_link' },
   'POST /guardian/:token/consents/:id': { action: 'guardian_portal.write', credential: 'guardian_link' },
 };

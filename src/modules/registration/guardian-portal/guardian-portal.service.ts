@@ -134,7 +134,14 @@ export async function completePortal(ctx: GuardianCtx) {
  * not yet signed, no e-signature provider; it re-runs the completion check). A consent of another
  * registration, or a malformed id, is 404 `Consent not found`. Answers the portal view.
  */
-export async function signPortalConsent(ctx: GuardianCtx, rawConsentId: string, body: unknown, ip: string) {
+export async function signPortalConsent(
+  ctx: GuardianCtx,
+  rawConsentId: string,
+  body: unknown,
+  ip: string,
+  /** The language of the text the guardian read (the portal page's); absent = the event's default. */
+  language?: string,
+) {
   const consentId = await consentOf(ctx.db, ctx.access.principal.registrationId, rawConsentId);
   const name = (body as { signature_name?: unknown } | null)?.signature_name;
   const extra =
@@ -150,6 +157,7 @@ export async function signPortalConsent(ctx: GuardianCtx, rawConsentId: string, 
       consentId,
       signatureName: name,
       ip,
+      language,
       signer: 'guardian',
       actor: {
         role: 'guardian',

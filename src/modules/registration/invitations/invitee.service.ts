@@ -25,6 +25,8 @@ export interface InvitationView {
   /** pending (usable) | accepted | revoked | expired */
   state: 'pending' | 'accepted' | 'revoked' | 'expired';
   registrationId: number | null;
+  /** The invitation's event (its offered languages decide the landing page's). */
+  eventId: number;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{20,200}$/;
@@ -42,9 +44,10 @@ export async function invitationByToken(deps: Deps, token: string): Promise<Invi
     status: InvitationView['state'];
     expired: boolean;
     registration_id: number | null;
+    event_id: number;
   }>(sql`
     SELECT i.email, i.first_name, i.last_name, e.name AS event_name, e.logo_url, e.banner_url, i.status,
-           i.expires_at <= now() AS expired, i.registration_id
+           i.expires_at <= now() AS expired, i.registration_id, i.event_id
       FROM invitations i JOIN events e ON e.id = i.event_id
      WHERE i.token_digest = ${digestSecret(token)}`);
   const row = res.rows[0];
@@ -58,6 +61,7 @@ export async function invitationByToken(deps: Deps, token: string): Promise<Invi
     eventBannerUrl: row.banner_url,
     state: row.status === 'pending' && row.expired ? 'expired' : row.status,
     registrationId: row.registration_id === null ? null : Number(row.registration_id),
+    eventId: Number(row.event_id),
   };
 }
 

@@ -61,6 +61,11 @@ export interface TypedSignatureInput {
   /** Who signs: the participant (adults) or a guardian (minors, through the portal). */
   signer: 'participant' | 'guardian';
   actor: TransitionActor;
+  /**
+   * The language of the text the signer read (a page's); absent (the API) = the event's default
+   * language (docs/languages.md "Consents").
+   */
+  language?: string | undefined;
 }
 
 /**
@@ -105,11 +110,14 @@ export async function recordTypedSignature(
   const signedColumn = sql.raw(input.signer === 'guardian' ? 'guardian_signed_at' : 'participant_signed_at');
   // The signature records the version of the event's document it signed.
   const documentId = await documentIdForSigning(tx, row.event_id, row.consent_type);
+  const language = await tx.execute<{ language: string }>(sql`
+    SELECT COALESCE(${input.language ?? null}::text, default_language) AS language FROM events WHERE id = ${row.event_id}`);
+  const documentLanguage = language.rows[0]?.language ?? null;
   await tx.execute(sql`
     UPDATE consents
        SET status = 'signed', signed_at = now(), ${signedColumn} = now(), pending_on = NULL,
            signature_name = ${name}, signature_ip = ${input.ip}, failure_reason = NULL,
-           document_id = ${documentId}, updated_at = now()
+           document_id = ${documentId}, document_language = ${documentLanguage}, updated_at = now()
      WHERE id = ${input.consentId}`);
   await recordAudit(tx, {
     action: 'consents.sign',
@@ -125,6 +133,7 @@ export async function recordTypedSignature(
       signer: input.signer,
       method: 'typed',
       document_id: documentId,
+      document_language: documentLanguage,
       ...input.actor.metadata,
     },
   });

@@ -83,7 +83,7 @@ export async function withdrawRegistration(
 export async function signOwnConsent(
   ctx: RegistrationCtx,
   rawId: string,
-  input: { signatureName: string; ip: string },
+  input: { signatureName: string; ip: string; language?: string },
 ): Promise<{ consent: ConsentJson; ticket: TicketJson }> {
   const registrationId = ctx.access.registration.id;
   if (!/^[0-9]{1,9}$/.test(rawId)) throw notFound(CONSENT_NOT_FOUND);
@@ -97,6 +97,7 @@ export async function signOwnConsent(
       consentId: id,
       signatureName: input.signatureName,
       ip: input.ip,
+      language: input.language,
       signer: 'participant',
       actor: { role: 'consent', principal: ctx.access.principal },
     });

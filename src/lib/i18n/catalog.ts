@@ -1,0 +1,155 @@
+/**
+ * The message catalog (docs/languages.md): one JSON file per language in `locales/<code>.json`,
+ * read once when this module is first imported and held by a single i18next instance with ICU
+ * MessageFormat (i18next-icu: plurals, selects, `{name}` arguments). Adding a language is adding a
+ * file: its `_meta` names it (`name` in its own language, `dir` ltr|rtl, `intl` the BCP 47 locale
+ * used for Intl formatting, `complete` false for a catalog that covers only part of the keys,
+ * which then fall back to English).
+ *
+ * Pure apart from the one synchronous read at import: no database, no Fastify.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import i18next, { type i18n } from 'i18next';
+import { escapeHtml } from '../html.js';
+
+// i18next-icu's ES build imports intl-messageformat's CommonJS entry as a default export, which
+// Node's ESM loader hands over as the module object ("IntlMessageFormat is not a constructor");
+// its CommonJS build unwraps it correctly (docs/decisions.md "Languages").
+const ICU = (createRequire(import.meta.url)('i18next-icu') as { default: new (o: object) => object }).default;
+
+/** `locales/` at the repository root (the same from src/ and dist/, both three levels down). */
+export const LOCALES_DIR = fileURLToPath(new URL('../../../locales/', import.meta.url));
+
+/** The language Muster falls back to for any key a catalog lacks. */
+export const BASE_LANGUAGE = 'en';
+
+export interface LanguageInfo {
+  /** BCP 47 language code, the file's name: `en`, `es`, `ar`. */
+  code: string;
+  /** The language's name in itself (for the language switch): `Español`. */
+  name: string;
+  dir: 'ltr' | 'rtl';
+  /** Locale for Intl dates, numbers and lists (`en-GB`). */
+  intl: string;
+  /** False for a catalog that covers only part of the keys (the rest in English). */
+  complete: boolean;
+}
+
+type Tree = { [key: string]: string | Tree };
+export type Vars = Record<string, unknown>;
+/** A translation function bound to one language: `t('pages.home.title', {name})`. */
+export type Translate = (key: string, vars?: Vars) => string;
+
+function load(): { infos: Map<string, LanguageInfo>; resources: Record<string, Tree> } {
+  const infos = new Map<string, LanguageInfo>();
+  const resources: Record<string, Tree> = {};
+  const files = readdirSync(LOCALES_DIR)
+    .filter((f) => /^[a-z]{2,3}(-[A-Za-z0-9]+)*\.json$/.test(f))
+    .sort();
+  for (const file of files) {
+    const code = file.slice(0, -'.json'.length);
+    const { _meta: meta, ...messages } = JSON.parse(readFileSync(`${LOCALES_DIR}${file}`, 'utf8')) as Tree & {
+      _meta?: Partial<LanguageInfo>;
+    };
+    infos.set(code, {
+      code,
+      name: meta?.name ?? code,
+      dir: meta?.dir === 'rtl' ? 'rtl' : 'ltr',
+      intl: meta?.intl ?? code,
+      complete: meta?.complete !== false,
+    });
+    resources[code] = messages as Tree;
+  }
+  if (!infos.has(BASE_LANGUAGE)) throw new Error(`locales/${BASE_LANGUAGE}.json is missing`);
+  return { infos, resources };
+}
+
+const loaded = load();
+const instance: i18n = i18next.createInstance();
+instance.use(new ICU({ memoize: true }) as never).init({
+  initAsync: false,
+  resources: Object.fromEntries(
+    Object.entries(loaded.resources).map(([code, tree]) => [code, { translation: tree }]),
+  ),
+  lng: BASE_LANGUAGE,
+  fallbackLng: BASE_LANGUAGE,
+  supportedLngs: [...loaded.infos.keys()],
+  load: 'currentOnly',
+  returnNull: false,
+  returnEmptyString: false,
+  interpolation: { escapeValue: false },
+});
+
+/** Every shipped language, `en` first then by code. */
+export const SHIPPED_LANGUAGES: readonly string[] = [
+  BASE_LANGUAGE,
+  ...[...loaded.infos.keys()].filter((c) => c !== BASE_LANGUAGE),
+];
+
+export function isShipped(code: string): boolean {
+  return loaded.infos.has(code);
+}
+
+/** What the catalog says about `code` (English's when not shipped). */
+export function languageInfo(code: string): LanguageInfo {
+  return loaded.infos.get(code) ?? loaded.infos.get(BASE_LANGUAGE)!;
+}
+
+const translators = new Map<string, Translate>();
+
+/** The translation function of `code` (English for an unknown code); one per language, kept. */
+export function translator(code: string): Translate {
+  const lang = isShipped(code) ? code : BASE_LANGUAGE;
+  let t = translators.get(lang);
+  if (!t) {
+    const fixed = instance.getFixedT(lang);
+    t = (key, vars) => fixed(key, vars as never) as unknown as string;
+    translators.set(lang, t);
+  }
+  return t;
+}
+
+/** Every key of a language's own file, dotted (`pages.home.title`); for the catalog tests. */
+export function catalogKeys(code: string): string[] {
+  const out: string[] = [];
+  const walk = (tree: Tree, prefix: string) => {
+    for (const [k, v] of Object.entries(tree)) {
+      if (typeof v === 'string') out.push(`${prefix}${k}`);
+      else walk(v, `${prefix}${k}.`);
+    }
+  };
+  walk(loaded.resources[code] ?? {}, '');
+  return out.sort();
+}
+
+/** The raw message of `key` in `code`'s own file (no fallback), or undefined. */
+export function rawMessage(code: string, key: string): string | undefined {
+  let cur: string | Tree | undefined = loaded.resources[code];
+  for (const part of key.split('.')) {
+    if (cur === undefined || typeof cur === 'string') return undefined;
+    cur = cur[part];
+  }
+  return typeof cur === 'string' ? cur : undefined;
+}
+
+/**
+ * A message used as text, not as ICU (Muster's default email wording, whose `{{placeholders}}`
+ * the wording module fills): `code`'s own, else English's.
+ */
+export function rawText(code: string, key: string): string {
+  return rawMessage(code, key) ?? rawMessage(BASE_LANGUAGE, key) ?? key;
+}
+
+/** `t` with every string argument HTML-escaped: for catalog messages that carry markup (`<strong>`). */
+export function htmlTranslator(t: Translate): Translate {
+  return (key, vars) =>
+    t(
+      key,
+      vars &&
+        Object.fromEntries(
+          Object.entries(vars).map(([k, v]) => [k, typeof v === 'string' ? escapeHtml(v) : v]),
+        ),
+    );
+}

@@ -1,0 +1,4 @@
+/** Languages of the participant and guardian pages and emails (docs/languages.md). */
+export * from './catalog.js';
+export * from './format.js';
+export * from './negotiate.js';
