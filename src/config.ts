@@ -7,6 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import {
+  OUTBOUND_WEBHOOKS_ENV,
+  type OutboundWebhooksConfig,
+  parseOutboundWebhooks,
+} from './lib/outbound-webhooks-config.js';
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -60,6 +65,8 @@ const EnvSchema = Type.Object({
       pattern: '^\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*(,\\s*[a-z_]+\\s*=\\s*[A-Za-z0-9_-]+\\s*)*$',
     }),
   ),
+  // Outbound webhooks (docs/webhooks.md "Outbound").
+  ...OUTBOUND_WEBHOOKS_ENV,
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -116,6 +123,8 @@ export interface Config {
   readonly webhookSecrets: WebhookSecrets;
   /** DocuSeal-style e-signature API; null when MUSTER_ESIGN_URL / MUSTER_ESIGN_API_KEY are unset. */
   readonly esign: EsignConfig | null;
+  /** Outbound webhooks: target rules and the dispatcher's tuning (lib/outbound-webhooks-config.ts). */
+  readonly outboundWebhooks: OutboundWebhooksConfig;
 }
 
 export interface ChatConfig {
@@ -236,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chat: e.MUSTER_CHAT_SIGNING_SECRET,
     }),
     esign,
+    outboundWebhooks: parseOutboundWebhooks(e),
   });
 }
 

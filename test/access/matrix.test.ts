@@ -46,6 +46,7 @@ import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { invitationRouteKeys } from './rows/invitations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
+import { outboundWebhookRouteKeys } from './rows/outbound-webhooks.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
@@ -636,6 +637,7 @@ const ROW_FILE_ROUTES = new Set([
   ...eventSetupRouteKeys, // consent documents, logo and banner (test/setup/rows.test.ts)
   ...mediaRouteKeys, // public uploaded images (test/setup/images.test.ts)
   ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
+  ...outboundWebhookRouteKeys, // outbound webhooks (test/outbound-webhooks/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ export * from './event-content.js';
 export * from './events.js';
 export * from './messaging.js';
 export * from './oauth.js';
+export * from './outbound-webhooks.js';
 export * from './participants.js';
 export * from './records.js';
 export * from './webhooks.js';
