@@ -115,7 +115,7 @@ describe('outbound webhooks: delivery', () => {
       );
     });
     const staffEdit = await api('PATCH', `/events/${A}/participants/${w.regs.minorA.id}`, {
-      tshirt_size: 'L',
+      personal: { tshirt_size: 'XL' },
     });
     expect(staffEdit.statusCode, staffEdit.body).toBe(200);
     const wanted = WEBHOOK_EVENT_TYPES.filter((x) => x !== 'ping');
