@@ -41,6 +41,8 @@ import { groupRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { metricsRoutes, registerHttpMetrics } from './modules/metrics/metrics.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
+import { openApiWebhooks } from './modules/outbound-webhooks/event-types.js';
+import { outboundWebhookRoutes } from './modules/outbound-webhooks/webhooks.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations/invitations.routes.js';
@@ -92,7 +94,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // Security headers on every response; rate limits are opt-in per route (`config.rateLimit`).
   await app.register(helmet, { global: true, contentSecurityPolicy: false });
   await app.register(rateLimit, { global: false });
-  await registerOpenApi(app);
+  await registerOpenApi(app, { webhooks: openApiWebhooks() });
   await app.register(
     async (plain) => {
       const api = typed(plain);
@@ -119,6 +121,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       eventRoutes(api, deps);
       eventSetupRoutes(api, deps); // consent documents, logo and banner (multipart scoped there)
       chatBlastRoutes(api, deps);
+      outboundWebhookRoutes(api, deps); // outbound webhooks of events and series
       emailLogRoutes(api, deps);
       suppressionRoutes(api, deps);
       emailTemplateRoutes(api, deps); // per-event wording of participant and guardian emails

@@ -8,6 +8,11 @@ import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type FlightsConfig, parseFlights } from './lib/flights-config.js';
+import {
+  OUTBOUND_WEBHOOKS_ENV,
+  type OutboundWebhooksConfig,
+  parseOutboundWebhooks,
+} from './lib/outbound-webhooks-config.js';
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -78,6 +83,8 @@ const EnvSchema = Type.Object({
   MUSTER_FLIGHTS_BUDGET_PER_DAY: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 600 }),
   MUSTER_FLIGHTS_POLL_MINUTES: Type.Integer({ minimum: 1, maximum: 60, default: 5 }),
   MUSTER_FLIGHTS_TIMEOUT_MS: Type.Integer({ minimum: 200, maximum: 60_000, default: 8000 }),
+  // Outbound webhooks (docs/webhooks.md "Outbound").
+  ...OUTBOUND_WEBHOOKS_ENV,
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -138,6 +145,10 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /** Backups of the database (docs/operations.md "Backups"). */
   readonly backup: BackupConfig;
+  /** Flight-data provider for flight checks and live tracking (MUSTER_FLIGHTS_*). */
+  readonly flights: FlightsConfig;
+  /** Outbound webhooks: target rules and the dispatcher's tuning (lib/outbound-webhooks-config.ts). */
+  readonly outboundWebhooks: OutboundWebhooksConfig;
 }
 
 export interface MetricsConfig {
@@ -156,8 +167,6 @@ export interface BackupConfig {
   readonly keep: number;
   /** Encrypts backups with this passphrase (Argon2id) instead of a key derived from MUSTER_SECRET_KEY. */
   readonly passphrase: string | undefined;
-  /** Flight-data provider for flight checks and live tracking (MUSTER_FLIGHTS_*). */
-  readonly flights: FlightsConfig;
 }
 
 export interface ChatConfig {
@@ -291,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       passphrase: e.MUSTER_BACKUP_PASSPHRASE,
     }),
     flights,
+    outboundWebhooks: parseOutboundWebhooks(e),
   });
 }
 

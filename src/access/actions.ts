@@ -172,6 +172,10 @@ export const actions = {
   'email_templates.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Email announcements (compose, preview, send, schedule, cancel, delivery): event admins and above.
   'announcements.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  // Outbound webhooks (docs/webhooks.md "Outbound"): an event's endpoints for event admins and
+  // above; a series' endpoints for series owners and global admins. Users only: keys 403.
+  'webhooks.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  'series_webhooks.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
   // Staff dashboard pages: an event's overview, for anyone with event access.
   'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;

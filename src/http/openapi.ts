@@ -24,7 +24,14 @@ whose only role is \`limited\`. Omitted means the key is absent, not null.
 
 \`{event_id}\`: numeric id or event UUID; the participants endpoints also accept the event slug.`;
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/**
+ * `extra.webhooks`: the document's OpenAPI 3.1 `webhooks` section (the outbound webhook
+ * messages, built by the module that sends them).
+ */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  extra: { webhooks?: Record<string, unknown> } = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -46,6 +53,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ bearer: [] }],
+      ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs', staticCSP: true });

@@ -5,6 +5,7 @@ import { resumeChatBlasts } from '../modules/chat-blasts/delivery.finish.js';
 import { deliverBlast } from '../modules/chat-blasts/delivery.service.js';
 import { sendQueuedEmail } from '../modules/email/email.service.js';
 import { sendReminders } from '../modules/email/reminders.service.js';
+import { startWebhookDispatcher } from '../modules/outbound-webhooks/dispatcher.js';
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
 import { checkPushReceipts } from '../modules/push/push-receipts.js';
 import { requestEsignSignature } from '../modules/registration/lifecycle/consents.service.js';
@@ -94,6 +95,8 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     );
     await deps.jobs.schedule('flight-track', `*/${deps.config.flights.pollMinutes} * * * *`);
   }
+  // Outbound webhooks: the dispatcher claims due deliveries until the job queue stops.
+  startWebhookDispatcher(deps);
 }
 
 /** Emails fetched per poll, and sent at a time over the pooled SMTP connections (README "Email and jobs"). */

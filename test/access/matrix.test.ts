@@ -47,6 +47,7 @@ import { claimRouteKeys } from './rows/invitation-claim.js';
 import { invitationRouteKeys } from './rows/invitations.js';
 import { operationsRouteKeys } from './rows/operations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
+import { outboundWebhookRouteKeys } from './rows/outbound-webhooks.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
@@ -640,6 +641,7 @@ const ROW_FILE_ROUTES = new Set([
   ...mediaRouteKeys, // public uploaded images (test/setup/images.test.ts)
   ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
   ...operationsRouteKeys, // GET /metrics (test/ops/rows.test.ts)
+  ...outboundWebhookRouteKeys, // outbound webhooks (test/outbound-webhooks/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ export * from './events.js';
 export * from './flights.js';
 export * from './messaging.js';
 export * from './oauth.js';
+export * from './outbound-webhooks.js';
 export * from './participants.js';
 export * from './records.js';
 export * from './webhooks.js';

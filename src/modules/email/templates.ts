@@ -29,6 +29,8 @@ export interface TemplateVars {
   /** An organiser's announcement (announcement-template.ts). */
   announcement: AnnouncementVars;
   staff_invitation: { scope_name: string; role: string; invited_by: string; sign_in_url: string };
+  /** An outbound webhook endpoint was switched off after failing for days (to its creator). */
+  webhook_disabled: { host: string; scope_name: string; webhooks_url: string };
 }
 export type TemplateName = keyof TemplateVars;
 export type {
@@ -62,6 +64,14 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
       'Hello,',
       `${escapeHtml(v.invited_by)} added you to <strong>${escapeHtml(v.scope_name)}</strong> as ${escapeHtml(v.role)}.`,
       `<a href="${escapeHtml(v.sign_in_url)}">Sign in with this email address</a> (or in the Muster app) to get started.`,
+    ]),
+  }),
+  webhook_disabled: (v) => ({
+    subject: `Muster webhook switched off: ${v.host}`,
+    text: `Every delivery of the webhook to ${v.host} (${v.scope_name}) failed for 5 days, so Muster switched it off.\n\nFix the receiver, then switch the webhook on again and redeliver what it missed: ${v.webhooks_url}\n`,
+    html: layout('Webhook switched off', [
+      `Every delivery of the webhook to <strong>${escapeHtml(v.host)}</strong> (${escapeHtml(v.scope_name)}) failed for 5 days, so Muster switched it off.`,
+      `Fix the receiver, then <a href="${escapeHtml(v.webhooks_url)}">switch the webhook on again</a> and redeliver what it missed.`,
     ]),
   }),
   invitation: invitationTemplate,

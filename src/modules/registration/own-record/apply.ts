@@ -13,6 +13,7 @@ import type { Tx } from '../../../db/client.js';
 import type { Deps } from '../../../deps.js';
 import { conflict } from '../../../lib/errors.js';
 import { recordAudit } from '../../audit/audit.service.js';
+import { emitWebhook } from '../../outbound-webhooks/emit.js';
 import { participantDetailJson } from '../../participants/participants.repo.js';
 import { PATCH_KEYS, type RecordPatchInput } from '../../participants/record/sections.schemas.js';
 import { writeRecordPatch } from '../../participants/record/write.js';
@@ -87,5 +88,11 @@ export async function applyRecordPatch(
     targetId: reg.id,
     metadata: { sections, fields, by: actor.role },
   });
+  // Outbound webhooks (docs/webhooks.md "Outbound"): the sections whose stored value changed.
+  if (fields.length > 0)
+    await emitWebhook(tx, reg.eventId, 'registration.updated', {
+      participant_event_id: reg.id,
+      sections: [...new Set(fields.map((f) => f.split('.')[0]!))],
+    });
   return sections;
 }

@@ -1,0 +1,92 @@
+/**
+ * One delivery attempt and its record (docs/webhooks.md "Outbound", "Delivery"): the target is
+ * checked again (targets.ts: a name that now resolves to a private address is refused without
+ * connecting), the body is signed with the `standardwebhooks` package under the endpoint's secret
+ * (and the previous one during a rotation: two signatures), sent (send.ts), and the result written
+ * in one statement: the log row, the delivery (`succeeded`, or the next attempt per the retry
+ * schedule, or `failed` after the last), and the endpoint's failure run. An endpoint failing for
+ * longer than MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS is switched off (disable.ts).
+ */
+import { sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import type { Deps } from '../../deps.js';
+import { disableIfFailingTooLong } from './disable.js';
+import { type AttemptResult, post } from './send.js';
+import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
+
+/** A claimed delivery (dispatcher.ts claimDue). */
+export type Claimed = {
+  delivery_id: number;
+  endpoint_id: number;
+  /** This attempt's number (1 = first). */
+  attempts: number;
+  url: string;
+  secret_sealed: string;
+  previous_sealed: string | null;
+  msg_id: string;
+  body: string;
+};
+
+/** `webhook-signature`: one `v1,…` per valid secret, space separated (Standard Webhooks). */
+export function signatures(secrets: string[], msgId: string, at: Date, body: string): string {
+  return secrets.map((s) => new Webhook(s).sign(msgId, at, body)).join(' ');
+}
+
+const secretCache = new Map<string, string>();
+function unsealed(deps: Deps, sealed: string): string {
+  let secret = secretCache.get(sealed);
+  if (secret === undefined) {
+    secret = deps.sealer.unseal<string>(sealed);
+    if (secretCache.size > 1000) secretCache.clear();
+    secretCache.set(sealed, secret);
+  }
+  return secret;
+}
+
+async function send(deps: Deps, row: Claimed): Promise<AttemptResult> {
+  const cfg = deps.config.outboundWebhooks;
+  try {
+    const url = checkUrl(row.url, cfg);
+    const target = await resolveTarget(url, cfg);
+    const at = new Date();
+    const secrets = [row.secret_sealed, ...(row.previous_sealed ? [row.previous_sealed] : [])].map((s) =>
+      unsealed(deps, s),
+    );
+    const headers = {
+      'webhook-id': row.msg_id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signatures(secrets, row.msg_id, at, row.body),
+    };
+    return await post(url, target, headers, row.body, cfg.timeoutMs);
+  } catch (error) {
+    if (error instanceof TargetRefused)
+      return { status: null, durationMs: 0, excerpt: null, error: error.message };
+    throw error;
+  }
+}
+
+/** Runs one attempt of a claimed delivery and records it. */
+export async function attempt(deps: Deps, row: Claimed): Promise<void> {
+  const result = await send(deps, row);
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  const schedule = deps.config.outboundWebhooks.retrySchedule;
+  const last = row.attempts >= schedule.length;
+  const delay = last ? 0 : schedule[row.attempts]!;
+  const next = ok ? 'succeeded' : last ? 'failed' : 'pending';
+  await deps.db.execute(sql`
+    WITH a AS (
+      INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempt, status_code, duration_ms, response_excerpt, error)
+      VALUES (${row.delivery_id}, ${row.endpoint_id}, ${row.attempts}, ${result.status}, ${result.durationMs},
+              ${result.excerpt}, ${result.error})),
+    d AS (
+      UPDATE webhook_deliveries
+         SET status = ${next}::text,
+             delivered_at = CASE WHEN ${ok}::boolean THEN now() END,
+             next_attempt_at = CASE WHEN ${next}::text = 'pending'
+               THEN now() + make_interval(secs => ${delay}::double precision) ELSE next_attempt_at END
+       WHERE id = ${row.delivery_id} AND status = 'pending' AND attempts = ${row.attempts}::int)
+    UPDATE webhook_endpoints
+       SET failing_since = CASE WHEN ${ok}::boolean THEN NULL ELSE now() END
+     WHERE id = ${row.endpoint_id} AND (failing_since IS NOT NULL) = ${ok}::boolean`);
+  if (!ok) await disableIfFailingTooLong(deps, row.endpoint_id);
+}
