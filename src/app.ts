@@ -38,6 +38,7 @@ import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { exportRoutes } from './modules/exports/exports.routes.js';
 import { groupRoutes } from './modules/groups/groups.routes.js';
+import { roomingRoutes } from './modules/rooming/rooming.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
@@ -134,6 +135,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       staffRecordRoutes(api, deps);
       // Organiser operations (docs/organiser-api.md): groups, exports, audit trail, team, API keys.
       groupRoutes(api, deps);
+      roomingRoutes(api, deps);
       auditLogRoutes(api, deps);
       teamRoutes(api, deps);
       apiKeyRoutes(api, deps);

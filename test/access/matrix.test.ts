@@ -48,6 +48,7 @@ import { invitationRouteKeys } from './rows/invitations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
+import { roomingRouteKeys } from './rows/rooming.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
@@ -636,6 +637,7 @@ const ROW_FILE_ROUTES = new Set([
   ...eventSetupRouteKeys, // consent documents, logo and banner (test/setup/rows.test.ts)
   ...mediaRouteKeys, // public uploaded images (test/setup/images.test.ts)
   ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
+  ...roomingRouteKeys, // rooms, rules, plan, apply (test/rooming/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

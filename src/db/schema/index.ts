@@ -11,3 +11,4 @@ export * from './oauth.js';
 export * from './participants.js';
 export * from './records.js';
 export * from './webhooks.js';
+export * from './rooming.js';
