@@ -72,7 +72,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // `Connection: close`), not refused with a 503: a scan the client already sent gets its result.
     return503OnClosing: false,
     schemaController: { compilersFactory: { buildSerializer } },
-    // An over-long path segment names no record: 404 with the usual envelope (contract §1).
+    // An over-long path segment names no record: 404 with the usual envelope (docs/decisions.md "Status codes and check order").
     frameworkErrors: (error, _request, reply) => {
       const notFound = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       void (reply as FastifyReply)
@@ -95,7 +95,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(
     async (plain) => {
       const api = typed(plain);
-      // Contract §10 "Compression": API responses over 1 KB in br or gzip when the client asks (br
+      // docs/decisions.md "Timestamps and nulls": API responses over 1 KB in br or gzip when the client asks (br
       // preferred). Scoped to /api/v1: web pages carry CSRF tokens next to reflected input, which
       // compression would expose (BREACH). The SSE scan feed hijacks its reply, so it bypasses the
       // hook and stays unbuffered. zlib runs on the libuv thread pool, off the event loop.
@@ -121,9 +121,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       emailLogRoutes(api, deps);
       suppressionRoutes(api, deps);
       emailTemplateRoutes(api, deps); // per-event wording of participant and guardian emails
-      // Inbound receivers (contract §6): own raw-body parser, scoped to /webhooks.
+      // Inbound receivers (docs/decisions.md "Messaging"): own raw-body parser, scoped to /webhooks.
       api.register(webhookPlugin, { prefix: '/webhooks', deps });
-      // Registration, participant and guardian side (contract §8).
+      // Registration, participant and guardian side (docs/decisions.md "Registration side").
       recordRoutes(api, deps);
       guardianPortalRoutes(api, deps);
       // Registration: invitations, lifecycle, tickets, consents.

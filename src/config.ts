@@ -48,7 +48,7 @@ const EnvSchema = Type.Object({
   MUSTER_CHAT_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
   MUSTER_CHAT_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 120 }),
   MUSTER_CHAT_RETRY_BASE_MS: Type.Integer({ minimum: 1, maximum: 600_000, default: 1000 }),
-  // Inbound receivers and the e-signature client (contract §6; README "Provider webhooks").
+  // Inbound receivers and the e-signature client (docs/decisions.md "Messaging"; README "Provider webhooks").
   MUSTER_EMAIL_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
   MUSTER_HELPDESK_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 8, maxLength: 500 })),
   MUSTER_ESIGN_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),

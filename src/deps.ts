@@ -47,7 +47,7 @@ export type UserCtx = Ctx<UserAccess>;
 export type UserEventCtx = Ctx<EventAccess & UserAccess>;
 /** A user-only action on a series: the series row and a user principal. */
 export type UserSeriesCtx = Ctx<SeriesAccess & UserAccess>;
-/** A mobile-token-only action's context (contract §9). */
+/** A mobile-token-only action's context (docs/decisions.md "Credentials and roles"). */
 export type MobileCtx = Ctx<MobileAccess>;
 /** An action on the caller's own registration: `access.registration` is resolved and theirs. */
 export type RegistrationCtx = Ctx<RegistrationAccess>;

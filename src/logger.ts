@@ -29,7 +29,7 @@ export const REDACT_PATHS = [
 
 /**
  * URLs can carry bearer-equivalent tokens: the guardian portal's path token (`/guardian/<token>`,
- * contract §8) and `token=` query parameters (invitation links). Both are replaced by `[redacted]`.
+ * docs/decisions.md "Registration side") and `token=` query parameters (invitation links). Both are replaced by `[redacted]`.
  */
 export function redactUrl(url: string): string {
   return url

@@ -1,5 +1,5 @@
 /**
- * The spec's credential-and-role matrix as data (spec "Authentication", contract §2).
+ * The spec's credential-and-role matrix as data (spec "Authentication", docs/decisions.md "Credentials and roles").
  * Every route names one of these actions in `config.action`; the app refuses to start otherwise.
  * Pinned by test/access/matrix.test.ts, which is transcribed from the spec, not from this file.
  *
@@ -40,7 +40,7 @@ export interface ActionRule {
     | 'registration:own'
     | 'consent:own'
     | 'guardian:link';
-  /** Only a mobile token may call (contract §9: other valid credentials get 403). */
+  /** Only a mobile token may call (docs/decisions.md "Credentials and roles": other valid credentials get 403). */
   mobileOnly?: boolean;
   /** Message for credential kinds that may never use the action (403). */
   denyMessage?: string;
@@ -56,7 +56,7 @@ export const actions = {
   'participants.list': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'participants.search': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'participants.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
-  // Staff edits of a record (contract §10): participants access; which sections each role may
+  // Staff edits of a record (docs/decisions.md "Staff status changes and edits"): participants access; which sections each role may
   // write is data too (access/record-write.ts), checked by the service on the body's keys.
   'participants.edit': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'participants.lookup': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
@@ -87,18 +87,18 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can manage the ban list',
   },
-  // Check-in (contract §5): users only; keys get 403.
+  // Check-in (docs/decisions.md "Check-in"): users only; keys get 403.
   'scan_contexts.read': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
   'scan_contexts.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   'scans.read': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
   'scans.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
   'nfc_badges.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
-  // Travel calendar (contract §5): both key kinds within reach, users with event access.
+  // Travel calendar (docs/decisions.md "Check-in"): both key kinds within reach, users with event access.
   'travel.read': { keys: KEYS_BOTH, users: 'event_access', target: 'event:id' },
-  // Staff notes (contract §4): users with participants access only; keys 403.
+  // Staff notes (docs/decisions.md "Participants API"): users with participants access only; keys 403.
   'notes.read': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
   'notes.write': { keys: NO_KEYS, users: 'participants', target: 'event:slug' },
-  // Series event API (spec "Series and events"; contract §7, §2). Creation: series keys only.
+  // Series event API (spec "Series and events"; docs/decisions.md "Series, events and bans"). Creation: series keys only.
   'events.create': {
     keys: SERIES_KEY,
     users: null,
@@ -107,15 +107,15 @@ export const actions = {
   },
   'series.events.read': { keys: SERIES_KEY, users: 'event_access', target: 'series:event' },
   'series.events.update': { keys: SERIES_KEY, users: 'event_manage', target: 'series:event' },
-  // contract §2: keys reach `setup/complete` for their event(s); users need event management.
+  // docs/decisions.md "Credentials and roles": keys reach `setup/complete` for their event(s); users need event management.
   'events.setup_complete': { keys: KEYS_BOTH, users: 'event_manage', target: 'event:id' },
   // Event setup content (consent documents, logo and banner): like the event update route — the
   // series key of the event's series and event managers.
   'event_setup.manage': { keys: SERIES_KEY, users: 'event_manage', target: 'event:id' },
-  // Chat blasts (contract §6, §2 "chat blasts: any event access except read_only"): keys 403.
+  // Chat blasts (docs/decisions.md "Messaging"): keys 403.
   'chat_blasts.read': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
   'chat_blasts.write': { keys: NO_KEYS, users: 'event_write', target: 'event:id' },
-  // Email log (contract §6 "bounced addresses flagged … in the email log"): global admins only.
+  // Email log (docs/decisions.md "Messaging"): global admins only.
   'email_log.read': {
     keys: NO_KEYS,
     users: 'global_admin',
@@ -129,7 +129,7 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can manage email suppressions',
   },
-  // Registration (contract §4 invite, §8). Invite: event key of the event, series key of
+  // Registration (docs/decisions.md "Participants API"). Invite: event key of the event, series key of
   // its series, users with participants access. Participant side: the signed-in user (mobile
   // token) on their own registrations. Staff withdraw/reinstate/reject: event admins and above.
   'participants.invite': { keys: KEYS_BOTH, users: 'participants', target: 'event:slug' },
@@ -146,7 +146,7 @@ export const actions = {
   },
   'consents.sign': { keys: NO_KEYS, users: 'authenticated', target: 'consent:own', mobileOnly: true },
   'registrations.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
-  // Guardian portal (contract §8 "token is the credential"): the guardian the link names, only.
+  // Guardian portal (docs/decisions.md "Guardian portal"): the guardian the link names, only.
   'guardian_portal.read': { keys: NO_KEYS, users: null, target: 'guardian:link' },
   'guardian_portal.write': { keys: NO_KEYS, users: null, target: 'guardian:link' },
   // Organiser operations (the staff dashboard's API). Users only: keys 403 before any lookup.

@@ -1,5 +1,5 @@
 /**
- * Bearer credential → Principal (spec "Authentication"; contract §2). Security-critical: pinned by
+ * Bearer credential → Principal (spec "Authentication"; docs/decisions.md "Credentials and roles"). Security-critical: pinned by
  * test/access/matrix.test.ts (no header, garbage, bad checksum, revoked, expired, demoted owner).
  * A secret that fails the format/checksum test is refused before any database query; otherwise it
  * is looked up by its SHA-256 digest only.

@@ -63,7 +63,7 @@ export interface SeriesEventAccess extends AccessContext {
 export interface UserAccess extends AccessContext {
   principal: UserPrincipal;
 }
-/** An action only a mobile token may call (contract §9). */
+/** An action only a mobile token may call (docs/decisions.md "Credentials and roles"). */
 export interface MobileAccess extends UserAccess {
   principal: MobilePrincipal;
 }

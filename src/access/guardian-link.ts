@@ -1,5 +1,5 @@
 /**
- * The `guardian_link` credential source (contract §8 "Guardian portal (token is the credential)"):
+ * The `guardian_link` credential source (docs/decisions.md "Guardian portal"):
  * the token in the path of a guardian's emailed link (`{token}`, 256 random bits, stored only as its
  * SHA-256 digest in `guardians.invite_token_digest`, valid 7 days) names one guardian of one
  * registration. Routes and pages of the portal declare `config: { action, credential:

@@ -1,8 +1,8 @@
 /**
- * Ownership targets (contract §8 "the participant's own registration"): `{participant_event_id}`
+ * Ownership targets (docs/decisions.md "Registration side"): `{participant_event_id}`
  * names a registration the caller may act on only when its person is linked to the caller
  * (`people.user_id`); `{id}` under /consents names a consent of such a registration. Resolved by the
- * gate (authorize.ts) in the check order of contract §1: malformed or unknown → 404; someone
+ * gate (authorize.ts) in the check order of docs/decisions.md "Status codes and check order": malformed or unknown → 404; someone
  * else's → 403 `This is not your registration` (staff included: they use the participants
  * endpoints). Pinned by test/access/rows/registration.ts and registrations-record.ts.
  */

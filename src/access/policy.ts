@@ -1,6 +1,6 @@
 /**
- * Access decisions (contract §2), pure functions over a principal and its roles on the target.
- * Pinned by test/access/matrix.test.ts. Check order (contract §1): 401 → 403 kind/scope → 404 →
+ * Access decisions (docs/decisions.md "Credentials and roles"), pure functions over a principal and its roles on the target.
+ * Pinned by test/access/matrix.test.ts. Check order (docs/decisions.md "Status codes and check order"): 401 → 403 kind/scope → 404 →
  * 403 reach → 422 → action; this file holds the two 403 steps and the field visibility.
  */
 import { forbidden } from '../lib/errors.js';
@@ -17,7 +17,7 @@ export interface Roles {
 
 export const NO_ROLES: Roles = { event: new Set(), series: new Set() };
 
-/** Which participant fields the caller may see (serializers apply it; contract §2). */
+/** Which participant fields the caller may see (serializers apply it; docs/decisions.md "Credentials and roles"). */
 export interface Visibility {
   /** phone, date_of_birth, address, guardian email/phone, travel origin_address (hidden from `limited`). */
   pii: boolean;
@@ -62,7 +62,7 @@ function hasAny(roles: ReadonlySet<EventRole>, wanted: ReadonlySet<EventRole>): 
   return false;
 }
 
-/** Whether a user holding `roles` on the target meets `requirement` (contract §2 bullet list). */
+/** Whether a user holding `roles` on the target meets `requirement` (docs/decisions.md "Credentials and roles"). */
 export function userMeets(requirement: UserRequirement, user: PrincipalUser, roles: Roles): boolean {
   if (user.globalAdmin) return true;
   switch (requirement) {
@@ -103,7 +103,7 @@ const ROLE_ORDER = ['global_admin', 'event_admin', 'safeguarding_lead', 'ops', '
 const SERIES_ROLE_ORDER: readonly SeriesRole[] = ['owner', 'organizer'];
 
 /**
- * The `role` of a GET /events entry (contract §10): `global_admin`, else the widest event role,
+ * The `role` of a GET /events entry (docs/decisions.md "Credentials and roles"): `global_admin`, else the widest event role,
  * else `series_member` when the event is reached only through a series role (the value the mobile
  * app knows), else null.
  */

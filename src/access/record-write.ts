@@ -1,6 +1,6 @@
 /**
- * Which parts of a participant's record a staff member may write (contract §10 "Staff edits": who
- * may write which section follows who may read it, §2). Data, applied by the staff-edit service
+ * Which parts of a participant's record a staff member may write (docs/decisions.md "Staff status changes and edits": who
+ * may write which section follows who may read it, see "Credentials and roles"). Data, applied by the staff-edit service
  * (`PATCH /events/{e}/participants/{pe}`) to the keys of the request body before validation:
  * - `sensitive`: the sections and top-level fields only global admins and the event's safeguarding
  *   leads read (medical, dietary, accessibility, safeguarding, the registration's own emergency

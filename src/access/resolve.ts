@@ -1,6 +1,6 @@
 /**
- * Path targets and roles: `{event_id}` (numeric id, UUID, or slug where allowed; contract §1) and
- * `{series_id}` (UUID, slug or `current`; contract §7, §9), and the caller's roles on them.
+ * Path targets and roles: `{event_id}` (numeric id, UUID, or slug where allowed; docs/decisions.md "Identifiers") and
+ * `{series_id}` (UUID, slug or `current`; docs/decisions.md "Series, events and bans"), and the caller's roles on them.
  */
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';

@@ -1,5 +1,5 @@
 /**
- * The sync high-water mark (contract §4) that the participant sync, the scan list and the live scan
+ * The sync high-water mark (docs/decisions.md "Participants API") that the participant sync, the scan list and the live scan
  * feed page up to: database-level, so no module borrows it from another.
  */
 import { sql } from 'drizzle-orm';
@@ -17,7 +17,7 @@ export const SYNC_HIGH_WATER_SQL = `least(clock_timestamp() - interval '1 millis
      AND backend_type = 'client backend') - interval '1 microsecond', 'infinity'))`;
 
 /**
- * Sync high-water mark (contract §4), fixed before the list query. updated_at is set to the
+ * Sync high-water mark (docs/decisions.md "Participants API"), fixed before the list query. updated_at is set to the
  * writing transaction's start time, so any write not yet committed has updated_at ≥ the start of
  * the oldest transaction still open; the mark stays just below that, and such rows are picked up
  * by the next delta sync instead of being skipped. The mark also stays one millisecond behind the

@@ -3,7 +3,7 @@
  * (access/authorize.ts) with the credential its `config.credential` names, and handlers get the
  * typed context through `ctxOf`. Credential sources:
  * - `bearer` (default): the Authorization header, checked onRequest, before the body is parsed;
- *   sets `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (contract §2).
+ *   sets `X-Token-Refresh-Recommended: true` when a mobile token has < 3 days left (docs/decisions.md "Credentials and roles").
  * - `session_cookie`: the web pages' sealed session cookie (http/session-cookie.ts), checked
  *   preHandler, after the pages' CSRF check and validation (a forged form is refused first); no
  *   or dead session → SignInRequired (the pages redirect to /signin). `optionalSession` pages
@@ -35,7 +35,7 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
     const { action, credential = 'bearer' } = request.routeOptions.config;
     if (!action || credential !== 'bearer') return;
-    // The refresh hint goes on every response once the token is known, denials included (contract §2).
+    // The refresh hint goes on every response once the token is known, denials included (docs/decisions.md "Credentials and roles").
     request.access = await authorize(
       deps.db,
       action,
@@ -68,6 +68,37 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
 }
 
 /**
+ * What a request tells about its route: the action its `config.action` declares (Fastify infers
+ * the literal from the route's options, so `A` is that one action in a route's handler and hooks).
+ */
+export interface RoutedRequest<A extends Action> {
+  readonly routeOptions: { readonly url?: string; readonly config: { readonly action?: A } };
+  readonly access?: AccessContext;
+  readonly log: FastifyRequest['log'];
+}
+
+/**
+ * The service context of the request, for the action its route declares (`config.action`), typed
+ * by that action's target and credential kinds (access/authorize.ts AccessFor). Throws when the
+ * gate did not run (a route without `config.action`: a programming error, never a caller's).
+ */
+export function routeCtx<A extends Action>(deps: Deps, request: RoutedRequest<A>): CtxFor<A> {
+  const ctx = optionalRouteCtx(deps, request);
+  if (!ctx) throw new Error(`Route ${request.routeOptions.url} was not authorised`);
+  return ctx;
+}
+
+/** Like routeCtx, for an `optionalSession` page: null when the visitor is not signed in. */
+export function optionalRouteCtx<A extends Action>(deps: Deps, request: RoutedRequest<A>): CtxFor<A> | null {
+  const access = request.access;
+  if (!access) return null;
+  if (access.action !== request.routeOptions.config.action)
+    throw new Error(`Route ${request.routeOptions.url} was authorised for another action`);
+  return { ...deps, log: request.log as Deps['log'], access: access as AccessFor<A> };
+}
+
+/**
+ * Old form, kept while other branches still use it: prefer routeCtx.
  * The service context of a request the gate authorised for `action` (the route's `config.action`),
  * typed by that action's target and credential kinds (access/authorize.ts AccessFor). A hook shared
  * by routes of several actions names them all. A route that names another action fails loudly.

@@ -1,5 +1,5 @@
 /**
- * Request basics: a JSON parser that accepts an empty body (contract §1: "a DELETE or GET sent
+ * Request basics: a JSON parser that accepts an empty body (docs/decisions.md "Status codes and check order": "a DELETE or GET sent
  * with Content-Type: application/json and no body must work"), and `Cache-Control: no-store` on
  * every response (they carry personal data), except the public OpenAPI/docs documents and the
  * static scripts under `/assets/` that set their own (public, cacheable: no personal data).
@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 export function registerHttpBasics(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  // JSON only: any other body type is a 400 (contract §1 "wrong content type").
+  // JSON only: any other body type is a 400 (docs/decisions.md "Status codes and check order").
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

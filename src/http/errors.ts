@@ -30,7 +30,7 @@ export function jsonErrorHandler(error: FastifyError, request: FastifyRequest, r
     return reply.status(error.statusCode).send({ error: error.message, ...error.extra });
   }
   if (error.validation) {
-    // A malformed path id names no record: 404 (contract §1), not a validation error.
+    // A malformed path id names no record: 404 (docs/decisions.md "Status codes and check order"), not a validation error.
     if (error.validationContext === 'params') return reply.status(404).send({ error: 'Not found' });
     return reply.status(422).send({ error: validationMessage(error) });
   }

@@ -25,7 +25,7 @@ export const ProblemsErrorBody = Type.Object(
   { description: 'Error envelope' },
 );
 
-/** Standard error responses for an authenticated route (contract §1 status codes). */
+/** Standard error responses for an authenticated route (docs/decisions.md "Status codes and check order"). */
 export const errorResponses = (...codes: number[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBody])) as Record<number, typeof ErrorBody>;
 

@@ -1,5 +1,5 @@
 /**
- * The chat provider adapter (contract §6 "Messaging"): a Slack-compatible Web API spoken through the
+ * The chat provider adapter (docs/decisions.md "Messaging"): a Slack-compatible Web API spoken through the
  * official `@slack/web-api` WebClient with `slackApiUrl` = MUSTER_CHAT_BASE_URL. A direct message is
  * `conversations.open {users}` → channel id, then `chat.postMessage {channel, text}` → `ts`.
  *

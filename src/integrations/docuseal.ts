@@ -1,5 +1,5 @@
 /**
- * DocuSeal-style e-signature client (contract §6 "an e-signature client adapter", §8 "Consents"):
+ * DocuSeal-style e-signature client (docs/decisions.md "Messaging"):
  * `POST {MUSTER_ESIGN_URL}/submissions` with header `X-Auth-Token: <MUSTER_ESIGN_API_KEY>` and
  * `{template_id, send_email, submitters:[{role, name, email, external_id}]}`; the answer is the list
  * of submitters, each with `submission_id` (stored as consents.esign_submission_id, the key the

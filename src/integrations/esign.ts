@@ -1,5 +1,5 @@
 /**
- * E-signature adapter interface (contract §8 "Consents"). With a provider configured, submitting
+ * E-signature adapter interface (docs/decisions.md "Consents"). With a provider configured, submitting
  * a registration enqueues an `esign-request` job per consent that calls `createSigningRequest`;
  * the provider's webhook (`POST /webhooks/esign`) then drives the consent status and re-runs the
  * completion check. With none (the embedded default), consents are signed by typed signature:

@@ -32,7 +32,7 @@ export interface JobPayloads {
     receipts: { ticket_id: string; push_token_id: number; token: string }[];
     attempt: number;
   };
-  /** Inbound receivers (contract §6): apply one stored provider event (webhook_events row). */
+  /** Inbound receivers (docs/decisions.md "Messaging"): apply one stored provider event (webhook_events row). */
   'webhook-process': { webhook_event_id: number };
   /** Create the e-signature provider's signing request for one consent (modules/registration). */
   'esign-request': { consent_id: number };

@@ -49,7 +49,7 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     });
   }
   await resumeChatBlasts(deps);
-  // Inbound receivers (contract §6).
+  // Inbound receivers (docs/decisions.md "Messaging").
   // Fetched 25 at a time: pg-boss waits a polling interval between fetches, and providers send
   // bursts (one delivery event per email). A failed batch is retried whole; processing is idempotent.
   await deps.jobs.work('webhook-process', (data) => processWebhookEvent(deps, data), {

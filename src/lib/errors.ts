@@ -48,7 +48,7 @@ export const isBadTextError = (error: unknown): boolean => BAD_TEXT_SQLSTATES.ha
 
 /**
  * The HTTP status an error answers with, the same for the API, the pages and the sign-in pages
- * (contract §1): an ApiError its own; schema validation 422; a body too large 413; an unreadable
+ * (docs/decisions.md "Status codes and check order"): an ApiError its own; schema validation 422; a body too large 413; an unreadable
  * body (wrong content type, malformed JSON) 400; text PostgreSQL cannot store 422; another error's
  * own 4xx/5xx `statusCode`; anything else 500.
  */

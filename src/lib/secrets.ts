@@ -1,5 +1,5 @@
 /**
- * Credential secrets (contract §2). Pinned by test/unit/secrets.test.ts (property tests) and the
+ * Credential secrets (docs/decisions.md "Credentials and roles"). Pinned by test/unit/secrets.test.ts (property tests) and the
  * authorization matrix. Formats:
  * - mobile token: `mst_m_` + 43 base62 random chars (≈256 bits) + 6 base62 chars of CRC-32;
  * - API secrets: `mst_g_` (global token), `mst_s_` (series key), `mst_e_` (event key) + 32 base62

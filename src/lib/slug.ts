@@ -1,4 +1,4 @@
-/** Slugs (contract §7): lowercase, dashes, `^[a-z0-9-]+$`, not all digits (ids), not reserved words. */
+/** Slugs (docs/decisions.md "Series, events and bans"): lowercase, dashes, `^[a-z0-9-]+$`, not all digits (ids), not reserved words. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const RESERVED_SLUGS = new Set([
   'current',

@@ -1,5 +1,5 @@
 /**
- * Timestamps on the wire (contract §1): ISO 8601 UTC with microseconds, e.g.
+ * Timestamps on the wire (docs/decisions.md "Timestamps and nulls"): ISO 8601 UTC with microseconds, e.g.
  * `2026-11-22T04:13:41.908781Z`. PostgreSQL text (`2026-11-22 04:13:41.9+00`, sessions run in UTC)
  * is converted here; SQL-built JSON uses `isoSql()` which yields the identical format.
  */

@@ -1,5 +1,5 @@
 /**
- * IANA time zones and wall-clock times (contract §7: an event's `timezone` must be an IANA name and
+ * IANA time zones and wall-clock times (docs/decisions.md "Series, events and bans": an event's `timezone` must be an IANA name and
  * zone-less date-times are read in the event's zone). Uses Intl only: no time-zone database of our own.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Chat workspace events (Slack Events API, contract §6). `team_join` and `user_change` carry the
+ * Chat workspace events (Slack Events API, docs/decisions.md "Messaging"). `team_join` and `user_change` carry the
  * user: its chat account is upserted and `chat_user_id` is linked on the person with that email
  * (case-insensitive), replacing a link to a different address. A deleted user is unlinked.
  */

@@ -1,5 +1,5 @@
 /**
- * Email provider events (Postmark-style, contract §6) → email_log. The log row is found by the
+ * Email provider events (Postmark-style, docs/decisions.md "Messaging") → email_log. The log row is found by the
  * `email_log_id` metadata Muster attaches to every message (`X-PM-Metadata-email_log_id`), else by
  * provider message id. Delivery → `delivered`, Open → `opened`, Bounce → `bounced` (a status never
  * moves back: bounced stays bounced, opened is not downgraded to delivered). A hard bounce or a spam

@@ -1,5 +1,5 @@
 /**
- * E-signature events (DocuSeal-style, contract §6, §8 "Consents") → consent status, then the
+ * E-signature events (DocuSeal-style, docs/decisions.md "Messaging") → consent status, then the
  * registration completion check (modules/registration/lifecycle/lifecycle.ts recheckCompletion).
  *
  * The consent is the one whose `esign_submission_id` is the event's submission id

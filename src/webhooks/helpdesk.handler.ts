@@ -1,5 +1,5 @@
 /**
- * Help desk events (Help Scout-style, contract §6). Conversation events (`convo.*`) upsert a
+ * Help desk events (Help Scout-style, docs/decisions.md "Messaging"). Conversation events (`convo.*`) upsert a
  * helpdesk_conversations row and link it to the user whose email is the customer's (case-insensitive);
  * customer events (`customer.*`) record the help-desk customer id on that user. Unknown users leave
  * the conversation unlinked (it links on a later event once the user exists).

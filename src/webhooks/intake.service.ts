@@ -1,5 +1,5 @@
 /**
- * Accepting a verified provider event (contract §6): one transaction inserts the dedupe row
+ * Accepting a verified provider event (docs/decisions.md "Messaging"): one transaction inserts the dedupe row
  * (unique provider + event id) and enqueues the `webhook-process` job, so a replay, or a concurrent
  * duplicate delivery, adds neither a row nor a job.
  */

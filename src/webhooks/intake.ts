@@ -1,5 +1,5 @@
 /**
- * What each receiver takes from a verified body (contract §6): the provider's event id (replay
+ * What each receiver takes from a verified body (docs/decisions.md "Messaging"): the provider's event id (replay
  * dedupe key), the event type, and the JSON payload the job works from. A verified body that is not
  * JSON is 400; JSON of the wrong shape is 422 — never a 500.
  */

@@ -1,5 +1,5 @@
 /**
- * The `webhook-process` job (contract §6): applies one stored provider event inside a transaction
+ * The `webhook-process` job (docs/decisions.md "Messaging"): applies one stored provider event inside a transaction
  * and marks it processed in the same transaction, so a retry after a crash never applies it twice.
  */
 import { and, eq, isNull } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * Signature checks of the inbound receivers (contract §6; quality.md "Webhooks"), all on the RAW
+ * Signature checks of the inbound receivers (docs/decisions.md "Messaging"; quality.md "Webhooks"), all on the RAW
  * request body and all constant-time. Each returns true only for a valid, fresh signature.
  *
  * - email, esign (Muster scheme; Postmark and DocuSeal sign nothing themselves): headers

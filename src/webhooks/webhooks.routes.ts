@@ -1,5 +1,5 @@
 /**
- * Inbound receivers under /api/v1/webhooks (spec "Events"; contract §6 "Inbound receivers").
+ * Inbound receivers under /api/v1/webhooks (spec "Events"; docs/decisions.md "Messaging").
  * Public to bearer credentials (`config.public: 'signature'`: an Authorization header is ignored);
  * each is authenticated by its provider's signature over the RAW body (webhooks/verify.ts), so this
  * plugin replaces the JSON parser with a raw-bytes one, scoped to these routes.

@@ -1,4 +1,4 @@
-/** Wire shapes of the inbound receivers (contract §6). Bodies are provider JSON, verified raw. */
+/** Wire shapes of the inbound receivers (docs/decisions.md "Messaging"). Bodies are provider JSON, verified raw. */
 import { Type } from 'typebox';
 
 export const WebhookAck = Type.Object(

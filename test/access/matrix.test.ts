@@ -1,6 +1,6 @@
 /**
  * Authorization matrix (quality.md "Authorization matrix"), transcribed from the interface spec
- * ("Authentication", "Errors", the endpoint list) and contract §1 (check order 401 → 403 kind/scope →
+ * ("Authentication", "Errors", the endpoint list) and docs/decisions.md "Status codes and check order" (check order 401 → 403 kind/scope →
  * 404 → 403 reach → 422), §2 (roles and reach), §4 and §7/§9 (`current`). NOT derived from
  * src/access/policy.ts or actions.ts.
  *
@@ -167,7 +167,7 @@ const KEY_READ: Row = {
 /**
  * GET /series/{s} and GET /series/{s}/events: series key on its own series only (foreign 403),
  * users with a series role (global admin: any); event keys 403 (kind, before 404); `current` =
- * the calling series key's series, any other kind that may use the endpoint 400 (contract §9).
+ * the calling series key's series, any other kind that may use the endpoint 400 (docs/decisions.md "Credentials and roles").
  */
 // biome-ignore format: the matrix is a hand-aligned literal table
 const SERIES_READ: Row = {
@@ -236,7 +236,7 @@ const PLAIN: Row = {
 };
 
 /**
- * POST /bans and GET /bans (spec "Bans"; contract §7): global admins only — a global admin's mobile
+ * POST /bans and GET /bans (spec "Bans"; docs/decisions.md "Series, events and bans"): global admins only — a global admin's mobile
  * token or a global API token; POST /bans is the ONLY endpoint a `bans:write`-scoped token reaches
  * (so GET /bans answers it 403 with the scope message). Everyone else, keys included, 403
  * `Only global admins can manage the ban list`. Each 201 cell bans a fresh address.
@@ -312,7 +312,7 @@ const BAN_BY_ID: Row = {
 const BAN_TARGETS = ['ban', 'X:uuid', 'X:bad'] as const;
 const BAN_DENIED = 'Only global admins can manage the ban list';
 
-/** Visibility class of a user principal allowed to read participants (contract §2). */
+/** Visibility class of a user principal allowed to read participants (docs/decisions.md "Credentials and roles"). */
 const VISIBILITY: Partial<Record<PrincipalName, VisibilityClass>> = {
   admin: 'sensitive',
   globalToken: 'sensitive',
@@ -626,7 +626,7 @@ const ROW_FILE_ROUTES = new Set([
   ...guardianPortalRouteKeys,
   ...seriesEventRouteKeys, // series event API (test/events/rows.test.ts)
   ...chatBlastRouteKeys, // chat blasts
-  // Inbound receivers (contract §6), run by test/webhooks/rows.test.ts.
+  // Inbound receivers (docs/decisions.md "Messaging"), run by test/webhooks/rows.test.ts.
   ...webhookRouteKeys,
   ...emailLogRouteKeys,
   ...suppressionRouteKeys,
@@ -877,7 +877,7 @@ describe('visibility of a minor with guardians (detail and list)', () => {
       expect(p.parent_guardian_name).toBe('Gina Guardian');
       expect(p.parent_guardian_phone).toBe('+447700900100');
       expect(p.parent_guardian_email).toBe('gina.guardian@example.com');
-      // Guardians' contacts plus the registration's own, by priority (contract §4).
+      // Guardians' contacts plus the registration's own, by priority (docs/decisions.md "Participants API").
       expect((p.emergency_contacts as { name: string }[]).map((c) => c.name)).toEqual([
         'Uncle Minor',
         'Grandma Minor',

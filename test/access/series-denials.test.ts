@@ -1,6 +1,6 @@
 /**
  * The 403 message an event API key gets on series endpoints (spec "Authentication": series
- * endpoints take a series key or a user; contract §2). It names the actual reason — the key is an
+ * endpoints take a series key or a user; docs/decisions.md "Credentials and roles"). It names the actual reason — the key is an
  * event key — rather than claiming a user credential is required, since series keys are allowed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

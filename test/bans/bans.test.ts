@@ -1,6 +1,6 @@
 /**
  * The ban list over HTTP against the real database (spec "Ban", "POST /bans", "Errors";
- * contract §7): creation rules, 422/409 bodies, listing and filters, revoke/reinstate, audit,
+ * docs/decisions.md "Series, events and bans"): creation rules, 422/409 bodies, listing and filters, revoke/reinstate, audit,
  * isBanned() after create/revoke/expiry, who may call, and that refused writes change nothing.
  */
 import { eq, sql } from 'drizzle-orm';

@@ -1,15 +1,21 @@
 /**
- * An event admin composes an announcement to the guardians of minors in headless Chromium,
- * previews it, sends it, and watches the delivery state reach "sent" as the job worker hands the
- * emails to the real local SMTP server. Checked for accessibility and CSP errors; screenshots at
- * desktop width and at 360 px (test-artifacts/screenshots/announcements-*.png).
+ * An event admin signs in through the real email-code flow and composes an announcement to the
+ * guardians of minors in headless Chromium whose subject uses every placeholder, previews it,
+ * presses "Send now" and must confirm a question naming the number of addresses, then watches the
+ * delivery state reach "sent" as the job worker hands the emails to the real local SMTP server;
+ * the emails in the outbox carry no placeholder left unfilled. Checked for accessibility and CSP
+ * errors; screenshots at desktop width and at 360 px (test-artifacts/screenshots/announcements-*.png).
  */
+
+import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PLACEHOLDERS } from '../../src/modules/announcements/placeholders.js';
 import { issueMobileToken } from '../../src/modules/credentials/issue.service.js';
 import { SESSION_COOKIE } from '../../src/modules/web/session.js';
 import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { buildWorld, type World } from '../support/world.js';
+import { signInWithCode } from './flow.js';
 import { consoleErrors, describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
 
 describeBrowser('announcements in Chromium', () => {
@@ -39,17 +45,21 @@ describeBrowser('announcements in Chromium', () => {
     return context;
   }
 
-  it('compose → preview → send → delivery state', async () => {
-    const context = await signedIn(1100);
+  it('compose with every placeholder → preview → confirm the count → send → delivery state', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await context.newPage();
     const errors = consoleErrors(page);
-    await page.goto(`${t.origin}/staff/events/${world.events.A.id}/announcements`);
+    const path = `/staff/events/${world.events.A.id}/announcements`;
+    await page.goto(`${t.origin}/signin?next=${encodeURIComponent(path)}`);
+    await signInWithCode(t, page, world.users.eventAdmin.email, 'announcements-00-signin');
+    await page.waitForURL(`${t.origin}${path}`);
     expect(await page.locator('h1').textContent()).toBe('Announcements');
     await expectAccessible(page, 'announcements');
     await screenshot(page, 'announcements-01-compose');
 
     await page.getByLabel('Every parent or guardian of each participant under 18').check();
-    await page.getByLabel('Subject', { exact: true }).fill('Pickup on Sunday');
+    const subject = `Pickup on Sunday: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(' / ')}`;
+    await page.getByLabel('Subject', { exact: true }).fill(subject);
     await page
       .getByLabel('Message', { exact: true })
       .fill('Hello {{name}},\n\nPlease collect {{participant_names}} at five.');
@@ -60,8 +70,14 @@ describeBrowser('announcements in Chromium', () => {
     await screenshot(page, 'announcements-02-preview');
 
     await page.getByRole('button', { name: 'Send or schedule' }).click();
+    // "Send now" asks first, naming the count; nothing is sent before the answer.
+    await page.getByRole('heading', { name: 'Send to 2 addresses now?' }).waitFor();
+    expect(await t.deps.db.execute(sql`SELECT 1 FROM announcements`)).toMatchObject({ rows: [] });
+    await expectAccessible(page, 'send confirmation');
+    await screenshot(page, 'announcements-02b-confirm');
+    await page.getByRole('button', { name: 'Yes, send to 2 addresses' }).click();
     await page.waitForURL(/announcements\?show=\d+/);
-    expect(await page.locator('#shown-title').textContent()).toBe('Pickup on Sunday');
+    expect(await page.locator('#shown-title').textContent()).toBe(subject);
     for (let i = 0; i < 100; i++) {
       if ((await page.locator('#delivery').textContent())?.startsWith('2 sent')) break;
       await new Promise((r) => setTimeout(r, 200));
@@ -72,7 +88,12 @@ describeBrowser('announcements in Chromium', () => {
     expect(await page.locator('#shown tbody').textContent()).toContain('gina.guardian@example.com');
     await expectAccessible(page, 'delivery');
     await screenshot(page, 'announcements-03-delivery');
-    expect(t.smtp.received.filter((m) => m.subject.endsWith('Pickup on Sunday'))).toHaveLength(2);
+    const mails = t.smtp.received.filter((m) => m.subject.includes('Pickup on Sunday'));
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      'Summit Alpha: Pickup on Sunday: Gina Guardian / Max / Summit Alpha',
+      'Summit Alpha: Pickup on Sunday: Gus Guardian / Max / Summit Alpha',
+    ]);
+    for (const m of mails) expect(`${m.subject}\n${m.text}`).not.toMatch(/\{\{|\}\}/);
     expect(errors).toEqual([]);
 
     const narrow = await signedIn(360);

@@ -1,5 +1,5 @@
 /**
- * Scan context management (contract §5): create, update, delete; at least one check-in context.
+ * Scan context management (docs/decisions.md "Check-in"): create, update, delete; at least one check-in context.
  * Also registrations.first_checked_in_at (drizzle/0016_first_checked_in_at.sql), which scans and
  * these context changes keep: the earliest scanned_at in a checks_in context, for the staff table's
  * sort by check-in.

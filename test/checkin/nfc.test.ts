@@ -1,4 +1,4 @@
-/** NFC badges (contract §5): ensure, confirm, reset; module off → 422; scans by badge token. */
+/** NFC badges (docs/decisions.md "Check-in"): ensure, confirm, reset; module off → 422; scans by badge token. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';

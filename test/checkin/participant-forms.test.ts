@@ -1,5 +1,5 @@
 /**
- * Every form of participant reference of contract §9/§10, in POST /scans `participant_id`, in POST
+ * Every form of participant reference of docs/decisions.md "Check-in", in POST /scans `participant_id`, in POST
  * /scans/bulk items and in DELETE /scans/{ref}, sent with the mobile app's headers (JSON
  * Content-Type and Accept on every request, the event's numeric id in the path, no body on DELETE).
  * `registration_uuid` is random, distinct per registration and given to existing rows too.
@@ -77,7 +77,7 @@ describe('registration_uuid', () => {
   });
 });
 
-describe('participant_id forms (contract §10)', () => {
+describe('participant_id forms (docs/decisions.md "Participants API")', () => {
   it('POST /scans resolves every form to the registration', async () => {
     const reg = await newReg('scanforms');
     for (const [label, participant_id] of forms(reg)) {

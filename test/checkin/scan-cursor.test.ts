@@ -1,5 +1,5 @@
 /**
- * GET /events/{e}/scans?since= (contract §5, §10) under concurrent writes: the mobile app's scan
+ * GET /events/{e}/scans?since= (docs/decisions.md "Check-in") under concurrent writes: the mobile app's scan
  * sync (pages while `has_more`, `synced_at` passed back verbatim as `since`, stop when it does not
  * advance) receives every stored scan exactly once, and every cursor is a plain ISO 8601 UTC
  * timestamp with microseconds. Writes: group-commit batches (concurrent POST /scans), bulk replays,

@@ -1,5 +1,5 @@
 /**
- * Check-in (contract §5, §9) against the real database: scan contexts, scans, dedupe, travel
+ * Check-in (docs/decisions.md "Check-in") against the real database: scan contexts, scans, dedupe, travel
  * pickup, NFC badge on first check-in, bulk replays, scan feed and undo.
  */
 import type { FastifyInstance } from 'fastify';

@@ -4,7 +4,7 @@
  * in (one-time code by email, OAuth code + PKCE, POST /session) → POST /registrations → PATCH the
  * record (minor's date of birth, emergency contact, guardian) → submit → awaiting_guardian →
  * guardian email → guardian portal (view, permissions, complete, typed consent signatures) → complete.
- * Sign-in never creates accounts (contract §3): the invitee first claims the invitation
+ * Sign-in never creates accounts (docs/decisions.md "Account and sessions"): the invitee first claims the invitation
  * (`POST /invitations/claim`), which makes sure the invited address has an account.
  */
 import { createHash, randomBytes } from 'node:crypto';

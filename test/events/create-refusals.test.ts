@@ -1,5 +1,5 @@
 /**
- * POST /series/{s}/events refusals (spec "Series and events"; contract §7, §9): each with its exact
+ * POST /series/{s}/events refusals (spec "Series and events"; docs/decisions.md "Series, events and bans"): each with its exact
  * status and body, and none changing the database.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * POST /series/{s}/events (spec "Series and events"; contract §7, §9): series key only, the series
+ * POST /series/{s}/events (spec "Series and events"; docs/decisions.md "Series, events and bans"): series key only, the series
  * from the key, foreign `event_series_id` 403, required fields, operator domains, slug rules, IANA
  * timezone, zone-less times in the event's zone, unknown fields 422, defaults (draft, check-in
  * context, modules), key owner's event_admin, audit naming the key, 201 `{event: Event (full)}`.

@@ -1,7 +1,7 @@
 /**
- * POST /events/{event_id}/setup/complete (contract §7): sets setup_complete (a support email is
+ * POST /events/{event_id}/setup/complete (docs/decisions.md "Series, events and bans"): sets setup_complete (a support email is
  * required, else 422), idempotent (a second call returns the same event, writes nothing), audited
- * with the credential; reachable by event managers and both key kinds within reach (contract §2).
+ * with the credential; reachable by event managers and both key kinds within reach (docs/decisions.md "Credentials and roles").
  */
 import { describe, expect, it } from 'vitest';
 import { createEventRecord } from '../../src/modules/events/records.service.js';

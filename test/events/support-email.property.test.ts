@@ -1,5 +1,5 @@
 /**
- * support_email domains (contract §7; quality.md "support-email domain look-alikes"): only an exact
+ * support_email domains (docs/decisions.md "Series, events and bans"; quality.md "support-email domain look-alikes"): only an exact
  * operator domain passes, in any letter case; subdomains, suffixes, prefixes and look-alikes fail.
  */
 import fc from 'fast-check';

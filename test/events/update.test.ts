@@ -1,5 +1,5 @@
 /**
- * GET|PATCH /series/{s}/events/{e} (contract §7): the event by id, UUID or slug within the series
+ * GET|PATCH /series/{s}/events/{e} (docs/decisions.md "Series, events and bans"): the event by id, UUID or slug within the series
  * (else 404); PATCH applies the create rules to the fields given, rejects unknown fields, merges
  * modules, reads zone-less times in the (new or current) timezone, audits and bumps updated_at.
  */

@@ -1,4 +1,4 @@
-/** src/lib/zoned-time.ts: IANA zone names and wall-clock times read in a zone (contract §7). */
+/** src/lib/zoned-time.ts: IANA zone names and wall-clock times read in a zone (docs/decisions.md "Series, events and bans"). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalTimeZone, zonedToInstant, zoneOffsetMs } from '../../src/lib/zoned-time.js';

@@ -1,5 +1,5 @@
 /**
- * Guardian portal (contract §8): the token is the credential; 404 unknown, 410 expired; the view
+ * Guardian portal (docs/decisions.md "Guardian portal"): the token is the credential; 404 unknown, 410 expired; the view
  * carries no sensitive detail; PATCH and complete validate, audit, bump updated_at and re-run the
  * registration's completion check; withdrawn registrations refuse writes; rate limited per IP.
  */
@@ -45,7 +45,7 @@ beforeAll(async () => {
     `INSERT INTO guardians (registration_id, name, email, status) VALUES (${world.regs.adultA.id}, 'Old Link', 'old@example.com', 'invited') RETURNING id`,
   );
   expired = await giveToken(t.deps.db, row!.id, -1);
-  // The minor has submitted (contract §8 submit → awaiting_guardian): the completion check applies.
+  // The minor has submitted (docs/decisions.md "Guardian portal" submit → awaiting_guardian): the completion check applies.
   await q(`UPDATE registrations SET submitted_at = now() WHERE id = ${world.regs.minorA.id}`);
 }, 60_000);
 

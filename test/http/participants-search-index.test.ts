@@ -1,6 +1,6 @@
 /**
  * Participant search through the trigram index (migration 0009_search_trgm) returns exactly what
- * the contract's rules select and rank (contract §4 "Search"): for generated terms — fragments of
+ * the contract's rules select and rank (docs/decisions.md "Participants API"): for generated terms — fragments of
  * names and emails, digits, LIKE wildcards, case changes, non-ASCII — the endpoint's ids equal those
  * of the plain predicate with no index condition, in the same order. On both databases (the
  * embedded one loads pg_trgm from PGlite's contrib).

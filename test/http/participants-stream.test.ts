@@ -1,6 +1,6 @@
 /**
  * The participant sync list is streamed in batches of rows (participants.service LIST_BATCH) and
- * compressed on request (contract §10 "Compression"): the bytes are one JSON document equal to what
+ * compressed on request (docs/decisions.md "Timestamps and nulls"): the bytes are one JSON document equal to what
  * the per-row SQL serializer builds for each registration, in id order, over several batches;
  * gzip and br decode to the same bytes; small bodies and the SSE scan feed are not compressed.
  */
@@ -85,7 +85,7 @@ describe('GET /events/{e}/participants streamed in batches', () => {
   });
 });
 
-describe('compression (contract §10)', () => {
+describe('compression (docs/decisions.md "Timestamps and nulls")', () => {
   const plain = async () => {
     const res = await app.inject({ method: 'GET', url: path(), headers: bearer(w.secrets.admin) });
     expect(res.headers['content-encoding']).toBeUndefined();

@@ -1,6 +1,6 @@
 /**
  * Behaviour of the participant, account and series read endpoints (spec "Participants", "Account
- * and credentials", "Series and events"; contract §2, §4, §7). One app + world for the file.
+ * and credentials", "Series and events"; docs/decisions.md "Credentials and roles"). One app + world for the file.
  *
  * Choices where spec and contract are silent (reported to the lead):
  * - a missing `q` behaves like a blank one (`{results: []}`);
@@ -225,7 +225,7 @@ describe('GET /events/{e}/participants', () => {
   );
 });
 
-describe('derived fields (contract §4)', () => {
+describe('derived fields (docs/decisions.md "Participants API")', () => {
   it('display_name is the preferred name, else legal first + last; full_name is legal first + last', async () => {
     const adult = await detail(w.regs.adultA.id);
     expect(adult.display_name).toBe('Ali');

@@ -1,5 +1,5 @@
 /**
- * The participants sync high-water mark (contract §4) never lets a delta sync skip a write that
+ * The participants sync high-water mark (docs/decisions.md "Participants API") never lets a delta sync skip a write that
  * committed after the mark was taken. PostgreSQL only: the embedded database has one session, so
  * no transaction can be open while a sync runs.
  */

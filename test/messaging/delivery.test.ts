@@ -1,5 +1,5 @@
 /**
- * Chat blast delivery (contract §6) through the job worker against a real local HTTP server speaking
+ * Chat blast delivery (docs/decisions.md "Messaging") through the job worker against a real local HTTP server speaking
  * the Slack Web API subset (test/support/slack-fake.ts), with staff push on completion against the
  * fake Expo server: happy path with bounded concurrency, permanent and transient errors, 429 +
  * Retry-After, a blast where everyone fails, and resumption of a blast a crashed worker left behind

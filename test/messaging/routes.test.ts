@@ -1,5 +1,5 @@
 /**
- * Chat blast routes (contract §6 "Messaging") with exact statuses and bodies, on the real database,
+ * Chat blast routes (docs/decisions.md "Messaging") with exact statuses and bodies, on the real database,
  * without a worker: message rules, recipient snapshot (status `complete` with a linked chat account,
  * one row per chat user), the job enqueued in the creating transaction, listing newest first, and
  * 503 when no chat provider is configured.

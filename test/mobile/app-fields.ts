@@ -2,7 +2,7 @@
  * Every response field the deployed mobile app reads (shared/design/mobile-app.md §3 and §7), as
  * field lists the app-session replay checks Muster's answers against: each listed key must be
  * present with its type (`?`: null allowed). Where the app's declarations and the contract differ
- * on purpose, the contract's type is listed (contract §1 and §4: integer ids, and guardian
+ * on purpose, the contract's type is listed (docs/decisions.md "Status codes and check order": integer ids, and guardian
  * permissions and accommodation preferences are strings, nullable, as in the spec).
  *
  * Keys the app declares optional and Muster does not send (absent is "unknown, allow" in the app):
@@ -218,7 +218,7 @@ export const PERSONAL: Fields = {
   address: 'object',
 };
 
-/** §7 detail `accommodation`: the spec's fields; preferences are strings (contract §4). */
+/** §7 detail `accommodation`: the spec's fields; preferences are strings (docs/decisions.md "Participants API"). */
 export const ACCOMMODATION: Fields = {
   check_in_date: 'date?',
   check_out_date: 'date?',
@@ -245,7 +245,7 @@ export const CONSENT: Fields = {
   failure_reason: 'string?',
 };
 
-/** §7 detail `guardians[]`: permissions are strings, nullable (contract §4). */
+/** §7 detail `guardians[]`: permissions are strings, nullable (docs/decisions.md "Participants API"). */
 export const GUARDIAN: Fields = {
   id: 'integer',
   name: 'string?',

@@ -461,7 +461,7 @@ describe('the mobile app’s session, in order', () => {
     });
     expect(d.personal).not.toHaveProperty('secondary_email'); // not in the spec or Muster's record
     expectFields('accommodation', d.accommodation, F.ACCOMMODATION);
-    // Strings, as the spec and contract §4 type them (the app's `.join` expects an array).
+    // Strings, as the spec and docs/decisions.md "Participants API" type them (the app's `.join` expects an array).
     expect(d.accommodation).toMatchObject({
       preferred_roommate_genders: 'female',
       quiet_room_preference: 'yes',
@@ -471,7 +471,7 @@ describe('the mobile app’s session, in order', () => {
     expect(d.consents[0]).toMatchObject({ consent_type: 'waiver', status: 'signed', pending_on: null });
     expect(d.guardians).toHaveLength(1);
     expectFields('guardian', d.guardians[0], F.GUARDIAN);
-    // Permissions are strings, nullable (spec, contract §4); the app tests them for truthiness.
+    // Permissions are strings, nullable (spec, docs/decisions.md "Participants API"); the app tests them for truthiness.
     expect(d.guardians[0]).toMatchObject({
       name: 'Gro Doe',
       email: 'gro@example.org',
@@ -482,7 +482,7 @@ describe('the mobile app’s session, in order', () => {
       travel_permission: null,
     });
     expectFields('guardian contact', d.guardians[0].emergency_contacts[0], F.GUARDIAN_CONTACT);
-    // An ops member sees no sensitive section (contract §2).
+    // An ops member sees no sensitive section (docs/decisions.md "Credentials and roles").
     for (const key of ['medical_detail', 'dietary_detail', 'accessibility', 'safeguarding_detail'])
       expect(d, key).not.toHaveProperty(key);
 
@@ -554,7 +554,7 @@ describe('the mobile app’s session, in order', () => {
       route: 'ARN → OSL',
       reference: 'SK100',
       details: null,
-      // The first check-in marks the inbound final leg picked up (contract §5).
+      // The first check-in marks the inbound final leg picked up (docs/decisions.md "Check-in").
       pickupState: 'collected',
       isUnaccompaniedMinor: false,
       groups: [{ id: groupId, name: 'Blue team', color: '#1E90FF' }],

@@ -1,5 +1,5 @@
 /**
- * Staff notes (contract §4 "Notes"): create and list, newest first, restricted notes only for
+ * Staff notes (docs/decisions.md "Notes"): create and list, newest first, restricted notes only for
  * global admins and safeguarding leads, validation (422) after the registration lookup (404),
  * audit of creation, updated_at bump, denied writes change nothing.
  */

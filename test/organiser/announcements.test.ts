@@ -229,7 +229,11 @@ describe('announcements', () => {
       [{ subject: 'x', body: ' ', audience: 'staff' }, 'Message cannot be blank'],
       [
         { subject: 'x', body: 'Hi {{token}}', audience: 'staff' },
-        'Unknown placeholder {{token}}: use {{name}}, {{participant_names}}, {{event_name}}',
+        'Message: unknown placeholder {{token}}; use {{name}}, {{participant_names}}, {{event_name}}',
+      ],
+      [
+        { subject: 'News for {{first_name}}', body: 'x', audience: 'staff' },
+        'Subject: unknown placeholder {{first_name}}; use {{name}}, {{participant_names}}, {{event_name}}',
       ],
       [
         { subject: 'x', body: 'x', audience: 'staff', send_at: '2020-01-01T00:00:00Z' },

@@ -1,6 +1,6 @@
 /**
  * POST /invitations/claim over HTTP against the real database: an invitee gets an account to sign
- * in with (contract §3 sign-in never creates accounts; §8 the invitation token lets them in), the
+ * in with (docs/decisions.md "Account and sessions"; §8 the invitation token lets them in), the
  * matrix rows (test/access/rows/invitation-claim.ts), refusals that change nothing, and the rate limit.
  */
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * The e-signature adapter seam (src/integrations/esign.ts; contract §8 "Consents"): with a provider
+ * The e-signature adapter seam (src/integrations/esign.ts; docs/decisions.md "Consents"): with a provider
  * configured, submit enqueues an `esign-request` job per consent, the worker calls the adapter's
  * `createSigningRequest` with the right signer, stores the submission id and document URL, and
  * typed signatures are refused. The adapter here (registered in ESIGN_ADAPTERS, always selected) is a recording stand-in for the interface; the

@@ -1,5 +1,5 @@
 /**
- * Contract §8: guardians are emailed their portal link when a minor submits. A guardian added by
+ * docs/decisions.md "Guardian portal": guardians are emailed their portal link when a minor submits. A guardian added by
  * the participant's own PATCH while the registration waits for its guardians (`awaiting_guardian`)
  * is emailed at once (not at a later resubmission); guardians already invited at their address are
  * not emailed again; before submission nobody is emailed (the submit does it).

@@ -1,5 +1,5 @@
 /**
- * POST /events/{event_id}/participants (contract §4 "Invite"): exact statuses and bodies, checks
+ * POST /events/{event_id}/participants (docs/decisions.md "Participants API"): exact statuses and bodies, checks
  * in order, normalisation, the 30-day token stored as a digest, the email from the event's
  * support address read from the SMTP server, concurrency (10 identical invites → one invitation).
  */

@@ -1,6 +1,6 @@
 /**
  * The registration state machine (src/modules/registration/lifecycle/lifecycle.ts), transcribed from
- * contract §4 "Registration lifecycle" and §8: every (from, to, actor) triple, the audit entry and
+ * docs/decisions.md "Registration lifecycle": every (from, to, actor) triple, the audit entry and
  * `updated_at` bump of a real transition, refused moves leaving the database unchanged, and the
  * `complete` check (adults, minors on the event's start date, the freedom-waiver module).
  */
@@ -39,7 +39,7 @@ const STATUSES: RegistrationStatus[] = [
  * in_progress/awaiting_guardian/complete move among themselves only by the completion check
  * (submit, guardian completion, consent signing); withdrawn by participant or admin from any live
  * status; admin may reinstate withdrawn/rejected to in_progress; rejected by admin only.
- * p = participant, g = guardian, c = consent, s = staff, e = a staff edit of the record (contract §10
+ * p = participant, g = guardian, c = consent, s = staff, e = a staff edit of the record (docs/decisions.md "Staff status changes and edits"
  * "Staff edits"; it re-runs the completion check like the participant's own edit).
  */
 const ALLOWED: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * Participant side (contract §8): POST /registrations from an invitation, tickets, submit (adult:
+ * Participant side (docs/decisions.md "Registration side"): POST /registrations from an invitation, tickets, submit (adult:
  * waiver requested, complete when signed; minor: guardian invitations emailed, awaiting_guardian),
  * typed consent signatures, withdraw, and staff withdraw/reinstate/reject — over HTTP, with the
  * invitation and guardian emails read from the SMTP server.
@@ -271,7 +271,7 @@ describe('starting a registration', () => {
     expect(count.rows[0]!.n).toBe(1);
   }, 60_000);
 
-  it('another user’s ticket, registration or consent is 403 (an unknown id 404: contract §1 order)', async () => {
+  it('another user’s ticket, registration or consent is 403 (an unknown id 404: docs/decisions.md "Status codes and check order")', async () => {
     const mine = h.world.regs.adultA.id;
     const stranger = h.world.secrets.ops;
     const notYours = { error: 'This is not your registration' };

@@ -1,5 +1,5 @@
 /**
- * The participant's own record (contract §8 `GET|PATCH /registrations/{participant_event_id}`):
+ * The participant's own record (docs/decisions.md "Registration side" `GET|PATCH /registrations/{participant_event_id}`):
  * every section written and read back, field validation naming the field, the withdrawn/rejected
  * refusal, round-trips that do not duplicate, updated_at and the audit entry.
  */

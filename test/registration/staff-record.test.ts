@@ -1,5 +1,5 @@
 /**
- * Staff edits (contract §10 `PATCH /events/{e}/participants/{pe}`): a safeguarding lead's dietary
+ * Staff edits (docs/decisions.md "Staff status changes and edits" `PATCH /events/{e}/participants/{pe}`): a safeguarding lead's dietary
  * edit read back through the sync list, the audit entry naming fields and never values, the
  * field-level refusals for ops and limited (nested PII included) before validation, and an empty
  * body that writes nothing.

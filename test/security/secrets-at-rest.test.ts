@@ -1,6 +1,6 @@
 /**
  * Secrets at rest (quality.md Security: "After the suite, a scan of a database dump and all logs
- * finds 0 issued secrets"; contract §2 "digest only", "shown once").
+ * finds 0 issued secrets"; docs/decisions.md "Credentials and roles", "shown once").
  *
  * One app with a debug-level pino logger writing to memory (the production redaction paths), a real
  * SMTP server and the job worker. The test issues every credential kind, presents each secret in

@@ -1,5 +1,5 @@
 /**
- * Push tokens (contract §3 "POST /push_tokens", "DELETE /push_tokens"): format recognition (Expo,
+ * Push tokens (docs/decisions.md "Account and sessions", "DELETE /push_tokens"): format recognition (Expo,
  * APNs, FCM), upsert statuses (201 new, 200 already the caller's or moved from another user), and
  * deletion of the caller's own tokens only (path and body forms).
  */

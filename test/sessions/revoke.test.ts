@@ -1,5 +1,5 @@
 /**
- * POST /tokens/revoke (spec "POST /tokens/revoke", "Authentication" rule 3; contract §3, §9;
+ * POST /tokens/revoke (spec "POST /tokens/revoke", "Authentication" rule 3; docs/decisions.md "Account and sessions";
  * quality.md "rate limits on /tokens/revoke"): revocation by the key's own secret, the no-oracle
  * answers, notification emails read back from a real SMTP server (owner; owner gone → series
  * owners / event admins + series owners, each address once), audit, the per-IP rate limit, and that

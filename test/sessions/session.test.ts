@@ -1,5 +1,5 @@
 /**
- * DELETE /session and POST /session/refresh (spec "POST /session/refresh"; contract §2, §3, §9;
+ * DELETE /session and POST /session/refresh (spec "POST /session/refresh"; docs/decisions.md "Credentials and roles";
  * quality.md "20 parallel refreshes of one mobile token → no 5xx and exactly one live successor"),
  * and the `X-Token-Refresh-Recommended` header on these routes and the push-token routes.
  */
@@ -30,7 +30,7 @@ const SCOPED = { error: 'This token is limited to: bans:write' };
 const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const MOBILE_SECRET = /^mst_m_[0-9A-Za-z]{49}$/;
 
-/** Every principal that is not a live mobile token, with the exact refusal (contract §9). */
+/** Every principal that is not a live mobile token, with the exact refusal (docs/decisions.md "Account and sessions"). */
 const REFUSED: [PrincipalName, number, object][] = [
   ['none', 401, UNAUTHORIZED],
   ['garbage', 401, UNAUTHORIZED],
@@ -307,7 +307,7 @@ describe('POST /session/refresh', () => {
   });
 });
 
-describe('X-Token-Refresh-Recommended (contract §2: < 3 days left)', () => {
+describe('X-Token-Refresh-Recommended (docs/decisions.md "Credentials and roles": < 3 days left)', () => {
   const HEADER = 'x-token-refresh-recommended';
 
   it('is sent on the push-token routes for a token near expiry, and not for a fresh one', async () => {

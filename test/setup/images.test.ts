@@ -2,7 +2,7 @@
  * Logo and banner upload (organiser-operations issue, item 5): PUT /events/{e}/images/{kind}
  * (multipart) checks the content by its first bytes, stores it in the database and publishes it at
  * a content-hash URL with long cache headers; refusals are exact 4xx `{error}` answers that change
- * nothing. DELETE unsets the URL (contract §9: null when unset).
+ * nothing. DELETE unsets the URL (docs/decisions.md "Timestamps and nulls": null when unset).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Malformed uploads never reach a 500 (bad input → 4xx `{error}`): a raw image body (400, an
- * unsupported content type, contract §1), a multipart header without a boundary or a body cut off
+ * unsupported content type, docs/decisions.md "Status codes and check order"), a multipart header without a boundary or a body cut off
  * mid-part (400), two files (413).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The development-only `{dev_email}` sign-in (contract §3): exists only with MUSTER_DEV_SIGN_IN=true.
+ * The development-only `{dev_email}` sign-in (docs/decisions.md "Account and sessions"): exists only with MUSTER_DEV_SIGN_IN=true.
  * Without the flag the field is unknown (422) and absent from the OpenAPI document.
  */
 import { sql } from 'drizzle-orm';

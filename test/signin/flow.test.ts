@@ -2,7 +2,7 @@
  * The whole sign-in flow over real HTTP, driven by a standard OAuth client library (oauth4webapi):
  * authorize URL with PKCE S256 → sign-in page → email form → code from a real SMTP server → code
  * form → 302 to the redirect URI → validateAuthResponse → token request against POST /session →
- * GET /me with the token. Then the token endpoint's refusals (contract §3): reuse, wrong verifier,
+ * GET /me with the token. Then the token endpoint's refusals (docs/decisions.md "Account and sessions"): reuse, wrong verifier,
  * wrong redirect URI, wrong client, expiry — each 401 `Invalid session or user not found`.
  */
 import { sql } from 'drizzle-orm';

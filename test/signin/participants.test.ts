@@ -1,5 +1,5 @@
 /**
- * Participants sign in (contract §10): anyone whose email is on a registration in any status but
+ * Participants sign in (docs/decisions.md "Registration side"): anyone whose email is on a registration in any status but
  * `rejected`, and not banned, gets an emailed code; the user account is created at the first
  * verified code and linked to their participant records, so their tickets appear. A rejected or
  * banned registrant gets the same page and no code, and nobody is created. The demo's participants

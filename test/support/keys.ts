@@ -1,6 +1,6 @@
 /**
  * Exact key sets of participant payloads per visibility class, transcribed from the spec
- * ("Participant", "ParticipantDetail", "ScansByContext", "Travel", "TravelLeg") and contract §1/§2:
+ * ("Participant", "ParticipantDetail", "ScansByContext", "Travel", "TravelLeg") and docs/decisions.md "Status codes and check order":
  * keys the caller may not see are ABSENT (not null); travel_inbound/outbound absent without a record.
  *
  * Classes: `sensitive` = global admin or safeguarding lead (sensitive + PII); `pii` = ops,

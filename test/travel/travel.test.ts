@@ -1,5 +1,5 @@
 /**
- * Travel calendar (contract §5, §9): body shape, entry order, agenda dates in the event's time
+ * Travel calendar (docs/decisions.md "Travel calendar"): body shape, entry order, agenda dates in the event's time
  * zone, routes per mode (car addresses hidden from callers without PII rights), pickup states and
  * counts, `complete` registrations only, each entry's groups when the groups module is on. Requests
  * carry the mobile app's headers (Content-Type and Accept: application/json on GET too).

@@ -1,5 +1,5 @@
 /**
- * Token checksum (quality.md "Property tests"; contract §2 "A token with a bad checksum is rejected
+ * Token checksum (quality.md "Property tests"; docs/decisions.md "Credentials and roles" "A token with a bad checksum is rejected
  * without a DB query"): every one-character mutation of an `mst_g_`/`mst_s_`/`mst_e_` secret —
  * substitution, deletion, insertion — is refused by classifySecret, and over HTTP a mutated key gets
  * 401 without the database being touched.

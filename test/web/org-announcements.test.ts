@@ -91,9 +91,26 @@ describe('announcements pages', () => {
     expect(await snapshotDb(t.deps)).toEqual(before);
   });
 
+  it('"Send now" first asks, naming the number of addresses; nothing is stored until confirmed', async () => {
+    const page = await getPage(app, admin, base);
+    const before = await snapshotDb(t.deps);
+    const res = await postForm(app, admin, base, { ...FORM, intent: 'send' }, csrfOf(page.body));
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Send to 2 addresses now?');
+    expect(res.body).toContain('Yes, send to 2 addresses</button>');
+    expect(res.body).toContain('name="confirmed" value="yes"');
+    expect(await snapshotDb(t.deps)).toEqual(before);
+  });
+
   it('sends, then shows each recipient’s delivery state', async () => {
     const page = await getPage(app, admin, base);
-    const res = await postForm(app, admin, base, { ...FORM, intent: 'send' }, csrfOf(page.body));
+    const res = await postForm(
+      app,
+      admin,
+      base,
+      { ...FORM, intent: 'send', confirmed: 'yes' },
+      csrfOf(page.body),
+    );
     expect(res.statusCode, res.body).toBe(303);
     const location = String(res.headers.location).split('#')[0]!;
     const detail = await getPage(app, admin, location);

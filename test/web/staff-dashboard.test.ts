@@ -159,7 +159,7 @@ describe('participants table', () => {
       expect(res.body, user).toContain(PHONE);
       for (const text of [...MEDICAL, 'name="flags"', 'Diet and medical'])
         expect(res.body, user).not.toContain(text);
-      // The summary flags are for every staff role (contract §2: non-sensitive).
+      // The summary flags are for every staff role (docs/decisions.md "Credentials and roles": non-sensitive).
       expect(res.body).toContain('Anaphylaxis risk');
     }
   });

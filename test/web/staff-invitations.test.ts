@@ -198,7 +198,9 @@ describe('invitations page', () => {
     expect(await snapshotDb(h.t.deps)).toEqual(before);
     const res = await postForm(h.app, ops, url, {}, await csrf(ops));
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe(`/staff/events/${h.world.events.A.id}/participants/${pe}`);
+    expect(res.headers.location).toBe(
+      `/staff/events/${h.world.events.A.id}/participants/${pe}?done=guardian_link#guardian-links`,
+    );
     const mail = await h.smtp.waitFor((m) => m.to.includes('gus.guardian@example.com'));
     expect(mail.text).toContain('/guardian/accept?token=');
   });

@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/email effects (contract §6), with the job worker running: delivery, open and
+ * POST /webhooks/email effects (docs/decisions.md "Messaging"), with the job worker running: delivery, open and
  * bounce events update the email log row (found by the `X-PM-Metadata-email_log_id` header Muster
  * sends, or by provider message id); a hard bounce suppresses the address, so later emails to it
  * are logged `suppressed` and never sent; GET /email_log shows all of it to a global admin.

@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/esign effects (contract §6, §8 "Consents"), with the job worker running: DocuSeal
+ * POST /webhooks/esign effects (docs/decisions.md "Messaging"), with the job worker running: DocuSeal
  * events move the consent matched by `esign_submission_id` (viewed → signed / declined / expired;
  * final states never move), then the registration completion check runs
  * (modules/registration/lifecycle/lifecycle.ts recheckCompletion): a signed waiver completes a submitted adult.

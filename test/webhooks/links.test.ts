@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/helpdesk and /webhooks/chat effects (contract §6), with the job worker running:
+ * POST /webhooks/helpdesk and /webhooks/chat effects (docs/decisions.md "Messaging"), with the job worker running:
  * help-desk conversations are linked to the user with the customer's email; Slack `team_join` /
  * `user_change` link `chat_user_id` to the person with the user's email (and unlink on change or
  * deletion). A replayed event changes nothing.

@@ -1,5 +1,5 @@
 /**
- * Provider secrets stay out of logs and the database (contract §6 config "redacted in logs";
+ * Provider secrets stay out of logs and the database (docs/decisions.md "Messaging" config "redacted in logs";
  * quality.md "Secrets never in logs"): one app with a debug logger writing to memory (the
  * production redaction paths) and the worker; every receiver gets valid, bad and replayed
  * deliveries; even the whole config object logged at debug level shows no secret. Then every log

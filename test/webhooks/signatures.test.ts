@@ -1,5 +1,5 @@
 /**
- * Inbound receivers, signature layer (contract §6; quality.md "Webhooks"), per receiver: a valid
+ * Inbound receivers, signature layer (docs/decisions.md "Messaging"; quality.md "Webhooks"), per receiver: a valid
  * signature is 200 with one dedupe row and one job; a tampered body, a wrong secret, a missing
  * signature or a stale timestamp is 401 with nothing written; a replay is 200 `duplicate:true` with
  * no second row or job; and fuzzed bodies carrying VALID signatures never produce a 5xx.

@@ -1,5 +1,5 @@
 /**
- * A receiver whose provider secret is not configured answers 503 `{error}` (contract §6; quality.md
+ * A receiver whose provider secret is not configured answers 503 `{error}` (docs/decisions.md "Messaging"; quality.md
  * "no secret configured → 503") — whatever it is sent, signed or not — and writes nothing.
  */
 import { sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
  * `muster clients create|list|revoke`: the OAuth clients that may use Muster's sign-in page
- * (GET /oauth/authorize) and where it may send the user back (contract §3). Redirect URIs are
+ * (GET /oauth/authorize) and where it may send the user back (docs/decisions.md "Account and sessions"). Redirect URIs are
  * matched exactly; https, loopback http, or a private-use scheme for native apps such as
  * `attend://oauth/callback` (RFC 8252 §7.1). Audited `oauth_clients.create` / `oauth_clients.revoke`.
  */

@@ -1,5 +1,5 @@
 /**
- * `muster import --event SLUG FILE [--invite]` (contract §8 "Import"): participants from a JSON or
+ * `muster import --event SLUG FILE [--invite]` (docs/decisions.md "Import"): participants from a JSON or
  * CSV file, idempotent by email, in one transaction (nothing is written when any item is invalid).
  * With `--invite`, the imported registrations still `invited` without a live invitation are
  * invited (src/modules/registration/invitations/import-invite.ts) in the same transaction, and the command

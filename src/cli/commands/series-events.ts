@@ -68,7 +68,7 @@ export function registerSeriesEventCommands(program: Command): void {
         setupComplete: boolean;
         json?: boolean;
       }>(async (_args, o) => {
-        // The API's rules (contract §7), checked before the database is opened: bad input fails fast.
+        // The API's rules (docs/decisions.md "Series, events and bans"), checked before the database is opened: bad input fails fast.
         const prepared = prepareEvent(
           { name: o.name, support_email: o.supportEmail, slug: o.slug, timezone: o.timezone },
           loadConfig().operatorDomains,

@@ -1,4 +1,4 @@
-/** Users, roles and series (contract §2). Users and events carry both a numeric id and a UUID (§1). */
+/** Users, roles and series (docs/decisions.md "Credentials and roles"). Users and events carry both a numeric id and a UUID. See docs/decisions.md "Identifiers". */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, ts, updatedAt } from './common.js';

@@ -1,4 +1,4 @@
-/** Scans (contract §5) and push tokens. */
+/** Scans (docs/decisions.md "Check-in") and push tokens. */
 import { sql } from 'drizzle-orm';
 import {
   bigint,

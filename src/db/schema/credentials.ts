@@ -1,5 +1,5 @@
 /**
- * The four credential kinds (contract §2). Only SHA-256 digests of secrets are stored; the
+ * The four credential kinds (docs/decisions.md "Credentials and roles"). Only SHA-256 digests of secrets are stored; the
  * secret itself is shown once at issue. Tested by test/access/matrix.test.ts and test/unit/secrets.test.ts.
  */
 import { index, integer, pgTable, serial, text, uuid } from 'drizzle-orm/pg-core';

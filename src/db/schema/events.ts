@@ -1,4 +1,4 @@
-/** Events, event roles and scan contexts (spec "Event (full)", contract §5 and §7). */
+/** Events, event roles and scan contexts (spec "Event (full)", docs/decisions.md "Check-in"). */
 import { sql } from 'drizzle-orm';
 import {
   boolean,

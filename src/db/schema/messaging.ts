@@ -1,4 +1,4 @@
-/** Chat accounts, chat blasts and recipients (contract §6), bans (§7), email log. */
+/** Chat accounts, chat blasts and recipients (docs/decisions.md "Messaging"), bans (docs/decisions.md "Series, events and bans"), email log. */
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
@@ -92,7 +92,7 @@ export const banEmails = pgTable(
 
 /**
  * Every email Muster sends. status: queued | sent | failed | suppressed (address flagged, not sent) |
- * delivered | bounced | opened (the last three from the email provider's webhook, contract §6).
+ * delivered | bounced | opened (the last three from the email provider's webhook, docs/decisions.md "Messaging").
  */
 export const emailLog = pgTable(
   'email_log',
@@ -108,7 +108,7 @@ export const emailLog = pgTable(
     error: text('error'),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
-    // Provider webhook events (contract §6): first delivery, first open, bounce.
+    // Provider webhook events (docs/decisions.md "Messaging"): first delivery, first open, bounce.
     deliveredAt: ts('delivered_at'),
     openedAt: ts('opened_at'),
     bouncedAt: ts('bounced_at'),

@@ -1,5 +1,5 @@
 /**
- * Sign-in (contract §3): OAuth clients, pending sign-in requests (emailed one-time code or upstream
+ * Sign-in (docs/decisions.md "Account and sessions"): OAuth clients, pending sign-in requests (emailed one-time code or upstream
  * OpenID Connect round trip) and Muster's own authorization codes. Secrets are stored only as
  * digests (code_digest) or sealed (upstream_sealed, lib/sealed.ts). Pinned by test/signin/*.test.ts.
  */

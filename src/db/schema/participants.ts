@@ -1,7 +1,7 @@
 /**
  * People (participant_id) and registrations (participant_event_id) with every section of the
  * spec's ParticipantDetail. Section rows are one per registration. Triggers in the migrations bump
- * `registrations.updated_at` whenever anything in a registration's record changes (contract §4).
+ * `registrations.updated_at` whenever anything in a registration's record changes (docs/decisions.md "Participants API").
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -72,7 +72,7 @@ export const registrations = pgTable(
   'registrations',
   {
     id: serial('id').primaryKey(),
-    /** `registration_uuid` (contract §10): random, public, never reused; the tickets' QR payload. */
+    /** `registration_uuid` (docs/decisions.md "Check-in"): random, public, never reused; the tickets' QR payload. */
     uuid: uuid('uuid').notNull().defaultRandom().unique(),
     eventId: integer('event_id')
       .notNull()

@@ -148,7 +148,7 @@ export const travelLegs = pgTable(
   (t) => [uniqueIndex('travel_legs_position').on(t.travelId, t.position)],
 );
 
-/** An invitation (30-day token) enqueued by POST /events/{e}/participants (contract §4). */
+/** An invitation (30-day token) enqueued by POST /events/{e}/participants (docs/decisions.md "Participants API"). */
 export const invitations = pgTable(
   'invitations',
   {
@@ -177,7 +177,7 @@ export const invitations = pgTable(
   ],
 );
 
-/** Staff notes; note_type ops|safeguarding|logistical; sensitivity normal|restricted (contract §4). */
+/** Staff notes; note_type ops|safeguarding|logistical; sensitivity normal|restricted (docs/decisions.md "Participants API"). */
 export const notes = pgTable(
   'notes',
   {

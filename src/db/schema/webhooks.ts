@@ -1,5 +1,5 @@
 /**
- * Inbound receivers (contract §6 "Inbound receivers"): the replay-dedupe log of provider events,
+ * Inbound receivers (docs/decisions.md "Messaging"): the replay-dedupe log of provider events,
  * suppressed email addresses (hard bounces), and help-desk conversations linked to users.
  */
 import { sql } from 'drizzle-orm';

@@ -2,7 +2,7 @@
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { AccessibleEvent, Me } from './accounts.schemas.js';
@@ -17,7 +17,7 @@ export function accountRoutes(app: Api, deps: Deps): void {
       config: { action: 'account.me' },
       schema: { tags, summary: 'The signed-in user', response: { 200: Me, ...errorResponses(401, 403) } },
     },
-    async (request) => service.getMe(ctxOf(deps, request, 'account.me')),
+    async (request) => service.getMe(routeCtx(deps, request)),
   );
   app.get(
     '/events',
@@ -31,6 +31,6 @@ export function accountRoutes(app: Api, deps: Deps): void {
         response: { 200: Type.Object({ events: Type.Array(AccessibleEvent) }), ...errorResponses(401, 403) },
       },
     },
-    async (request) => service.listAccessibleEvents(ctxOf(deps, request, 'account.events')),
+    async (request) => service.listAccessibleEvents(routeCtx(deps, request)),
   );
 }

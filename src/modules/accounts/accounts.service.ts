@@ -1,4 +1,4 @@
-/** GET /me and GET /events (spec "Account and credentials"; contract §2, §3). */
+/** GET /me and GET /events (spec "Account and credentials"; docs/decisions.md "Credentials and roles"). */
 import { sql } from 'drizzle-orm';
 import type { EventRole, SeriesRole } from '../../access/policy.js';
 import { userMeets, visibilityFor, widestRole, widestSeriesRole } from '../../access/policy.js';
@@ -45,7 +45,7 @@ interface AccessibleEventRow extends Record<string, unknown> {
  * otherwise events where the user holds an event role or a series role. Each entry also carries
  * `role` (global_admin, the widest event role, or `series_member` when reached only through a
  * series role), `series_role` (owner/organizer or null) and the mobile app's capability flags
- * (contract §2, §10).
+ * (docs/decisions.md "Credentials and roles").
  */
 export async function listAccessibleEvents(ctx: UserCtx) {
   const { user } = ctx.access.principal;

@@ -1,7 +1,7 @@
-/** POST /push_tokens, DELETE /push_tokens/{token}, DELETE /push_tokens (contract §3). Users only. */
+/** POST /push_tokens, DELETE /push_tokens/{token}, DELETE /push_tokens (docs/decisions.md "Account and sessions"). Users only. */
 
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -35,10 +35,7 @@ export function pushTokenRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const { created } = await service.registerPushToken(
-        ctxOf(deps, request, 'push_tokens.write'),
-        request.body,
-      );
+      const { created } = await service.registerPushToken(routeCtx(deps, request), request.body);
       return reply.status(created ? 201 : 200).send({ success: true });
     },
   );
@@ -55,8 +52,7 @@ export function pushTokenRoutes(app: Api, deps: Deps): void {
         response: { 200: PushTokenSuccess, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) =>
-      service.deletePushToken(ctxOf(deps, request, 'push_tokens.write'), request.params.token),
+    async (request) => service.deletePushToken(routeCtx(deps, request), request.params.token),
   );
 
   app.delete(
@@ -71,6 +67,6 @@ export function pushTokenRoutes(app: Api, deps: Deps): void {
         response: { 200: PushTokenSuccess, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) => service.deletePushToken(ctxOf(deps, request, 'push_tokens.write'), request.body.token),
+    async (request) => service.deletePushToken(routeCtx(deps, request), request.body.token),
   );
 }

@@ -1,4 +1,4 @@
-/** Wire shapes of the push-token endpoints (contract §3: "POST /push_tokens", "DELETE /push_tokens"). */
+/** Wire shapes of the push-token endpoints (docs/decisions.md "Account and sessions": "POST /push_tokens", "DELETE /push_tokens"). */
 import { type Static, Type } from 'typebox';
 
 /** Longest token accepted anywhere (FCM registration tokens are ~160 characters today). */

@@ -1,5 +1,5 @@
 /**
- * Device push tokens (contract §3 "POST /push_tokens", "DELETE /push_tokens"). A token belongs to at
+ * Device push tokens (docs/decisions.md "Account and sessions", "DELETE /push_tokens"). A token belongs to at
  * most one user (UNIQUE column): registering a token another user holds moves it to the caller, since
  * the device is now signed in as the caller. Only the caller's own tokens can be deleted.
  * Pinned by test/sessions/push-tokens.test.ts.

@@ -1,4 +1,4 @@
-/** Users and role grants (contract §2 roles). Used by the CLI, the demo seed and tests. */
+/** Users and role grants (docs/decisions.md "Credentials and roles"). Used by the CLI, the demo seed and tests. */
 import { and, eq, sql } from 'drizzle-orm';
 import type { EventRole, SeriesRole } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';

@@ -1,7 +1,7 @@
 /** Email announcement routes (docs/organiser-api.md "Announcements"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -25,7 +25,7 @@ const OneParams = Type.Object({
 const WHO =
   'Event admins, series owners/organizers of the event’s series and global admins; other event roles 403, API keys 403. `{event_id}`: numeric id or event UUID.';
 const COMPOSE =
-  '`subject` (one line, 1..200 characters) and `body` (1..20000, plain text; blank lines separate paragraphs) are trimmed; blank → 422 `Subject cannot be blank` / `Message cannot be blank`. Placeholders filled per recipient: `{{name}}` (a participant’s preferred or first name, a guardian’s or staff member’s name; `there` when unknown), `{{participant_names}}` (a guardian’s children: “Max and Ada”), `{{event_name}}`; any other → 422 `Unknown placeholder …`. `audience`: `participants`, `guardians_primary` or `guardians_all` (guardians of registrations of minors: under 18 on the event’s first day), `staff` (users with a role on this event); `statuses` narrows participants and minors (default: every status but withdrawn and rejected). One email per distinct address: a guardian of two children gets one. Nobody with an address → 422 `Nobody in this audience has an email address`.';
+  '`subject` (one line, 1..200 characters) and `body` (1..20000, plain text; blank lines separate paragraphs) are trimmed; blank → 422 `Subject cannot be blank` / `Message cannot be blank`. Placeholders filled per recipient, in the subject and in the body alike (one renderer): `{{name}}` (a participant’s preferred or first name, a guardian’s or staff member’s name; `there` when unknown), `{{participant_names}}` (a guardian’s children: “Max and Ada”), `{{event_name}}`; any other → 422 `Subject: unknown placeholder {{x}}; use …` / `Message: unknown placeholder …`. `audience`: `participants`, `guardians_primary` or `guardians_all` (guardians of registrations of minors: under 18 on the event’s first day), `staff` (users with a role on this event); `statuses` narrows participants and minors (default: every status but withdrawn and rejected). One email per distinct address: a guardian of two children gets one. Nobody with an address → 422 `Nobody in this audience has an email address`.';
 const EMAIL =
   'The email: subject `<event name>: <subject>`, the organiser’s text, then who it is for and where to ask (reply-to: the event’s support address); HTML and text parts.';
 
@@ -43,7 +43,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: PreviewBody, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => service.previewAnnouncement(ctxOf(deps, request, action), request.body),
+    async (request) => service.previewAnnouncement(routeCtx(deps, request), request.body),
   );
 
   app.post(
@@ -60,7 +60,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createAnnouncement(ctxOf(deps, request, action), request.body);
+      const body = await service.createAnnouncement(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -78,7 +78,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: AnnouncementList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.listAnnouncements(ctxOf(deps, request, action), request.query),
+    async (request) => service.listAnnouncements(routeCtx(deps, request), request.query),
   );
 
   app.get(
@@ -94,8 +94,7 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: AnnouncementDetailBody, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      service.getAnnouncement(ctxOf(deps, request, action), request.params.id, request.query),
+    async (request) => service.getAnnouncement(routeCtx(deps, request), request.params.id, request.query),
   );
 
   app.post(
@@ -110,6 +109,6 @@ export function announcementRoutes(app: Api, deps: Deps): void {
         response: { 200: AnnouncementBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) => service.cancelAnnouncement(ctxOf(deps, request, action), request.params.id),
+    async (request) => service.cancelAnnouncement(routeCtx(deps, request), request.params.id),
   );
 }

@@ -20,7 +20,8 @@ import {
   type RecipientJson,
 } from './announcements.schemas.js';
 import { countAudience, resolveAudience } from './audience.repo.js';
-import { checkPlaceholders, varsFor } from './dispatch.service.js';
+import { varsFor } from './dispatch.service.js';
+import { checkPlaceholders } from './placeholders.js';
 
 export const NOT_FOUND = 'Announcement not found';
 export const NO_RECIPIENTS = 'Nobody in this audience has an email address';
@@ -44,7 +45,8 @@ export function compose(input: ComposeInput, now = new Date()): Composed {
   if (/[\r\n]/.test(subject)) throw unprocessable('Subject must be one line');
   if (body === '') throw unprocessable('Message cannot be blank');
   if (body.length > MAX_BODY) throw unprocessable(`Message must be at most ${MAX_BODY} characters`);
-  checkPlaceholders(body);
+  checkPlaceholders(subject, 'Subject');
+  checkPlaceholders(body, 'Message');
   const sendAt = input.send_at ? new Date(input.send_at) : null;
   if (sendAt && sendAt.getTime() <= now.getTime()) throw unprocessable('send_at must be in the future');
   if (sendAt && sendAt.getTime() > now.getTime() + YEAR_MS)

@@ -11,51 +11,27 @@ import type { EventRow } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
 import { events } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { unprocessable } from '../../lib/errors.js';
 import type { AnnouncementVars } from '../email/announcement-template.js';
 import { queueEmail } from '../email/email.service.js';
 import { insertRecipients, type NewRecipient } from './announcements.repo.js';
 import type { Audience } from './announcements.schemas.js';
 import { type AudienceMember, resolveAudience } from './audience.repo.js';
+import { fillPlaceholders, placeholderValues } from './placeholders.js';
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;
-export const PLACEHOLDERS = ['name', 'participant_names', 'event_name'] as const;
-
-/** 422 naming the first placeholder Muster cannot fill. */
-export function checkPlaceholders(text: string): void {
-  for (const m of text.matchAll(PLACEHOLDER)) {
-    if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!))
-      throw unprocessable(
-        `Unknown placeholder {{${m[1]}}}: use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`,
-      );
-  }
-}
-
-/** "Max", "Max and Ada", "Max, Ada and Sam". */
-export function joinNames(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-}
-
-/** The email variables for one recipient: the body with their placeholders filled in. */
+/** The email variables for one recipient: subject and body with their placeholders filled in. */
 export function varsFor(
   event: Pick<EventRow, 'name' | 'supportEmail'>,
   message: { subject: string; body: string },
   member: AudienceMember,
 ): AnnouncementVars {
-  const names = joinNames(member.participant_names);
-  const values: Record<string, string> = {
-    name: member.name || 'there',
-    participant_names: names,
-    event_name: event.name,
-  };
+  const values = placeholderValues(event, member);
   return {
     event_name: event.name,
     support_email: event.supportEmail ?? null,
-    subject: message.subject,
-    body: message.body.replace(PLACEHOLDER, (whole, key: string) => values[key] ?? whole),
+    subject: fillPlaceholders(message.subject, values),
+    body: fillPlaceholders(message.body, values),
     kind: member.kind,
-    participant_names: names,
+    participant_names: values.participant_names,
   };
 }
 

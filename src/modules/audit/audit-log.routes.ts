@@ -1,7 +1,7 @@
 /** Audit trail routes (organiser API; docs/organiser-api.md "Audit trail"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { AuditLogQuery, AuditPage } from './audit-log.schemas.js';
@@ -26,7 +26,7 @@ export function auditLogRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) => {
-      const ctx = ctxOf(deps, request, 'audit_log.event');
+      const ctx = routeCtx(deps, request);
       return auditPage(ctx, request.query, ctx.access.event.id);
     },
   );
@@ -43,6 +43,6 @@ export function auditLogRoutes(app: Api, deps: Deps): void {
         response: { 200: AuditPage, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => auditPage(ctxOf(deps, request, 'audit_log.read'), request.query),
+    async (request) => auditPage(routeCtx(deps, request), request.query),
   );
 }

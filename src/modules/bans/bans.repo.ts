@@ -1,5 +1,5 @@
 /**
- * SQL of the ban list (contract §7). "In force" is decided by the database clock in every query
+ * SQL of the ban list (docs/decisions.md "Series, events and bans"). "In force" is decided by the database clock in every query
  * (`now()`), so the `active` flag, the `?active=` filter and isBanned() always agree.
  */
 import { and, desc, eq, inArray, isNotNull, isNull, not, type SQL, sql } from 'drizzle-orm';

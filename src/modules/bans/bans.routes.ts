@@ -1,7 +1,7 @@
-/** The ban list (spec "Bans"; contract §7): POST/GET /bans, GET /bans/{id}, revoke, reinstate. */
+/** The ban list (spec "Bans"; docs/decisions.md "Series, events and bans"): POST/GET /bans, GET /bans/{id}, revoke, reinstate. */
 
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -44,7 +44,7 @@ export function banRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await service.createBan(ctxOf(deps, request, 'bans.create'), request.body);
+      const result = await service.createBan(routeCtx(deps, request), request.body);
       return reply.status(201).send(result);
     },
   );
@@ -61,7 +61,7 @@ export function banRoutes(app: Api, deps: Deps): void {
         response: { 200: BanListBody, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => service.listBans(ctxOf(deps, request, 'bans.read'), request.query),
+    async (request) => service.listBans(routeCtx(deps, request), request.query),
   );
 
   app.get(
@@ -76,7 +76,7 @@ export function banRoutes(app: Api, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getBan(ctxOf(deps, request, 'bans.read'), request.params.id),
+    async (request) => service.getBan(routeCtx(deps, request), request.params.id),
   );
 
   app.post(
@@ -91,7 +91,7 @@ export function banRoutes(app: Api, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) => service.revokeBan(ctxOf(deps, request, 'bans.manage'), request.params.id),
+    async (request) => service.revokeBan(routeCtx(deps, request), request.params.id),
   );
 
   app.post(
@@ -106,6 +106,6 @@ export function banRoutes(app: Api, deps: Deps): void {
         response: { 200: BanBody, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) => service.reinstateBan(ctxOf(deps, request, 'bans.manage'), request.params.id),
+    async (request) => service.reinstateBan(routeCtx(deps, request), request.params.id),
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the ban list (spec "Ban", "POST /bans"; contract §7). The Ban record is the
- * spec's table verbatim; `status` values and the list envelope are Muster's decisions (contract §7).
+ * Wire shapes of the ban list (spec "Ban", "POST /bans"; docs/decisions.md "Series, events and bans"). The Ban record is the
+ * spec's table verbatim; `status` values and the list envelope are Muster's decisions (docs/decisions.md "Series, events and bans").
  */
 import { type Static, Type } from 'typebox';
 import { DateTime, NullableDateTime } from '../../http/schema-helpers.js';

@@ -1,4 +1,4 @@
-/** Ban rows → the spec's Ban record (spec "Ban"; contract §7 status values). */
+/** Ban rows → the spec's Ban record (spec "Ban"; docs/decisions.md "Series, events and bans"). */
 import type { Static } from 'typebox';
 import { isoTimestamp } from '../../lib/time.js';
 import type { BanRecord } from './bans.repo.js';

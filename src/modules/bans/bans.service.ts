@@ -24,7 +24,7 @@ export interface NormalizedBanEmails {
 
 /**
  * Trims and lowercases each address, drops blanks, collapses duplicates keeping the first
- * appearance, and splits well-formed from malformed addresses (contract §7). Pure and idempotent.
+ * appearance, and splits well-formed from malformed addresses (docs/decisions.md "Series, events and bans"). Pure and idempotent.
  */
 export function normalizeBanEmails(input: string | readonly string[]): NormalizedBanEmails {
   const list = typeof input === 'string' ? [input] : input;
@@ -54,7 +54,7 @@ export async function isBanned(tx: Tx, email: string): Promise<boolean> {
  */
 export async function createBan(ctx: UserCtx, input: CreateBanInput) {
   const principal = ctx.access.principal;
-  // `emails` wins over `email` whenever it is sent (contract §7), even when it is empty.
+  // `emails` wins over `email` whenever it is sent (docs/decisions.md "Series, events and bans"), even when it is empty.
   const raw = input.emails ?? (input.email === undefined ? [] : [input.email]);
   const { emails, invalid } = normalizeBanEmails(raw);
   if (invalid.length > 0) throw unprocessable(`Invalid email format: ${invalid.join(', ')}`);

@@ -1,5 +1,5 @@
 /**
- * SQL of chat blasts (contract §6): `recipient_count` = recipients snapshotted with the blast (stored
+ * SQL of chat blasts (docs/decisions.md "Messaging"): `recipient_count` = recipients snapshotted with the blast (stored
  * in the creating transaction; recipient rows are never deleted), `sent_count` / `failed_count` =
  * recipient rows in that state, counted in one pass over the blast's rows.
  */

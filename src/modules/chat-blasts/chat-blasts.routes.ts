@@ -1,8 +1,8 @@
-/** Chat blast routes (spec "Chat blasts", contract §6 "Messaging"). */
+/** Chat blast routes (spec "Chat blasts", docs/decisions.md "Messaging"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -39,7 +39,7 @@ export function chatBlastRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createBlast(ctxOf(deps, request, 'chat_blasts.write'), request.body);
+      const body = await service.createBlast(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -57,7 +57,7 @@ export function chatBlastRoutes(app: Api, deps: Deps): void {
         response: { 200: ChatBlastList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.listBlasts(ctxOf(deps, request, 'chat_blasts.read'), request.query),
+    async (request) => service.listBlasts(routeCtx(deps, request), request.query),
   );
 
   app.get(
@@ -72,6 +72,6 @@ export function chatBlastRoutes(app: Api, deps: Deps): void {
         response: { 200: ChatBlastBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getBlast(ctxOf(deps, request, 'chat_blasts.read'), request.params.id),
+    async (request) => service.getBlast(routeCtx(deps, request), request.params.id),
   );
 }

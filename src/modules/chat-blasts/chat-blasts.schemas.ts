@@ -1,4 +1,4 @@
-/** Wire shapes of chat blasts (spec "Chat blast", contract §6 "Messaging"). */
+/** Wire shapes of chat blasts (spec "Chat blast", docs/decisions.md "Messaging"). */
 import { type Static, Type } from 'typebox';
 import { DateTime } from '../../http/schema-helpers.js';
 

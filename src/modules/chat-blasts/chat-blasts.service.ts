@@ -1,5 +1,5 @@
 /**
- * Chat blasts (spec "Chat blasts", contract §6 "Messaging"): staff broadcast a message to every
+ * Chat blasts (spec "Chat blasts", docs/decisions.md "Messaging"): staff broadcast a message to every
  * participant of the event whose registration is `complete` and who has a linked chat account.
  * Creating a blast snapshots one recipient row per chat user, creates the blast `pending` and
  * enqueues its delivery (`chat-blast-deliver`, delivery.service.ts) in one transaction: a

@@ -1,5 +1,5 @@
 /**
- * End of a chat blast's delivery (contract §6) and resumption after a restart: finishing is one
+ * End of a chat blast's delivery (docs/decisions.md "Messaging") and resumption after a restart: finishing is one
  * guarded UPDATE (no recipient pending, blast not yet finished) so exactly one worker finishes a
  * blast and notifies the event's staff devices (push kind `blast_finished`) in that transaction.
  */

@@ -1,5 +1,5 @@
 /**
- * Chat blast delivery (contract §6 "Messaging"), the `chat-blast-deliver` job.
+ * Chat blast delivery (docs/decisions.md "Messaging"), the `chat-blast-deliver` job.
  *
  * - Blast: `pending → in_progress` when a worker starts it; `→ completed` when no recipient is
  *   pending (`failed` when none was sent). The move is one guarded UPDATE, so exactly one worker

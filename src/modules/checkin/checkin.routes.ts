@@ -1,8 +1,8 @@
-/** Check-in routes (contract §5, §9): scan contexts, scans, bulk replays, scan feed, undo. */
+/** Check-in routes (docs/decisions.md "Check-in"): scan contexts, scans, bulk replays, scan feed, undo. */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { type Api, sendJsonText } from '../../http/typed.js';
 import {
@@ -63,7 +63,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
         response: { 200: ScanContextList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => listScanContexts(ctxOf(deps, request, 'scan_contexts.read')),
+    async (request) => listScanContexts(routeCtx(deps, request)),
   );
 
   app.post(
@@ -80,7 +80,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await createScan(ctxOf(deps, request, 'scans.write'), request.body);
+      const body = await createScan(routeCtx(deps, request), request.body);
       return sendJsonText(reply, body);
     },
   );
@@ -98,7 +98,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
         response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => createScansBulk(ctxOf(deps, request, 'scans.write'), request.body),
+    async (request) => createScansBulk(routeCtx(deps, request), request.body),
   );
 
   app.get(
@@ -114,7 +114,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
         response: { 200: ScanList, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => listScans(ctxOf(deps, request, 'scans.read'), request.query),
+    async (request) => listScans(routeCtx(deps, request), request.query),
   );
 
   app.delete(
@@ -140,7 +140,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
     async (request) => {
       const { id } = request.params;
       const { scan_context_id } = request.query;
-      return undoScans(ctxOf(deps, request, 'scans.write'), { id, scan_context_id });
+      return undoScans(routeCtx(deps, request), { id, scan_context_id });
     },
   );
 
@@ -158,7 +158,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await createScanContext(ctxOf(deps, request, 'scan_contexts.manage'), request.body);
+      const body = await createScanContext(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -176,8 +176,7 @@ export function checkinRoutes(app: Api, deps: Deps): void {
         response: { 200: ContextBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (request) =>
-      updateScanContext(ctxOf(deps, request, 'scan_contexts.manage'), request.params.id, request.body),
+    async (request) => updateScanContext(routeCtx(deps, request), request.params.id, request.body),
   );
 
   app.delete(
@@ -192,6 +191,6 @@ export function checkinRoutes(app: Api, deps: Deps): void {
         response: { 200: DeleteContextResult, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => deleteScanContext(ctxOf(deps, request, 'scan_contexts.manage'), request.params.id),
+    async (request) => deleteScanContext(routeCtx(deps, request), request.params.id),
   );
 }

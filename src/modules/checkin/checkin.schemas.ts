@@ -1,5 +1,5 @@
 /**
- * Wire shapes of check-in (contract §5, §9): scan contexts, scans, bulk replays, undo. The
+ * Wire shapes of check-in (docs/decisions.md "Check-in"): scan contexts, scans, bulk replays, undo. The
  * `participant` of a scan response is the spec's Participant for the caller's visibility.
  */
 import { type Static, Type } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * Scan context management (contract §5; event admins, series roles, global admins): create,
+ * Scan context management (docs/decisions.md "Check-in"; event admins, series roles, global admins): create,
  * update, delete. Each runs in a transaction holding the event row lock, so the "at least one
  * check-in context" and unique-name rules hold under concurrency.
  */

@@ -1,5 +1,5 @@
 /**
- * Scan contexts, read side (contract §5): the row shape, its JSON (times in the event's UTC
+ * Scan contexts, read side (docs/decisions.md "Check-in"): the row shape, its JSON (times in the event's UTC
  * offset) and the lookups the scan, list, stream and management code share.
  */
 import { type SQL, sql } from 'drizzle-orm';

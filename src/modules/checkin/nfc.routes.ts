@@ -1,8 +1,8 @@
-/** NFC badge routes (contract §5): ensure, confirm, reset under a registration of the event. */
+/** NFC badge routes (docs/decisions.md "Check-in"): ensure, confirm, reset under a registration of the event. */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { DateTime, EventIdParam, errorResponses, NullableDateTime } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import * as service from './nfc.service.js';
@@ -49,7 +49,7 @@ export function nfcRoutes(app: Api, deps: Deps): void {
         response: { 200: EnsureBody, ...errors },
       },
     },
-    async (request) => service.ensureBadge(ctxOf(deps, request, 'nfc_badges.write'), pe(request)),
+    async (request) => service.ensureBadge(routeCtx(deps, request), pe(request)),
   );
 
   app.post(
@@ -67,7 +67,7 @@ export function nfcRoutes(app: Api, deps: Deps): void {
     },
     async (request) =>
       service.confirmBadge(
-        ctxOf(deps, request, 'nfc_badges.write'),
+        routeCtx(deps, request),
         pe(request),
         (request.body ?? {}) as { badge_token?: string },
       ),
@@ -85,6 +85,6 @@ export function nfcRoutes(app: Api, deps: Deps): void {
         response: { 200: EnsureBody, ...errors },
       },
     },
-    async (request) => service.resetBadge(ctxOf(deps, request, 'nfc_badges.write'), pe(request)),
+    async (request) => service.resetBadge(routeCtx(deps, request), pe(request)),
   );
 }

@@ -1,5 +1,5 @@
 /**
- * NFC badges (contract §5): ensure a registration's badge token, confirm it was written to a
+ * NFC badges (docs/decisions.md "Check-in"): ensure a registration's badge token, confirm it was written to a
  * badge (assignment), reset it. Only with the event's NFC module on (else 422). Each runs in one
  * transaction with a row lock on the registration; changes bump `updated_at` (DB trigger).
  */

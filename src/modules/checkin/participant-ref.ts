@@ -1,7 +1,7 @@
 /**
- * How a scan or an undo names its participant (contract §9, §10), as `participant_id` or the undo
+ * How a scan or an undo names its participant (docs/decisions.md "Check-in"), as `participant_id` or the undo
  * path's `{ref}`:
- * - a bare number: a registration id in the event, else a person id registered in it (§9 order);
+ * - a bare number: a registration id in the event, else a person id registered in it (that order);
  * - a registration UUID (`registration_uuid`, the tickets' `qr_payload`), bare or after
  *   `muster://checkin/` or `attend://checkin/` (the mobile app passes what follows
  *   `attend://checkin/` or `attend:P:`, or a bare UUID);

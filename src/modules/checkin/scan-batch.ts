@@ -1,5 +1,5 @@
 /**
- * POST /events/{event_id}/scans (contract §5) with group commit. Concurrent scan requests for one
+ * POST /events/{event_id}/scans (docs/decisions.md "Check-in") with group commit. Concurrent scan requests for one
  * event are coalesced (lib/batcher.ts): a request that finds a free slot goes at once; the ones
  * that arrive while every slot is busy go together as soon as one frees. A batch costs two round
  * trips whatever its size: ONE statement and ONE transaction record every scan

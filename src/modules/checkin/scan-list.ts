@@ -1,5 +1,5 @@
 /**
- * GET /events/{e}/scans (contract §5, §10): the scan feed for scanner devices.
+ * GET /events/{e}/scans (docs/decisions.md "Check-in"): the scan feed for scanner devices.
  *
  * Rows are read in (created_at, id) order. `synced_at` is the cursor to pass back as `since`, and
  * it is always a plain ISO 8601 UTC timestamp with microseconds (the mobile app stores it verbatim
@@ -48,7 +48,7 @@ function afterCursor(c: ScanCursor): SQL {
   return sql`s.created_at >= ${c.at}::timestamptz AND (s.created_at > ${c.at}::timestamptz OR s.id > ${c.id})`;
 }
 
-/** GET /events/{e}/scans → `{scans, has_more, synced_at}` (contract §5, §9). */
+/** GET /events/{e}/scans → `{scans, has_more, synced_at}` (docs/decisions.md "Check-in"). */
 export async function listScans(ctx: EventCtx, input: ScanListInput): Promise<ScanPage> {
   const event = ctx.access.event;
   const cursor = input.since === undefined ? undefined : parseSince(input.since);

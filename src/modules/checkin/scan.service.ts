@@ -1,5 +1,5 @@
 /**
- * Scans (contract §5, §9): recording one scan, the POST /scans response body, and offline bulk
+ * Scans (docs/decisions.md "Check-in"): recording one scan, the POST /scans response body, and offline bulk
  * replays. A scan holds a row lock on its registration (muster_scan(),
  * drizzle/0005_scan_function.sql), so scans of one registration are serial: the first scan in a
  * context is `scanned`, later ones `already_scanned`, and a repeated `client_scan_id` is answered

@@ -8,7 +8,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { createStreamHub, serveScanStream } from './stream.serve.js';
@@ -60,7 +60,7 @@ export function scanStreamRoutes(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const last = request.headers['last-event-id'];
-      await serveScanStream(ctxOf(deps, request, 'scans.read'), reply, {
+      await serveScanStream(routeCtx(deps, request), reply, {
         scanContextId: request.query.scan_context_id,
         lastEventId: typeof last === 'string' ? last : undefined,
       });

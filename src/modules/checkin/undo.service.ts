@@ -1,5 +1,5 @@
 /**
- * Undo (contract §5): DELETE /events/{e}/scans/{id} removes a registration's scans in one
+ * Undo (docs/decisions.md "Check-in"): DELETE /events/{e}/scans/{id} removes a registration's scans in one
  * context, or in all, under the registration's row lock; each removed scan goes to the live feed
  * as `scan_undone`.
  */

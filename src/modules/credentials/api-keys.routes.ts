@@ -1,7 +1,7 @@
 /** A series' API keys (organiser API; docs/organiser-api.md "API keys"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { ApiKeyList, ApiKeyParams, CreateApiKeyRequest, CreatedApiKey } from './api-keys.schemas.js';
@@ -27,7 +27,7 @@ export function apiKeyRoutes(app: Api, deps: Deps): void {
         response: { 200: ApiKeyList, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.listApiKeys(ctxOf(deps, request, 'api_keys.manage')),
+    async (request) => service.listApiKeys(routeCtx(deps, request)),
   );
 
   app.post(
@@ -44,7 +44,7 @@ export function apiKeyRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createApiKey(ctxOf(deps, request, 'api_keys.manage'), request.body);
+      const body = await service.createApiKey(routeCtx(deps, request), request.body);
       return reply.status(201).header('Cache-Control', 'no-store').send(body);
     },
   );
@@ -62,7 +62,7 @@ export function apiKeyRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      await service.revokeApiKey(ctxOf(deps, request, 'api_keys.manage'), request.params.id);
+      await service.revokeApiKey(routeCtx(deps, request), request.params.id);
       return reply.status(204).send(null);
     },
   );

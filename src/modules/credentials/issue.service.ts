@@ -1,5 +1,5 @@
 /**
- * Issuing credentials (contract §2). Each function returns the secret exactly once; only its
+ * Issuing credentials (docs/decisions.md "Credentials and roles"). Each function returns the secret exactly once; only its
  * SHA-256 digest is stored. Used by the CLI, the demo seed and (later) POST /session.
  */
 
@@ -13,7 +13,7 @@ import {
   generateMobileToken,
 } from '../../lib/secrets.js';
 
-/** Mobile tokens live 14 days (contract §2). */
+/** Mobile tokens live 14 days (docs/decisions.md "Credentials and roles"). */
 export const MOBILE_TOKEN_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
 export interface IssuedSecret {

@@ -1,5 +1,5 @@
 /**
- * POST /tokens/revoke (spec "POST /tokens/revoke", "Authentication" rule 3; contract §3, §9): revoke
+ * POST /tokens/revoke (spec "POST /tokens/revoke", "Authentication" rule 3; docs/decisions.md "Account and sessions"): revoke
  * a key by presenting its own secret, no credentials needed. Rate limited per client IP.
  */
 
@@ -19,7 +19,7 @@ export function revokeRoutes(app: Api, deps: Deps): void {
     {
       config: { public: 'none', rateLimit: { ...REVOKE_RATE_LIMIT } },
       bodyLimit: REVOKE_BODY_LIMIT,
-      // Contract §9: "answers 200 to every well-formed JSON request". The body schema documents the
+      // docs/decisions.md "Account and sessions": "answers 200 to every well-formed JSON request". The body schema documents the
       // request; it is not enforced (no 422 here), the service checks the shape itself.
       validatorCompiler: () => () => true,
       schema: {

@@ -1,4 +1,4 @@
-/** Wire shapes of POST /tokens/revoke (spec "POST /tokens/revoke"; contract §3, §9). */
+/** Wire shapes of POST /tokens/revoke (spec "POST /tokens/revoke"; docs/decisions.md "Account and sessions"). */
 import { Type } from 'typebox';
 import { Nullable } from '../../http/schema-helpers.js';
 import { MAX_REVOKE_SECRET_LENGTH } from './revoke.service.js';

@@ -1,5 +1,5 @@
 /**
- * Revoking credentials (spec "POST /tokens/revoke", "Authentication" rule 3; contract §3, §9).
+ * Revoking credentials (spec "POST /tokens/revoke", "Authentication" rule 3; docs/decisions.md "Account and sessions").
  *
  * - revokeBySecret(): POST /tokens/revoke. Whoever holds a leaked secret can kill it without any
  *   other credential. Only active credentials are revoked, each at most once (the revoking UPDATE

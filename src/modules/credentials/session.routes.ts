@@ -1,7 +1,7 @@
-/** DELETE /session and POST /session/refresh (spec "Account and credentials"; contract §3, §9). */
+/** DELETE /session and POST /session/refresh (spec "Account and credentials"; docs/decisions.md "Account and sessions"). */
 
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { SessionBody, SuccessBody } from './session.schemas.js';
@@ -29,7 +29,7 @@ export function sessionRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await service.signOut(ctxOf(deps, request, 'session.delete'));
+      const result = await service.signOut(routeCtx(deps, request));
       reply.removeHeader(REFRESH_HEADER);
       return result;
     },
@@ -51,7 +51,7 @@ export function sessionRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await service.refreshSession(ctxOf(deps, request, 'session.refresh'));
+      const result = await service.refreshSession(routeCtx(deps, request));
       reply.removeHeader(REFRESH_HEADER);
       return result;
     },

@@ -1,8 +1,8 @@
 /**
- * Wire shapes of the mobile session endpoints (spec "POST /session/refresh"; contract §3).
+ * Wire shapes of the mobile session endpoints (spec "POST /session/refresh"; docs/decisions.md "Account and sessions").
  * `SessionBody` is the token result shared with POST /session (spec "Token result: see POST
  * /session/refresh"): `user` is the spec's five fields plus `is_organizer` and `is_participant`
- * (the `/me` fields), identical to POST /session's `user` (contract §3).
+ * (the `/me` fields), identical to POST /session's `user` (docs/decisions.md "Account and sessions").
  */
 import { Type } from 'typebox';
 import { DateTime } from '../../http/schema-helpers.js';

@@ -1,5 +1,5 @@
 /**
- * Mobile sessions (spec "POST /session/refresh"; contract §3, §9): sign-out (DELETE /session) and
+ * Mobile sessions (spec "POST /session/refresh"; docs/decisions.md "Account and sessions"): sign-out (DELETE /session) and
  * token rotation (POST /session/refresh). The access policy has already admitted only a live
  * mobile token (actions session.delete / session.refresh are mobile-only).
  *
@@ -20,7 +20,7 @@ import { issueMobileToken } from './issue.service.js';
 
 /**
  * The session's user: the spec's `{id, name, email, global_admin, events}` plus the other `/me`
- * fields, so POST /session and POST /session/refresh return the same `user` shape (contract §3).
+ * fields, so POST /session and POST /session/refresh return the same `user` shape (docs/decisions.md "Account and sessions").
  */
 export async function sessionUser(ctx: MobileCtx) {
   const [me, { events }] = [await getMe(ctx), await listAccessibleEvents(ctx)];

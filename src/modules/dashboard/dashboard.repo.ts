@@ -1,7 +1,7 @@
 /**
  * Counts behind the staff home and the event overview (docs/staff-dashboard.md). Check-in progress
  * counts `complete` registrations (the people expected at the door) that have a scan in a
- * `checks_in` context (contract §4 `checked_in_at`). Every query carries the event id(s).
+ * `checks_in` context (docs/decisions.md "Participants API" `checked_in_at`). Every query carries the event id(s).
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
@@ -74,4 +74,13 @@ export async function guardiansPending(db: Tx, eventId: number): Promise<number>
          WHERE r.event_id = ${eventId} AND r.status = 'awaiting_guardian' AND g.status <> 'completed'`,
   );
   return Number(res.rows[0]?.n ?? 0);
+}
+
+/** Invitations emailed and not yet accepted (status `pending`, lapsed ones included) and how many lapsed. */
+export async function pendingInvitationCounts(db: Tx, eventId: number) {
+  const res = await db.execute<{ n: string | number; lapsed: string | number }>(
+    sql`SELECT count(*) AS n, count(*) FILTER (WHERE expires_at <= now()) AS lapsed
+          FROM invitations WHERE event_id = ${eventId} AND status = 'pending'`,
+  );
+  return { pending: Number(res.rows[0]?.n ?? 0), lapsed: Number(res.rows[0]?.lapsed ?? 0) };
 }

@@ -1,7 +1,7 @@
 /**
  * The staff home (docs/staff-dashboard.md "Staff home"): the events the signed-in user can reach,
  * by the same rules and in the same order as `GET /api/v1/events` (accounts.service.ts
- * listAccessibleEvents; contract §2, §10), each with the user's role, dates, registrations by
+ * listAccessibleEvents; docs/decisions.md "Credentials and roles"), each with the user's role, dates, registrations by
  * status and check-in progress.
  */
 import { type RegistrationStatus, registrationStatuses } from '../../db/schema/index.js';

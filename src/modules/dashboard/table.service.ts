@@ -1,7 +1,7 @@
 /**
  * The staff participants table (docs/staff-dashboard.md "Participants table"): search with the
- * API search's rules (participants.repo.ts searchMatch; contract §4, §9), filters, sort and pages
- * of 50, with the columns the caller's visibility allows (contract §2). The dietary/medical flags
+ * API search's rules (participants.repo.ts searchMatch; docs/decisions.md "Participants API"), filters, sort and pages
+ * of 50, with the columns the caller's visibility allows (docs/decisions.md "Credentials and roles"). The dietary/medical flags
  * filter is applied only for callers who may see sensitive data (for anyone else it is dropped,
  * so the result never depends on what they may not see). Errors: `q` over 200 characters → 422.
  */

@@ -15,7 +15,7 @@ export const HAS_INBOUND = travel('inbound');
 export const HAS_OUTBOUND = travel('outbound');
 
 /**
- * Awaiting pickup: the travel calendar's `awaiting_pickup` state (contract §10; travel.service.ts)
+ * Awaiting pickup: the travel calendar's `awaiting_pickup` state (docs/decisions.md "Travel calendar"; travel.service.ts)
  * for a `complete` registration's inbound travel: its final leg not collected, not checked in,
  * pickup not dismissed.
  */
@@ -35,7 +35,7 @@ export const HAS_DIETARY = `EXISTS (SELECT 1 FROM registration_dietary d WHERE d
   d.cross_contamination_risk OR COALESCE(btrim(d.intolerances), '') <> ''
   OR lower(COALESCE(btrim(d.diet_type), 'none')) NOT IN ('', 'none')))`;
 
-/** The funnel order of statuses (contract §4 lifecycle), for sorting by status. */
+/** The funnel order of statuses (docs/decisions.md "Registration lifecycle"), for sorting by status. */
 export const STATUS_ORDER = `array_position(ARRAY['invited','in_progress','awaiting_guardian','complete','withdrawn','rejected'], r.status)`;
 
 export const SORT_KEYS = {
@@ -56,7 +56,7 @@ const departure = `(SELECT COALESCE((SELECT l.departure_time FROM travel_legs l 
   FROM travels t WHERE t.registration_id = r.id AND t.direction = 'outbound')`;
 
 /**
- * The table's columns for a caller of visibility `v` (contract §2): everyone with participants
+ * The table's columns for a caller of visibility `v` (docs/decisions.md "Credentials and roles"): everyone with participants
  * access gets names, email, status, minor, check-in, travel and the non-sensitive summary flags;
  * `pii` adds phone and date of birth; `sensitive` adds the diet and medical detail.
  */

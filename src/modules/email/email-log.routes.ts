@@ -1,7 +1,7 @@
-/** GET /email_log: the email log for global admins (contract §6; decided here, see README "Provider webhooks"). */
+/** GET /email_log: the email log for global admins (docs/decisions.md "Messaging"; decided here, see README "Provider webhooks"). */
 
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { EmailLogBody, EmailLogQuery } from './email-log.schemas.js';
@@ -24,6 +24,6 @@ export function emailLogRoutes(app: Api, deps: Deps): void {
         response: { 200: EmailLogBody, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => listEmailLog(ctxOf(deps, request, 'email_log.read'), request.query),
+    async (request) => listEmailLog(routeCtx(deps, request), request.query),
   );
 }

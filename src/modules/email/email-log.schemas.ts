@@ -1,4 +1,4 @@
-/** Wire shapes of GET /email_log (contract §6; Muster's own read of the email log). */
+/** Wire shapes of GET /email_log (docs/decisions.md "Messaging"; Muster's own read of the email log). */
 import { Type } from 'typebox';
 import { DateTime, Nullable, NullableDateTime } from '../../http/schema-helpers.js';
 

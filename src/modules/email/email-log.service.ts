@@ -1,5 +1,5 @@
 /**
- * The email log read (contract §6: provider events and suppressed addresses show in the email
+ * The email log read (docs/decisions.md "Messaging": provider events and suppressed addresses show in the email
  * log). Newest first, keyset-paged by id. Global admins only (action `email_log.read`).
  */
 import { type SQL, sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /** Editable email wording per event (docs/email.md "Editable wording"). */
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -35,7 +35,7 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
         response: { 200: EmailTemplateList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.listTemplates(ctxOf(deps, request, config.action)),
+    async (request) => service.listTemplates(routeCtx(deps, request)),
   );
 
   app.get(
@@ -50,7 +50,7 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
         response: { 200: EmailTemplateBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getTemplate(ctxOf(deps, request, config.action), request.params.template),
+    async (request) => service.getTemplate(routeCtx(deps, request), request.params.template),
   );
 
   app.put(
@@ -66,8 +66,7 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
         response: { 200: EmailTemplateBody, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      service.putTemplate(ctxOf(deps, request, config.action), request.params.template, request.body),
+    async (request) => service.putTemplate(routeCtx(deps, request), request.params.template, request.body),
   );
 
   app.delete(
@@ -82,7 +81,7 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
         response: { 200: EmailTemplateBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.resetTemplate(ctxOf(deps, request, config.action), request.params.template),
+    async (request) => service.resetTemplate(routeCtx(deps, request), request.params.template),
   );
 
   app.post(
@@ -99,10 +98,6 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) =>
-      service.previewTemplate(
-        ctxOf(deps, request, config.action),
-        request.params.template,
-        request.body ?? {},
-      ),
+      service.previewTemplate(routeCtx(deps, request), request.params.template, request.body ?? {}),
   );
 }

@@ -27,7 +27,7 @@ export interface QueueEmailInput<K extends TemplateName> {
   eventId?: number | null;
 }
 
-/** Why an email to a suppressed address is not sent (contract §6: a hard bounce flags the address). */
+/** Why an email to a suppressed address is not sent (docs/decisions.md "Messaging": a hard bounce flags the address). */
 export const SUPPRESSED_ERROR = 'Not sent: the address is suppressed after a hard bounce or complaint';
 
 async function isSuppressed(tx: Tx, email: string): Promise<boolean> {

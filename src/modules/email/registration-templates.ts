@@ -1,5 +1,5 @@
 /**
- * Participant and guardian emails (contract §4 invite, §8 guardian invitations; docs/email.md):
+ * Participant and guardian emails (docs/decisions.md "Participants API" guardian invitations; docs/email.md):
  * the event's wording (wording.ts, editable per event) around a link Muster adds, dates written out
  * in the event's time zone. The links carry one-time tokens, so these emails are only ever queued
  * sealed (email.service.ts); no subject, text or HTML holds a token outside the link itself.

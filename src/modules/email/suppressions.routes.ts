@@ -1,7 +1,7 @@
 /** GET /email_suppressions, DELETE /email_suppressions/{email}: the suppression list, for global admins. */
 
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -28,7 +28,7 @@ export function suppressionRoutes(app: Api, deps: Deps): void {
         response: { 200: SuppressionList, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => listSuppressions(ctxOf(deps, request, 'email_suppressions.manage'), request.query),
+    async (request) => listSuppressions(routeCtx(deps, request), request.query),
   );
 
   app.delete(
@@ -43,7 +43,6 @@ export function suppressionRoutes(app: Api, deps: Deps): void {
         response: { 200: SuppressionLifted, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) =>
-      liftSuppression(ctxOf(deps, request, 'email_suppressions.manage'), request.params.email),
+    async (request) => liftSuppression(routeCtx(deps, request), request.params.email),
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The email suppression list (contract §6: hard bounces and complaints stop further mail). Read it
+ * The email suppression list (docs/decisions.md "Messaging": hard bounces and complaints stop further mail). Read it
  * and lift an entry (global admins only, action `email_suppressions.manage`): after a lift the
  * address receives email again; the lift is audited (`email_suppressions.delete`, the entry's id and
  * reason; the address itself stays out of the audit metadata).

@@ -1,5 +1,5 @@
 /**
- * The built-in consent documents (embedded signing, contract §8): the text shown above a typed
+ * The built-in consent documents (embedded signing, docs/decisions.md "Consents"): the text shown above a typed
  * signature until an event saves its own version in the setup wizard
  * (consent-documents.service.ts). With an e-signature provider the documents live there instead.
  */

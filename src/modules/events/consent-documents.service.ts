@@ -1,5 +1,5 @@
 /**
- * Per-event consent documents (contract §8 embedded signing).
+ * Per-event consent documents (docs/decisions.md "Consents").
  * An event starts with the built-in texts (consent-defaults.ts). Saving a document stores it as
  * version 1; later saves edit the current version in place while no consent records it as signed,
  * and add a new version once one does, so every typed signature keeps the exact text it signed

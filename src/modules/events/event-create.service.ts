@@ -1,5 +1,5 @@
 /**
- * Creating an event (spec "Series and events" POST /series/{s}/events; contract §7): the one path
+ * Creating an event (spec "Series and events" POST /series/{s}/events; docs/decisions.md "Series, events and bans"): the one path
  * shared by the series-key API and `muster events create`. `prepareEvent` is pure (the CLI runs it
  * before opening the database); `insertEvent` writes inside the caller's transaction.
  */

@@ -1,6 +1,6 @@
 /**
  * The rules for an event's writable fields (spec "Series and events" POST /series/{s}/events;
- * contract §7), shared by create and PATCH over HTTP and by `muster events create`. Pure: no
+ * docs/decisions.md "Series, events and bans"), shared by create and PATCH over HTTP and by `muster events create`. Pure: no
  * database. Every failure is a 422 naming the field.
  */
 import type { EventModules } from '../../db/schema/index.js';
@@ -47,7 +47,7 @@ export interface EventChanges {
 
 const camel = (field: string) => field.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
-/** Why `email` cannot be an event support email (contract §7: exact operator domain), or null. */
+/** Why `email` cannot be an event support email (docs/decisions.md "Series, events and bans": exact operator domain), or null. */
 export const HOTEL_CONTEXT_PROBLEM = 'hotel_scan_context_id must name a scan context of this event';
 
 export function supportEmailProblem(email: string, operatorDomains: readonly string[]): string | null {
@@ -68,7 +68,7 @@ export function checkEventSeriesId(ref: string | undefined, series: Pick<SeriesR
   throw forbidden('event_series_id names another series; the series is decided by the API key');
 }
 
-/** 422 naming every required field (contract §7: name, support_email) that is missing or blank. */
+/** 422 naming every required field (docs/decisions.md "Series, events and bans": name, support_email) that is missing or blank. */
 export function checkRequired(fields: EventFields): void {
   const missing = REQUIRED.filter((f) => (fields[f] ?? '').trim() === '');
   if (missing.length > 0) throw unprocessable(`Missing required fields: ${missing.join(', ')}`);

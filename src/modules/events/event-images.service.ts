@@ -1,6 +1,6 @@
 /**
  * Event logo and banner (spec Event `logo_url`/`banner_url`,
- * contract §9: null when unset). An upload is checked by its content — the first bytes must be a
+ * docs/decisions.md "Timestamps and nulls": null when unset). An upload is checked by its content — the first bytes must be a
  * PNG, JPEG or WebP signature, and match the type the client declared — stored in `media_files`
  * (the database, so every process behind one PostgreSQL serves it) and published at
  * `<MUSTER_BASE_URL>/media/<sha256>.<ext>`, a URL whose bytes never change (cached for a year).

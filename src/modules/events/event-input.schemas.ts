@@ -1,6 +1,6 @@
 /**
  * Request bodies of POST /series/{s}/events and PATCH /series/{s}/events/{e} (spec "Series and
- * events"; contract §7): `{event: {...}}` with the writable fields of Event (full). Unknown fields
+ * events"; docs/decisions.md "Series, events and bans"): `{event: {...}}` with the writable fields of Event (full). Unknown fields
  * are a 422, never dropped. `name` and `support_email` are optional here so that the service can
  * name every missing one in one 422.
  */

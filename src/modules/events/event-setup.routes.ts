@@ -8,7 +8,7 @@
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { type Api, typed } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
@@ -52,7 +52,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => listConsentDocuments(ctxOf(deps, request, 'event_setup.manage')),
+    async (request) => listConsentDocuments(routeCtx(deps, request)),
   );
 
   api.put(
@@ -73,7 +73,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
     },
     async (request) =>
       saveConsentDocument(
-        ctxOf(deps, request, 'event_setup.manage'),
+        routeCtx(deps, request),
         request.params.consent_type,
         request.body.consent_document,
       ),
@@ -95,7 +95,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
         },
       },
       async (request) => {
-        const ctx = ctxOf(deps, request, 'event_setup.manage');
+        const ctx = routeCtx(deps, request);
         if (!request.isMultipart()) throw new ApiError(415, MISSING_FILE);
         let upload: { bytes: Buffer; declaredType: string } | null = null;
         try {
@@ -128,7 +128,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
       },
     },
     async (request) => {
-      const ctx = ctxOf(deps, request, 'event_setup.manage');
+      const ctx = routeCtx(deps, request);
       await removeEventImage(ctx, request.params.kind as ImageKind);
       return eventImages(ctx.db, ctx.access.event.id);
     },

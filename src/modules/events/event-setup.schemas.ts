@@ -41,7 +41,7 @@ export const ImageParams = Type.Object({
   ),
 });
 
-/** The event's image URLs after an upload or removal (null when unset, contract §9). */
+/** The event's image URLs after an upload or removal (null when unset, docs/decisions.md "Timestamps and nulls"). */
 export const EventImages = Type.Object({
   logo_url: Nullable(Type.String({ description: 'Absolute content-hash URL, or null' })),
   banner_url: Nullable(Type.String({ description: 'Absolute content-hash URL, or null' })),

@@ -1,11 +1,11 @@
 /**
  * POST /series/{s}/events, GET|PATCH /series/{s}/events/{e}, POST /events/{e}/setup/complete
- * (spec "Series and events"; contract §7, §2, §9).
+ * (spec "Series and events"; docs/decisions.md "Series, events and bans").
  */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { EventRequest } from './event-input.schemas.js';
@@ -43,7 +43,7 @@ export function eventRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createSeriesEvent(ctxOf(deps, request, 'events.create'), request.body);
+      const body = await service.createSeriesEvent(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -60,7 +60,7 @@ export function eventRoutes(app: Api, deps: Deps): void {
         response: { 200: EventFullBody, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getSeriesEvent(ctxOf(deps, request, 'series.events.read')),
+    async (request) => service.getSeriesEvent(routeCtx(deps, request)),
   );
 
   app.patch(
@@ -76,7 +76,7 @@ export function eventRoutes(app: Api, deps: Deps): void {
         response: { 200: EventFullBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (request) => service.updateSeriesEvent(ctxOf(deps, request, 'series.events.update'), request.body),
+    async (request) => service.updateSeriesEvent(routeCtx(deps, request), request.body),
   );
 
   app.post(
@@ -86,11 +86,11 @@ export function eventRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Complete an event’s setup (leave draft)',
-        description: `Sets \`setup_complete\` true. 422 \`${service.SUPPORT_EMAIL_NEEDED}\` when the event has no support email. Idempotent (an event already set up is returned unchanged). Audited \`events.setup_complete\`. Callers: event managers (global admin, series owner/organizer, \`event_admin\`), the series API key of its series and the event’s own event API key (contract §2). \`{event_id}\`: numeric id or UUID.`,
+        description: `Sets \`setup_complete\` true. 422 \`${service.SUPPORT_EMAIL_NEEDED}\` when the event has no support email. Idempotent (an event already set up is returned unchanged). Audited \`events.setup_complete\`. Callers: event managers (global admin, series owner/organizer, \`event_admin\`), the series API key of its series and the event’s own event API key (docs/decisions.md "Credentials and roles"). \`{event_id}\`: numeric id or UUID.`,
         params: Type.Object({ event_id: EventIdParam }),
         response: { 200: EventFullBody, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.completeSetup(ctxOf(deps, request, 'events.setup_complete')),
+    async (request) => service.completeSetup(routeCtx(deps, request)),
   );
 }

@@ -30,7 +30,7 @@ export const EventSummary = Type.Object({
   updated_at: DateTime,
 });
 
-/** spec Event.modules: nine flags plus `visa_application_url` (null when unset, contract §9). */
+/** spec Event.modules: nine flags plus `visa_application_url` (null when unset, docs/decisions.md "Timestamps and nulls"). */
 export const EventModulesSchema = Type.Object({
   freedom_waivers_enabled: Type.Boolean(),
   travel_enabled: Type.Boolean(),

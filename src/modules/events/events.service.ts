@@ -1,5 +1,5 @@
 /**
- * The series event API (spec "Series and events"; contract §7): create (series key), read and
+ * The series event API (spec "Series and events"; docs/decisions.md "Series, events and bans"): create (series key), read and
  * update one event of a series, and complete an event's setup. Access (who, which series/event) is
  * decided before these run (access/authorize.ts); these apply the body rules, 403 for a foreign
  * `event_series_id` first, then 409/422.
@@ -45,7 +45,7 @@ async function assertOwnScanContext(db: Tx, eventId: number, uuid: string): Prom
   if (res.rows.length === 0) throw unprocessable(HOTEL_CONTEXT_PROBLEM);
 }
 
-/** POST /series/{s}/events → 201 `{event}`; the series is the key's (contract §7). */
+/** POST /series/{s}/events → 201 `{event}`; the series is the key's (docs/decisions.md "Series, events and bans"). */
 export async function createSeriesEvent(ctx: SeriesCtx, body: EventRequestBody) {
   const series = ctx.access.series;
   checkEventSeriesId(body.event.event_series_id, series);
@@ -129,7 +129,7 @@ export async function updateEvent(ctx: EventCtx, body: EventRequestBody) {
 }
 
 /**
- * POST /events/{e}/setup/complete → `{event}` with `setup_complete` true (contract §7). 422
+ * POST /events/{e}/setup/complete → `{event}` with `setup_complete` true (docs/decisions.md "Series, events and bans"). 422
  * without a support email. Idempotent: an event already set up is returned unchanged (no audit, no
  * `updated_at` bump); otherwise audited `events.setup_complete`.
  */

@@ -11,7 +11,7 @@ import { slugify, slugProblem } from '../../lib/slug.js';
 export type EventRow = typeof events.$inferSelect;
 export type SeriesRow = typeof series.$inferSelect;
 
-/** Defaults for a new event (contract §7): travel/visa/accommodation/roommate/freedom waivers on. */
+/** Defaults for a new event (docs/decisions.md "Series, events and bans"): travel/visa/accommodation/roommate/freedom waivers on. */
 export const DEFAULT_MODULES: EventModules = {
   freedom_waivers_enabled: true,
   travel_enabled: true,

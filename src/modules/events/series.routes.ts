@@ -1,8 +1,8 @@
-/** GET /series, GET /series/{series_id}, GET /series/{series_id}/events (contract §7). */
+/** GET /series, GET /series/{series_id}, GET /series/{series_id}/events (docs/decisions.md "Series, events and bans"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { EventSummary, Series, SeriesParams } from './events.schemas.js';
@@ -23,7 +23,7 @@ export function seriesRoutes(app: Api, deps: Deps): void {
         response: { 200: Type.Object({ series: Type.Array(Series) }), ...errorResponses(401, 403) },
       },
     },
-    async (request) => service.listSeries(ctxOf(deps, request, 'series.list')),
+    async (request) => service.listSeries(routeCtx(deps, request)),
   );
   app.get(
     '/series/:series_id',
@@ -36,7 +36,7 @@ export function seriesRoutes(app: Api, deps: Deps): void {
         response: { 200: Type.Object({ series: Series }), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getSeries(ctxOf(deps, request, 'series.read')),
+    async (request) => service.getSeries(routeCtx(deps, request)),
   );
   app.get(
     '/series/:series_id/events',
@@ -53,6 +53,6 @@ export function seriesRoutes(app: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => service.listSeriesEvents(ctxOf(deps, request, 'series.events.list')),
+    async (request) => service.listSeriesEvents(routeCtx(deps, request)),
   );
 }

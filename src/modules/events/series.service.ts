@@ -1,4 +1,4 @@
-/** Series read paths (spec "Series and events"; contract §7): GET /series, /series/{s}, /series/{s}/events. */
+/** Series read paths (spec "Series and events"; docs/decisions.md "Series, events and bans"): GET /series, /series/{s}, /series/{s}/events. */
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { isUserPrincipal } from '../../access/principal.js';
 import { events, series, seriesRoles } from '../../db/schema/index.js';

@@ -1,7 +1,7 @@
 /** Participant export routes (organiser API; docs/organiser-api.md "Exports"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { type Api, sendStream } from '../../http/typed.js';
 import { type ExportFormat, planExport, streamExport } from './exports.service.js';
@@ -52,7 +52,7 @@ export function exportRoutes(app: Api, deps: Deps): void {
         },
       },
       async (request, reply) => {
-        const ctx = ctxOf(deps, request, 'exports.read');
+        const ctx = routeCtx(deps, request);
         const plan = planExport(ctx, request.params.preset, request.query);
         reply
           .header('Content-Type', MEDIA[format])

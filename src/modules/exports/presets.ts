@@ -1,6 +1,6 @@
 /**
  * Export presets: which columns each has and who may see each column. A column's class follows the
- * participant serializers (participants.serialize.ts, detail.serialize.ts; contract §2): `basic`
+ * participant serializers (participants.serialize.ts, detail.serialize.ts; docs/decisions.md "Credentials and roles"): `basic`
  * for every caller with participants access, `pii` hidden from `limited`, `sensitive` only for
  * global admins and safeguarding leads. A preset whose own columns are all hidden from the caller
  * (`medical`, `emergency_contacts` for anyone without sensitive access) is refused with 403.
@@ -116,7 +116,7 @@ const SAFEGUARDING: Column[] = [
   s('authorized_pickup_adults', 'sg.authorized_pickup_adults'),
   s('safeguarding_instructions', 'sg.other_instructions'),
 ];
-/** Travel calendar pickup state (contract §10), per travel record: inbound only. */
+/** Travel calendar pickup state (docs/decisions.md "Travel calendar"), per travel record: inbound only. */
 const PICKUP_STATE = `CASE WHEN t.direction <> 'inbound' THEN NULL
   WHEN (SELECT ll.travel_picked_up_at FROM travel_legs ll WHERE ll.travel_id = t.id ORDER BY ll.position DESC, ll.id DESC LIMIT 1) IS NOT NULL THEN 'collected'
   WHEN ci.at IS NOT NULL THEN 'checked_in'

@@ -1,7 +1,7 @@
 /** Event groups and group membership routes (organiser API; docs/organiser-api.md "Groups"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { registrationInEvent } from '../notes/notes.service.js';
@@ -38,7 +38,7 @@ export function groupRoutes(app: Api, deps: Deps): void {
         response: { 200: GroupList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.listGroups(ctxOf(deps, request, 'groups.manage')),
+    async (request) => service.listGroups(routeCtx(deps, request)),
   );
 
   app.post(
@@ -55,7 +55,7 @@ export function groupRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createGroup(ctxOf(deps, request, 'groups.manage'), request.body);
+      const body = await service.createGroup(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -73,8 +73,7 @@ export function groupRoutes(app: Api, deps: Deps): void {
         response: { 200: GroupBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (request) =>
-      service.updateGroup(ctxOf(deps, request, 'groups.manage'), request.params.id, request.body),
+    async (request) => service.updateGroup(routeCtx(deps, request), request.params.id, request.body),
   );
 
   app.delete(
@@ -90,7 +89,7 @@ export function groupRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      await service.deleteGroup(ctxOf(deps, request, 'groups.manage'), request.params.id);
+      await service.deleteGroup(routeCtx(deps, request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -101,7 +100,7 @@ export function groupRoutes(app: Api, deps: Deps): void {
       config,
       // 404 (unknown registration) before 422 (invalid body): the contract's check order.
       preValidation: async (request) => {
-        await registrationInEvent(ctxOf(deps, request, 'groups.manage'), request.params.participant_event_id);
+        await registrationInEvent(routeCtx(deps, request), request.params.participant_event_id);
       },
       schema: {
         tags,
@@ -114,11 +113,7 @@ export function groupRoutes(app: Api, deps: Deps): void {
     },
     async (request) => {
       const { participant_event_id } = request.params;
-      return service.setRegistrationGroups(
-        ctxOf(deps, request, 'groups.manage'),
-        participant_event_id,
-        request.body,
-      );
+      return service.setRegistrationGroups(routeCtx(deps, request), participant_event_id, request.body);
     },
   );
 }

@@ -1,8 +1,7 @@
-/** Staff notes routes (contract §4 "Notes"). */
-import type { FastifyRequest } from 'fastify';
+/** Staff notes routes (docs/decisions.md "Notes"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { CreateNoteRequest, NoteBody, NoteList } from './notes.schemas.js';
@@ -23,8 +22,10 @@ const rawId = (request: { params: { participant_event_id: string } }) => request
 export function notesRoutes(app: Api, deps: Deps): void {
   // 404 (unknown registration) comes before 422 (invalid body) in the contract's check order, so
   // the registration is looked up before body validation runs.
-  const registrationFirst = async (request: FastifyRequest<{ Params: { participant_event_id: string } }>) => {
-    await service.registrationInEvent(ctxOf(deps, request, ['notes.read', 'notes.write']), rawId(request));
+  const registrationFirst = async (
+    request: RoutedRequest<'notes.read' | 'notes.write'> & { params: { participant_event_id: string } },
+  ) => {
+    await service.registrationInEvent(routeCtx(deps, request), rawId(request));
   };
 
   app.get(
@@ -40,7 +41,7 @@ export function notesRoutes(app: Api, deps: Deps): void {
         response: { 200: NoteList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.listNotes(ctxOf(deps, request, 'notes.read'), rawId(request)),
+    async (request) => service.listNotes(routeCtx(deps, request), rawId(request)),
   );
 
   app.post(
@@ -58,11 +59,7 @@ export function notesRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.createNote(
-        ctxOf(deps, request, 'notes.write'),
-        rawId(request),
-        request.body,
-      );
+      const body = await service.createNote(routeCtx(deps, request), rawId(request), request.body);
       return reply.status(201).send(body);
     },
   );

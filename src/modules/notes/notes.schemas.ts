@@ -1,4 +1,4 @@
-/** Wire shapes of staff notes (contract §4). */
+/** Wire shapes of staff notes (docs/decisions.md "Notes"). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable } from '../../http/schema-helpers.js';
 

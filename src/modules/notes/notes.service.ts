@@ -1,5 +1,5 @@
 /**
- * Staff notes on a registration (contract §4 "Notes"): users with participants access read and
+ * Staff notes on a registration (docs/decisions.md "Notes"): users with participants access read and
  * write them; `restricted` notes are read only by global admins and the event's safeguarding leads
  * (the callers whose visibility includes sensitive data). Creating a note is audited (type and
  * sensitivity only, never the content) and bumps the registration's `updated_at`.
@@ -95,7 +95,7 @@ export async function createNote(
           RETURNING id::int AS id`,
     );
     const id = inserted.rows[0]!.id;
-    // Notes are part of the registration's record (contract §4): clients re-sync it.
+    // Notes are part of the registration's record (docs/decisions.md "Notes"): clients re-sync it.
     await tx.execute(
       sql`UPDATE registrations SET updated_at = now() WHERE id = ${registrationId} AND updated_at <> now()`,
     );

@@ -1,5 +1,5 @@
 /**
- * Reading an import file (contract §8): `.json` or `.csv`, validated into ImportItem[].
+ * Reading an import file (docs/decisions.md "Import"): `.json` or `.csv`, validated into ImportItem[].
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

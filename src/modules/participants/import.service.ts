@@ -1,5 +1,5 @@
 /**
- * Participant import (contract §8 "Import"): `muster import --event <slug> <file>` and the demo seed
+ * Participant import (docs/decisions.md "Import"): `muster import --event <slug> <file>` and the demo seed
  * share this one code path.
  *
  * Idempotent by email (trimmed, lowercased): the person (people, unique lower(email)) is created or
@@ -146,7 +146,7 @@ async function upsertRegistration(
   const values: Writable<typeof registrations.$inferInsert> = pick(item.personal, REGISTRATION_PERSONAL_KEYS);
   if (item.freedom_waiver_granted !== undefined) values.freedomWaiverGranted = item.freedom_waiver_granted;
   const status = item.status;
-  // Lifecycle timestamps (contract §4): first submission and completion are kept, withdrawal is the latest.
+  // Lifecycle timestamps (docs/decisions.md "Registration lifecycle"): first submission and completion are kept, withdrawal is the latest.
   const stamps: { column: 'submittedAt' | 'completedAt' | 'withdrawnAt'; keepFirst: boolean }[] = [];
   if (status !== undefined && status !== existing?.status) {
     values.status = status;

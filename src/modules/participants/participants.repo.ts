@@ -88,7 +88,7 @@ export function escapeLike(term: string): string {
 }
 
 /**
- * The API search's matching rules (contract §4, §9) for a trimmed, non-blank term, over aliases
+ * The API search's matching rules (docs/decisions.md "Participants API") for a trimmed, non-blank term, over aliases
  * r = registrations, p = people: `text` is the case-insensitive substring match on legal/preferred
  * names, full name and email (LIKE wildcards literal), read through the trigram index
  * people_search_trgm; `id` is the exact registration or person id of an all-digit term (null

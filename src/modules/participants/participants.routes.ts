@@ -1,8 +1,8 @@
-/** Routes of the participants read endpoints (spec "Participants"; contract §4). */
+/** Routes of the participants read endpoints (spec "Participants"; docs/decisions.md "Participants API"). */
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { type Api, sendJsonText } from '../../http/typed.js';
 import {
@@ -38,7 +38,7 @@ export function participantRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const chunks = await service.listParticipants(ctxOf(deps, request, 'participants.list'), request.query);
+      const chunks = await service.listParticipants(routeCtx(deps, request), request.query);
       // A byte stream with a small buffer: the next batch is read only once the client (or the
       // compressor) has taken the previous one, so memory stays bounded on any list size.
       return sendJsonText(reply, Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 }));
@@ -63,10 +63,7 @@ export function participantRoutes(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const query = request.query;
-      return sendJsonText(
-        reply,
-        await service.searchParticipants(ctxOf(deps, request, 'participants.search'), query),
-      );
+      return sendJsonText(reply, await service.searchParticipants(routeCtx(deps, request), query));
     },
   );
 
@@ -84,7 +81,7 @@ export function participantRoutes(app: Api, deps: Deps): void {
         response: { 200: LookupBody, ...errors },
       },
     },
-    async (request) => service.lookupParticipant(ctxOf(deps, request, 'participants.lookup'), request.query),
+    async (request) => service.lookupParticipant(routeCtx(deps, request), request.query),
   );
 
   app.get(
@@ -100,7 +97,7 @@ export function participantRoutes(app: Api, deps: Deps): void {
         response: { 200: RosterBody, ...errors },
       },
     },
-    async (request) => service.participantRoster(ctxOf(deps, request, 'participants.roster')),
+    async (request) => service.participantRoster(routeCtx(deps, request)),
   );
 
   app.get(
@@ -121,10 +118,7 @@ export function participantRoutes(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendJsonText(
-        reply,
-        await service.getParticipant(ctxOf(deps, request, 'participants.read'), { id }),
-      );
+      return sendJsonText(reply, await service.getParticipant(routeCtx(deps, request), { id }));
     },
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Wire shapes of the participants endpoints (spec "Participant", "ParticipantDetail",
- * "ScansByContext", "Travel", "TravelLeg"; contract §4). Optional keys are those omitted for
+ * "ScansByContext", "Travel", "TravelLeg"; docs/decisions.md "Participants API"). Optional keys are those omitted for
  * callers without PII or sensitive access, or (travel) when there is no record.
  */
 import { Type } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * The only place that decides which participant fields a caller sees (contract §2, §4). The JSON
+ * The only place that decides which participant fields a caller sees (docs/decisions.md "Credentials and roles"). The JSON
  * is built by PostgreSQL (architecture: hot list endpoints may build JSON in SQL), from static SQL
  * text chosen by the caller's Visibility — no user input is ever part of these strings.
  * Timestamps use the same format as lib/time.ts (test/http/participants.test.ts compares them).
@@ -101,7 +101,7 @@ export function participantPairs(v: Visibility): Pair[] {
     ['full_name', `p.legal_first_name || ' ' || p.legal_last_name`],
     ['email', 'p.email'],
     ['chat_user_id', 'p.chat_user_id'],
-    // The name the deployed mobile app reads (its NFC badge writing needs it); contract §10.
+    // The name the deployed mobile app reads (its NFC badge writing needs it); docs/decisions.md "Participants API".
     ['slack_user_id', 'p.chat_user_id'],
     ...(v.pii ? ([['phone', 'p.phone']] as Pair[]) : []),
     ['pronouns', 'p.pronouns'],

@@ -1,5 +1,5 @@
 /**
- * Participants read paths (spec "Participants"; contract §4). Each function takes the request
+ * Participants read paths (spec "Participants"; docs/decisions.md "Participants API"). Each function takes the request
  * context (the event is already resolved and access checked) and returns a JSON string or object.
  */
 import { syncWatermark } from '../../db/watermark.js';
@@ -121,7 +121,7 @@ export async function lookupParticipant(ctx: EventCtx, input: { email?: string }
 
 /**
  * `{participants:[{email, first_name, last_name, chat_user_id, slack_user_id, status}], synced_at}`;
- * withdrawn/rejected excluded. `slack_user_id` always equals `chat_user_id` (contract §10).
+ * withdrawn/rejected excluded. `slack_user_id` always equals `chat_user_id` (docs/decisions.md "Participants API").
  */
 export async function participantRoster(ctx: EventCtx) {
   const event = ctx.access.event;

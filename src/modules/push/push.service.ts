@@ -30,7 +30,7 @@ import { scheduleReceiptCheck } from './push-receipts.js';
 export type StaffPushKind = 'travel_pickup' | 'blast_finished';
 
 /**
- * `data.type` beside `data.kind` (contract §10): the field the deployed mobile app switches on when
+ * `data.type` beside `data.kind` (docs/decisions.md "Messaging"): the field the deployed mobile app switches on when
  * a notification is tapped (it knows `message`, which opens a participant's tickets; other values
  * open nothing in particular).
  */

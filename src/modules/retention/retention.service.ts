@@ -4,7 +4,7 @@
  * - `webhook_events` rows already processed: they only dedupe replays, and a delivery older than
  *   the 5-minute signature window is refused before the dedupe check anyway; unprocessed rows stay
  *   (their job may still be retrying).
- * - `scan_feed` entries (the live scan stream's durable feed, contract §5): a stream resumed with a
+ * - `scan_feed` entries (the live scan stream's durable feed, docs/decisions.md "Check-in"): a stream resumed with a
  *   `Last-Event-ID` older than the window replays only what is still kept.
  * Deletes run in batches of 5,000 rows so no statement holds locks for long; safe to run twice.
  */

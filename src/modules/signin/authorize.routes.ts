@@ -1,5 +1,5 @@
 /**
- * Muster's own sign-in pages (contract §3): GET /oauth/authorize (the OAuth 2.0 authorization
+ * Muster's own sign-in pages (docs/decisions.md "Account and sessions"): GET /oauth/authorize (the OAuth 2.0 authorization
  * endpoint), POST /oauth/authorize/email (email a one-time code) and POST /oauth/authorize/verify
  * (check it and return to the app with an authorization code). Public; an Authorization header is
  * ignored. Pinned by test/signin/flow.test.ts, codes.test.ts, pages.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Sign-in (contract §3): Muster's own OAuth 2.0 authorization server for its apps.
+ * Sign-in (docs/decisions.md "Account and sessions"): Muster's own OAuth 2.0 authorization server for its apps.
  *
  * GET /oauth/authorize checks the client's request (checkAuthorizeRequest); the user proves their
  * address with a one-time 6-digit code (email-code.service.ts) or an upstream OpenID Connect
@@ -17,7 +17,7 @@ import { digestSecret } from '../../lib/secrets.js';
 import { findClient, isRegisteredRedirectUri, type OAuthClient } from './clients.service.js';
 import type { ClientRequest } from './signin.pages.js';
 
-/** Sign-in codes and authorization codes live 10 minutes (contract §3). */
+/** Sign-in codes and authorization codes live 10 minutes (docs/decisions.md "Account and sessions"). */
 export const CODE_TTL_MINUTES = 10;
 export const CODE_TTL_MS = CODE_TTL_MINUTES * 60 * 1000;
 /** Finished sign-in requests and authorization codes are deleted a day after they expire. */

@@ -1,5 +1,5 @@
 /**
- * OAuth clients (contract §3): who may start a sign-in and where Muster may send the user back.
+ * OAuth clients (docs/decisions.md "Account and sessions"): who may start a sign-in and where Muster may send the user back.
  * Redirect URIs are matched exactly (RFC 6749 §3.1.2.3, RFC 9700 §4.1.3), except that a registered
  * loopback URI (`http://127.0.0.1/...`, `http://[::1]/...`) accepts any port (RFC 8252 §7.3).
  * Pinned by test/signin/clients.test.ts.

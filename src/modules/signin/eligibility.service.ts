@@ -1,5 +1,5 @@
 /**
- * Who may sign in (contract §3 and §10 "Participants sign in"), for every sign-in method:
+ * Who may sign in (docs/decisions.md "Account and sessions"), for every sign-in method:
  * - an existing user, except a participant-only user (no global admin, event or series role)
  *   whose address is on a ban in force: staff keep their access, banned participants do not;
  * - an address with no user yet that is on a registration whose status is not `rejected` and that

@@ -1,5 +1,5 @@
 /**
- * Sign-in by a one-time code emailed to the user (contract §3): requestCode records the request
+ * Sign-in by a one-time code emailed to the user (docs/decisions.md "Account and sessions"): requestCode records the request
  * and emails a 6-digit code to an address that may sign in; verifyCode checks it (5 attempts,
  * 10 minutes) and issues Muster's authorization code. Unknown and refused addresses get an
  * identical request whose code is never sent, so nothing reveals who has an account.

@@ -1,5 +1,5 @@
 /**
- * POST /session (contract §3): exchanges an authorization code with PKCE for a mobile token, or
+ * POST /session (docs/decisions.md "Account and sessions"): exchanges an authorization code with PKCE for a mobile token, or
  * (MUSTER_DEV_SIGN_IN only) signs in by `dev_email`; answers `{token, expires_at, user}`.
  * Every failure is 401 `Invalid session or user not found`; unknown users are never created.
  *

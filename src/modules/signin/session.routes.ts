@@ -1,5 +1,5 @@
 /**
- * POST /session (contract §3): the OAuth 2.0 token endpoint, JSON or form-encoded. Public; an
+ * POST /session (docs/decisions.md "Account and sessions"): the OAuth 2.0 token endpoint, JSON or form-encoded. Public; an
  * Authorization header is ignored. Pinned by test/signin/flow.test.ts, dev.test.ts and
  * upstream-code.test.ts (the mobile app's upstream code).
  */

@@ -1,5 +1,5 @@
 /**
- * Sign-in routes (contract §3), all public (`config: { public: 'none' }`; an Authorization header
+ * Sign-in routes (docs/decisions.md "Account and sessions"), all public (`config: { public: 'none' }`; an Authorization header
  * is ignored): the sign-in pages under /oauth and the token endpoint POST /session.
  *
  * Scoped to this plugin: an `application/x-www-form-urlencoded` parser (HTML forms and standard

@@ -1,4 +1,4 @@
-/** Wire shapes of the sign-in routes (contract §3). */
+/** Wire shapes of the sign-in routes (docs/decisions.md "Account and sessions"). */
 import { Type } from 'typebox';
 import { DateTime, ErrorBody } from '../../http/schema-helpers.js';
 import { AccessibleEvent, Me } from '../accounts/accounts.schemas.js';

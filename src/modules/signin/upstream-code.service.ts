@@ -1,5 +1,5 @@
 /**
- * The upstream provider's side of POST /session for the deployed mobile app (contract §3, "when an
+ * The upstream provider's side of POST /session for the deployed mobile app (docs/decisions.md "Account and sessions", "when an
  * upstream provider is configured"; MUSTER_UPSTREAM_*): the app ran the authorization code flow
  * with PKCE against the provider itself and hands Muster the provider's code; Muster redeems it at
  * the provider's token endpoint (its client secret, `client_secret_post`, plus the app's

@@ -1,5 +1,5 @@
 /**
- * Sign-in with the upstream OpenID Connect provider from Muster's sign-in page (contract §3):
+ * Sign-in with the upstream OpenID Connect provider from Muster's sign-in page (docs/decisions.md "Account and sessions"):
  * POST /oauth/authorize/oidc sends the browser to the provider; GET /oauth/oidc/callback finishes
  * the round trip and returns to the app with Muster's authorization code. 404 when no provider is
  * configured. Pinned by test/signin/oidc.test.ts.

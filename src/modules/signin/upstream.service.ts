@@ -1,6 +1,6 @@
 /**
- * Sign-in through the upstream OpenID Connect provider from Muster's own sign-in page (contract
- * §3): startUpstream records the round trip and sends the browser to the provider; finishUpstream
+ * Sign-in through the upstream OpenID Connect provider from Muster's own sign-in page
+ * (docs/decisions.md "Account and sessions"): startUpstream records the round trip and sends the browser to the provider; finishUpstream
  * exchanges the provider's code (oidc.service.ts) and, for a verified email of a user who may sign
  * in, issues Muster's authorization code. Nobody is created.
  *

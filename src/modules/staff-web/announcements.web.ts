@@ -6,15 +6,16 @@
  *   each recipient (`&after=` pages them). (A query, not a path: one page, and the staff page
  *   matrix addresses pages by event only.)
  * - POST /staff/events/{e}/announcements: `intent=preview` re-renders the form with the email the
- *   first recipient would get; `intent=send` sends now or schedules (time read in the event's
- *   zone), then 303 to the announcement. Bad input re-renders the form (422) with the message.
+ *   first recipient would get; `intent=send` schedules (time read in the event's zone), or for
+ *   "send now" first shows a confirmation naming the number of addresses, whose button posts the
+ *   same values with `confirmed=yes` and sends; then 303 to the announcement. Bad input re-renders the form (422) with the message.
  * - POST /staff/events/{e}/announcements/{id}/cancel: cancels a scheduled one.
  * Action `announcements.manage` (event admins, series roles, global admins) on every page.
  */
 import { Type } from 'typebox';
 import { type RegistrationStatus, registrationStatuses } from '../../db/schema/participants.js';
-import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import type { CtxFor, Deps } from '../../deps.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { zonedToInstant } from '../../lib/zoned-time.js';
 import { AUDIENCES, type ComposeInput, DEFAULT_STATUSES } from '../announcements/announcements.schemas.js';
@@ -86,7 +87,7 @@ function toInput(v: FormValues, zone: string): ComposeInput | string {
   };
 }
 
-type Ctx = ReturnType<typeof ctxOf<typeof action>>;
+type Ctx = CtxFor<typeof action>;
 
 /** One announcement and a page of its recipients, for the template (404 page when unknown). */
 async function shownOf(ctx: Ctx, id: string, after: number | undefined) {
@@ -109,7 +110,13 @@ export function announcementPages(web: Api, deps: Deps): void {
   async function render(
     ctx: Ctx,
     status: number,
-    extra: { values?: FormValues; preview?: unknown; errors?: { message: string }[]; shown?: unknown },
+    extra: {
+      values?: FormValues;
+      preview?: unknown;
+      confirm?: { count: number };
+      errors?: { message: string }[];
+      shown?: unknown;
+    },
   ) {
     const event = ctx.access.event;
     const [{ announcements: list }, { chat_blasts }] = await Promise.all([
@@ -122,6 +129,7 @@ export function announcementPages(web: Api, deps: Deps): void {
         ...eventFrame(ctx.access, '/announcements', 'Announcements'),
         values: extra.values ?? EMPTY,
         preview: extra.preview ?? null,
+        confirm: extra.confirm ?? null,
         shown: extra.shown ?? null,
         errors: extra.errors ?? [],
         announcements: list.map((a) => ({
@@ -148,7 +156,7 @@ export function announcementPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, querystring: ShowQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const shown = request.query.show ? await shownOf(ctx, request.query.show, request.query.after) : null;
       const page = await render(ctx, 200, { shown });
       return reply.page(page.status, 'staff/announcements', page.data);
@@ -159,7 +167,7 @@ export function announcementPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/announcements',
     { config: session, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const { body } = request;
       const values: FormValues = {
         subject: field(body, 'subject'),
@@ -183,6 +191,16 @@ export function announcementPages(web: Api, deps: Deps): void {
             : await problem(res.error);
         return reply.page(page.status, 'staff/announcements', page.data);
       }
+      // "Send now" asks first, naming how many addresses it goes to; the confirmation form carries
+      // the same values with confirmed=yes. A scheduled one is sent later and can be cancelled.
+      if (values.when === 'now' && field(body, 'confirmed') !== 'yes') {
+        const res = await attempt(() => announcements.previewAnnouncement(ctx, input));
+        const page =
+          'ok' in res
+            ? await render(ctx, 200, { values, confirm: { count: res.ok.preview.recipient_count } })
+            : await problem(res.error);
+        return reply.page(page.status, 'staff/announcements', page.data);
+      }
       const res = await attempt(() => announcements.createAnnouncement(ctx, input));
       if ('error' in res) {
         const page = await problem(res.error);
@@ -199,7 +217,7 @@ export function announcementPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/announcements/:id/cancel',
     { config: session, schema: { hide: true, params: OneParams, body: CsrfForm, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       await announcements.cancelAnnouncement(ctx, request.params.id);
       return reply.redirect(
         `/staff/events/${ctx.access.event.id}/announcements?show=${request.params.id}#shown`,

@@ -14,7 +14,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, UserSeriesCtx } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../credentials/api-keys.service.js';
@@ -111,7 +111,7 @@ export function apiKeyPages(web: Api, deps: Deps): void {
     '/staff/series/:series_id/api-keys',
     { config, schema: { ...page, params: Params, querystring: Query } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'api_keys.manage');
+      const ctx = routeCtx(deps, request);
       return render(ctx, reply, {
         created: takeOnce(deps, ctx, request, reply),
         notice: request.query.notice,
@@ -123,7 +123,7 @@ export function apiKeyPages(web: Api, deps: Deps): void {
     '/staff/series/:series_id/api-keys',
     { config, schema: { ...page, params: Params, body: CreateForm } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'api_keys.manage');
+      const ctx = routeCtx(deps, request);
       const form: Form = {
         name: request.body.name ?? '',
         kind: request.body.kind ?? 'series',
@@ -161,7 +161,7 @@ export function apiKeyPages(web: Api, deps: Deps): void {
     '/staff/series/:series_id/api-keys/:id/revoke',
     { config, schema: { ...page, params: KeyParams, body: ButtonForm } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'api_keys.manage');
+      const ctx = routeCtx(deps, request);
       await revokeApiKey(ctx, request.params.id);
       return reply.redirect(`${base(ctx)}?notice=revoked`, 303);
     },

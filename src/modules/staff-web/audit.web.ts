@@ -10,7 +10,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { zonedToInstant } from '../../lib/zoned-time.js';
 import type { AuditPageJson } from '../audit/audit-log.schemas.js';
@@ -80,7 +80,7 @@ export function auditPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, querystring: Filters, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'audit_log.event');
+      const ctx = routeCtx(deps, request);
       const zone = ctx.access.event.timezone;
       const path = `/staff/events/${ctx.access.event.id}/audit`;
       const parsed = inputOf(request.query, zone);
@@ -104,7 +104,7 @@ export function auditPages(web: Api, deps: Deps): void {
       schema: { hide: true, querystring: Filters, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'audit_log.read');
+      const ctx = routeCtx(deps, request);
       const parsed = inputOf(request.query, 'UTC');
       const res = 'error' in parsed ? parsed : await attempt(() => auditPage(ctx, parsed.input));
       const page = 'ok' in res ? res.ok : { entries: [], next_before: null };

@@ -10,7 +10,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import * as bans from '../bans/bans.service.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
@@ -36,9 +36,13 @@ const DONE: Record<string, string> = {
 type Query = { email?: string; active?: string; offset?: number; done?: string };
 
 export function banPages(web: Api, deps: Deps): void {
-  async function render(request: Parameters<typeof ctxOf>[1], q: Query, extra: Record<string, unknown> = {}) {
+  async function render(
+    request: RoutedRequest<'bans.read' | 'bans.create' | 'bans.manage'>,
+    q: Query,
+    extra: Record<string, unknown> = {},
+  ) {
     // Also rendered by the form posts (their own action; the same global-admin requirement).
-    const ctx = ctxOf(deps, request, ['bans.read', 'bans.create', 'bans.manage']);
+    const ctx = routeCtx(deps, request);
     const list = await bans.listBans(ctx, {
       limit: PAGE,
       offset: q.offset ?? 0,
@@ -102,7 +106,7 @@ export function banPages(web: Api, deps: Deps): void {
       }
       if (!problem) {
         const res = await attempt(() =>
-          bans.createBan(ctxOf(deps, request, 'bans.create'), {
+          bans.createBan(routeCtx(deps, request), {
             emails,
             reason: values.reason,
             ...(expiresAt ? { expires_at: expiresAt } : {}),
@@ -128,7 +132,7 @@ export function banPages(web: Api, deps: Deps): void {
         schema: { hide: true, params: IdParams, body: CsrfForm, response: pageResponses },
       },
       async (request, reply) => {
-        const ctx = ctxOf(deps, request, 'bans.manage');
+        const ctx = routeCtx(deps, request);
         const res = await attempt(() =>
           change === 'revoke'
             ? bans.revokeBan(ctx, request.params.id)

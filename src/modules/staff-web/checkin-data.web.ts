@@ -17,7 +17,7 @@
  * - POST …/checkin/undo `{participant_id, scan_context_id}`: DELETE /api/v1/events/{e}/scans/{id}.
  */
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { jsonErrorHandler } from '../../http/errors.js';
 import { errorResponses } from '../../http/schema-helpers.js';
 import { type Api, typed } from '../../http/typed.js';
@@ -50,7 +50,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
       { config: session('scans.read'), schema: { hide: true, params: DeskParams, querystring: StreamQuery } },
       async (request, reply) => {
         const last = request.headers['last-event-id'];
-        await serveScanStream(ctxOf(deps, request, 'scans.read'), reply, {
+        await serveScanStream(routeCtx(deps, request), reply, {
           scanContextId: request.query.scan_context_id,
           lastEventId: typeof last === 'string' ? last.slice(0, 64) : undefined,
           cacheControl: 'no-store, no-transform', // like every /staff answer
@@ -69,7 +69,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
           response: { 200: DeskSearchResult, ...errorResponses(401, 403, 404, 422) },
         },
       },
-      async (request) => deskSearch(ctxOf(deps, request, 'participants.search'), request.query.q),
+      async (request) => deskSearch(routeCtx(deps, request), request.query.q),
     );
 
     data.get(
@@ -82,7 +82,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
           response: { 200: DeskRoster, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => deskRoster(ctxOf(deps, request, 'participants.list')),
+      async (request) => deskRoster(routeCtx(deps, request)),
     );
 
     data.post(
@@ -96,7 +96,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
           response: { 200: BulkResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
         },
       },
-      async (request) => createScansBulk(ctxOf(deps, request, 'scans.write'), request.body),
+      async (request) => createScansBulk(routeCtx(deps, request), request.body),
     );
 
     data.post(
@@ -112,7 +112,7 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
       },
       async (request) => {
         const { participant_id, scan_context_id } = request.body;
-        return undoScans(ctxOf(deps, request, 'scans.write'), { id: participant_id, scan_context_id });
+        return undoScans(routeCtx(deps, request), { id: participant_id, scan_context_id });
       },
     );
   });

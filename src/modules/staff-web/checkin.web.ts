@@ -1,7 +1,7 @@
 /**
  * The check-in desk, `/staff/events/{event_id}/checkin`:
  * - GET …/checkin[?context=<id>]: the page (action `scans.write`: writes at the door, any event
- *   access except `read_only`, contract §2; a `read_only` user gets the 403 page). Pick a scan
+ *   access except `read_only`, docs/decisions.md "Credentials and roles"; a `read_only` user gets the 403 page). Pick a scan
  *   context, search, scan a QR code, check in with one tap, undo, the live feed. Its scripts
  *   (web/public/js/desk*.js) do the work; the page carries their settings as data attributes.
  * - The page's data routes (live stream, search, roster, scans, undo): checkin-data.web.ts.
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isUserPrincipal } from '../../access/principal.js';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { listScanContexts } from '../checkin/contexts.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -52,7 +52,7 @@ export function checkinPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: DeskParams, querystring: DeskQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'scans.write');
+      const ctx = routeCtx(deps, request);
       const { event, principal } = ctx.access;
       const { scan_contexts: contexts } = await listScanContexts(ctx);
       const wanted = Number(request.query.context);

@@ -9,10 +9,10 @@
  *   saved), `intent=save` saves → 303; a problem re-renders the form with it (422).
  * - POST /staff/events/{e}/emails/{template}/reset: back to Muster's wording → 303.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { setRemindersEnabled } from '../email/email-settings.service.js';
@@ -48,7 +48,7 @@ export function emailPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/emails',
     { config, schema: { hide: true, params: EventParams, querystring: DoneQuery, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, ACTION);
+      const ctx = routeCtx(deps, request);
       const { email_templates } = await templates.listTemplates(ctx);
       return reply.page(200, 'staff/emails', {
         title: `Emails · ${ctx.access.event.name}`,
@@ -65,20 +65,20 @@ export function emailPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/emails/reminders',
     { config, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, ACTION);
+      const ctx = routeCtx(deps, request);
       await setRemindersEnabled(ctx, one(request.body.enabled) === 'true');
       return reply.redirect(`/staff/events/${ctx.access.event.id}/emails?done=reminders`, 303);
     },
   );
 
   const renderEditor = async (
-    request: FastifyRequest,
+    request: RoutedRequest<typeof ACTION>,
     reply: FastifyReply,
     template: string,
     status: number,
     extra: { draft?: Wording; preview?: unknown; errors?: unknown[]; notice?: string },
   ) => {
-    const ctx = ctxOf(deps, request, ACTION);
+    const ctx = routeCtx(deps, request);
     const { email_template } = await templates.getTemplate(ctx, template);
     const preview = extra.preview ?? (await templates.previewTemplate(ctx, template, {})).preview;
     return reply.page(status, 'staff/email-template', {
@@ -109,7 +109,7 @@ export function emailPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/emails/:template',
     { config, schema: { hide: true, params: TemplateParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, ACTION);
+      const ctx = routeCtx(deps, request);
       const { template } = request.params;
       const draft = { subject: one(request.body.subject), body: one(request.body.body) };
       try {
@@ -134,7 +134,7 @@ export function emailPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/emails/:template/reset',
     { config, schema: { hide: true, params: TemplateParams, body: CsrfForm, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, ACTION);
+      const ctx = routeCtx(deps, request);
       await templates.resetTemplate(ctx, request.params.template);
       return reply.redirect(
         `/staff/events/${ctx.access.event.id}/emails/${request.params.template}?done=reset`,

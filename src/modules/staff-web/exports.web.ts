@@ -11,7 +11,7 @@
 import { Type } from 'typebox';
 import { type RegistrationStatus, registrationStatuses } from '../../db/schema/participants.js';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
 import { PRESET_NAMES, visibleColumns } from '../exports/presets.js';
@@ -71,7 +71,7 @@ export function exportPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, querystring: PageQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const q = request.query;
       const statuses = (q.status ?? []).filter((s) =>
         (registrationStatuses as readonly string[]).includes(s),
@@ -110,7 +110,7 @@ export function exportPages(web: Api, deps: Deps): void {
       `/staff/events/:event_id/exports/:preset.${format}`,
       { config: session, schema: { hide: true, params: FileParams, querystring: FileQuery } },
       async (request, reply) => {
-        const ctx = ctxOf(deps, request, action);
+        const ctx = routeCtx(deps, request);
         const plan = planExport(ctx, request.params.preset, request.query);
         reply
           .header('Content-Type', MEDIA[format])

@@ -1,14 +1,29 @@
 /** Display helpers of the staff pages: status labels and times in the event's time zone. */
 import type { RegistrationStatus } from '../../db/schema/index.js';
 
-/** Registration statuses in the funnel's order (contract §4 lifecycle), as staff read them. */
+/** Registration statuses in the funnel's order (docs/decisions.md "Registration lifecycle"), as staff read them. */
 export const STATUS_LABELS: Record<RegistrationStatus, string> = {
-  invited: 'Invited',
+  invited: 'Not started',
   in_progress: 'In progress',
   awaiting_guardian: 'Awaiting guardian',
   complete: 'Complete',
   withdrawn: 'Withdrawn',
   rejected: 'Rejected',
+};
+
+/**
+ * What each status means, in one sentence, for staff (the participant pages have their own words).
+ * "Not started" is a registration imported into the event that nobody has begun; an invitation is
+ * the email that lets a person start, listed on the Invitations page as "pending" until accepted
+ * (docs/staff-dashboard.md "One word for invited").
+ */
+export const STATUS_HINTS: Record<RegistrationStatus, string> = {
+  invited: 'Imported into this event; the person has not started registering.',
+  in_progress: 'The person has started and not yet submitted.',
+  awaiting_guardian: 'Submitted; waiting for a parent or guardian to complete their part.',
+  complete: 'Registered: everything needed has been given.',
+  withdrawn: 'Withdrawn from the event.',
+  rejected: 'Rejected by the organisers.',
 };
 
 /** One formatter per time zone (building an Intl.DateTimeFormat costs far more than using one). */

@@ -10,8 +10,8 @@
  *   `groups.assign` per registration, as the API does).
  */
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import type { CtxFor, Deps } from '../../deps.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { createGroup, listGroups, setRegistrationGroups } from '../groups/groups.service.js';
 import { listMembers } from '../groups/members.service.js';
@@ -35,7 +35,7 @@ const DONE: Record<string, string> = {
   removed: 'The participants were taken out of the group.',
 };
 
-type Ctx = ReturnType<typeof ctxOf<typeof action>>;
+type Ctx = CtxFor<typeof action>;
 
 export function groupPages(web: Api, deps: Deps): void {
   async function data(ctx: Ctx, q: { q?: string; done?: string }, extra: Record<string, unknown> = {}) {
@@ -66,14 +66,14 @@ export function groupPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, querystring: Query, response: pageResponses },
     },
     async (request, reply) =>
-      reply.page(200, 'staff/groups', await data(ctxOf(deps, request, action), request.query)),
+      reply.page(200, 'staff/groups', await data(routeCtx(deps, request), request.query)),
   );
 
   web.post(
     '/staff/events/:event_id/groups',
     { config: session, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const { body } = request;
       const values = { name: field(body, 'name'), color: field(body, 'color') };
       const res = await attempt(() => createGroup(ctx, { name: values.name, color: values.color || null }));
@@ -91,7 +91,7 @@ export function groupPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/groups/assign',
     { config: session, schema: { hide: true, params: EventParams, body: FormBody, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, action);
+      const ctx = routeCtx(deps, request);
       const { body } = request;
       const groupId = Number(field(body, 'group_id'));
       const ids = fields(body, 'registration_ids')

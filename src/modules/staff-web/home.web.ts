@@ -10,8 +10,10 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
+import { RESEND_LABEL, resendableGuardians } from '../dashboard/guardian-links.repo.js';
 import { staffHome } from '../dashboard/home.service.js';
 import { eventOverview } from '../dashboard/overview.service.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -23,6 +25,13 @@ export const EventParams = Type.Object(
   { additionalProperties: false },
 );
 
+const OverviewQuery = Type.Object(
+  { done: Type.Optional(Type.Literal('guardian_link')) },
+  { additionalProperties: false },
+);
+/** How many guardians the overview lists with a resend button (the rest: the filtered table). */
+export const GUARDIANS_LISTED = 50;
+
 export function homePages(web: Api, deps: Deps): void {
   web.get(
     '/staff',
@@ -31,7 +40,7 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, response: pageResponses },
     },
     async (request, reply) => {
-      const { events } = await staffHome(ctxOf(deps, request, 'account.events'));
+      const { events } = await staffHome(routeCtx(deps, request));
       return reply.page(200, 'staff/home', { title: 'Your events', events, labels: STATUS_LABELS });
     },
   );
@@ -39,11 +48,19 @@ export function homePages(web: Api, deps: Deps): void {
     '/staff/events/:event_id',
     {
       config: { action: 'events.overview', credential: 'session_cookie' },
-      schema: { hide: true, params: EventParams, response: pageResponses },
+      schema: { hide: true, params: EventParams, querystring: OverviewQuery, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'events.overview');
+      const ctx = routeCtx(deps, request);
       const { access } = ctx;
+      const id = access.event.id;
+      // Guardian names and invitations only for callers who may act on them (participants access).
+      const guardians = may(access, 'guardians.resend')
+        ? await resendableGuardians(ctx.db, id, { limit: GUARDIANS_LISTED + 1 })
+        : null;
+      const invitations = may(access, 'invitations.manage')
+        ? await pendingInvitationCounts(ctx.db, id)
+        : null;
       return reply.page(200, 'staff/overview', {
         title: access.event.name,
         event: access.event,
@@ -53,6 +70,13 @@ export function homePages(web: Api, deps: Deps): void {
         tableLinks: may(access, 'participants.list'),
         labels: STATUS_LABELS,
         time: (iso: string | null) => localTime(iso, access.event.timezone),
+        guardians: guardians?.slice(0, GUARDIANS_LISTED).map((g) => ({ ...g, label: RESEND_LABEL[g.state] })),
+        moreGuardians: (guardians?.length ?? 0) > GUARDIANS_LISTED,
+        invitations,
+        notice:
+          request.query.done === 'guardian_link'
+            ? 'A new link was emailed to the guardian; any earlier link no longer works.'
+            : null,
       });
     },
   );

@@ -7,17 +7,17 @@
  * - POST /staff/events/{e}/invitations/list: a pasted list, one per line; the page shows each
  *   line's outcome and keeps the refused lines in the box to fix (`participants.invite`).
  * - POST /staff/events/{e}/invitations/{id}/resend|revoke (`invitations.manage`) → 303 back.
- * - POST /staff/events/{e}/participants/{pe}/guardians/{id}/resend (`guardians.resend`) → 303 to
- *   the participant page: the target of a "Resend invitation" button next to a guardian there.
+ * Guardian links and an imported registrant's invitation are resent from where the problem is
+ * (resend.web.ts).
  * Plain forms with the CSRF field; the services are those of the API routes.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, EventCtx } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
-import { resendGuardianInvitation } from '../registration/invitations/guardian-resend.service.js';
+import { statusCounts } from '../dashboard/dashboard.repo.js';
 import { inviteParticipant } from '../registration/invitations/invitations.service.js';
 import { inviteList, type LineOutcome } from '../registration/invitations/invite-list.service.js';
 import {
@@ -52,15 +52,6 @@ const ByIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-const GuardianParams = Type.Object(
-  {
-    event_id: Type.String({ pattern: '^[0-9]{1,9}$' }),
-    pe: Type.String({ maxLength: 20 }),
-    id: Type.String({ maxLength: 20 }),
-  },
-  { additionalProperties: false },
-);
-
 const NOTICES = {
   invited: 'Invitation sent.',
   resent: 'Invitation sent again with a new link; the old link no longer works.',
@@ -80,6 +71,8 @@ const base = (ctx: EventCtx) => `/staff/events/${ctx.access.event.id}/invitation
 
 async function render(ctx: EventCtx, reply: FastifyReply, state: PageState) {
   const page = await listPendingInvitations(ctx, { q: state.q, before: state.before, limit: 50 });
+  const counts = await statusCounts(ctx.db, [ctx.access.event.id]);
+  const notStarted = counts.find((c) => c.status === 'invited')?.n ?? 0;
   const { event } = ctx.access;
   const errors = [
     ...(state.single?.error ? [{ field: 'invite-email', message: state.single.error }] : []),
@@ -99,6 +92,7 @@ async function render(ctx: EventCtx, reply: FastifyReply, state: PageState) {
     single: state.single ?? { email: '', first_name: '', last_name: '' },
     list: state.list ?? null,
     errors,
+    notStarted,
   });
 }
 
@@ -112,7 +106,7 @@ export function invitationPages(web: Api, deps: Deps): void {
       config: manage,
       schema: { hide: true, params: EventParams, querystring: ListQuery, response: pageResponses },
     },
-    async (request, reply) => render(ctxOf(deps, request, 'invitations.manage'), reply, { ...request.query }),
+    async (request, reply) => render(routeCtx(deps, request), reply, { ...request.query }),
   );
 
   web.post(
@@ -122,7 +116,7 @@ export function invitationPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: EventParams, body: SingleForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const single = {
         email: request.body.email ?? '',
         first_name: request.body.first_name ?? '',
@@ -142,7 +136,7 @@ export function invitationPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/invitations/list',
     { config: invite, schema: { hide: true, params: EventParams, body: ListForm, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const text = request.body.list ?? '';
       let outcomes: LineOutcome[];
       try {
@@ -168,24 +162,11 @@ export function invitationPages(web: Api, deps: Deps): void {
         config: manage,
         schema: { hide: true, params: ByIdParams, body: ButtonForm, response: pageResponses },
       },
-      async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-        const ctx = ctxOf(deps, request, 'invitations.manage');
+      async (request, reply) => {
+        const ctx = routeCtx(deps, request);
         await run(ctx, request.params.id);
         return reply.redirect(`${base(ctx)}?notice=${verb === 'resend' ? 'resent' : 'revoked'}`, 303);
       },
     );
   }
-
-  web.post(
-    '/staff/events/:event_id/participants/:pe/guardians/:id/resend',
-    {
-      config: { action: 'guardians.resend', credential: 'session_cookie' },
-      schema: { hide: true, params: GuardianParams, body: ButtonForm, response: pageResponses },
-    },
-    async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'guardians.resend');
-      await resendGuardianInvitation(ctx, request.params.pe, request.params.id);
-      return reply.redirect(`/staff/events/${ctx.access.event.id}/participants/${request.params.pe}`, 303);
-    },
-  );
 }

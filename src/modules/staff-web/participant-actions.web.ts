@@ -11,7 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { createNote } from '../notes/notes.service.js';
@@ -57,7 +57,7 @@ const EXPLAIN: Record<StaffAction, string> = {
 
 async function renderConfirm(
   deps: Deps,
-  request: FastifyRequest,
+  request: FastifyRequest & RoutedRequest<'registrations.manage'>,
   reply: FastifyReply,
   status: number,
   extra: { errors?: { message: string }[]; reason?: string } = {},
@@ -65,7 +65,7 @@ async function renderConfirm(
   const { participant_event_id: pe, action } = (
     request as FastifyRequest<{ Params: Static<typeof ActionParams> }>
   ).params;
-  const ctx = ctxOf(deps, request, 'registrations.manage');
+  const ctx = routeCtx(deps, request);
   // The name comes through the participants serializer, in the caller's visibility.
   const detail = await readDetail(ctx, pe);
   const name = String(detail.display_name);
@@ -95,7 +95,7 @@ export function participantActionPages(web: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const { participant_event_id: pe, action } = request.params;
-      const ctx = ctxOf(deps, request, 'registrations.manage');
+      const ctx = routeCtx(deps, request);
       try {
         await applyStaffAction(ctx, pe, action, request.body.reason);
       } catch (error) {
@@ -117,7 +117,7 @@ export function participantActionPages(web: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const pe = request.params.participant_event_id;
-      const ctx = ctxOf(deps, request, 'notes.write');
+      const ctx = routeCtx(deps, request);
       const { _csrf, ...input } = request.body;
       try {
         await createNote(ctx, pe, input);

@@ -14,7 +14,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { problemsOf } from '../participants/record/problems.js';
@@ -52,6 +52,9 @@ export const NOTICES: Record<string, string> = {
   withdraw: 'The registration is withdrawn.',
   reinstate: 'The registration is reinstated (in progress).',
   reject: 'The registration is rejected.',
+  guardian_link: 'A new link was emailed to the guardian; any earlier link no longer works.',
+  invitation_sent: 'Invitation sent.',
+  invitation_resent: 'Invitation sent again with a new link; the old link no longer works.',
 };
 const READ = { action: 'participants.read', credential: 'session_cookie' } as const;
 const EDIT = { action: 'participants.edit', credential: 'session_cookie' } as const;
@@ -59,10 +62,10 @@ const BASE = '/staff/events/:event_id/participants/:participant_event_id';
 
 type Params = { event_id: string; participant_event_id: string; section: string };
 const isHtmx = (request: FastifyRequest) => request.headers['hx-request'] === 'true';
-const editCtx = (deps: Deps, request: FastifyRequest) => ctxOf(deps, request, 'participants.edit');
+const editCtx = (deps: Deps, request: RoutedRequest<'participants.edit'>) => routeCtx(deps, request);
 
 /** The section `key` as the caller may write it; 404 unknown, 403 nothing of it writable. */
-function writableSection(deps: Deps, request: FastifyRequest, key: string): Section {
+function writableSection(deps: Deps, request: RoutedRequest<'participants.edit'>, key: string): Section {
   if (!STAFF_SECTIONS.some((s) => s.key === key)) throw notFound('There is no such section');
   const section = sectionFor(key, editCtx(deps, request).access.visibility);
   if (!section) throw new ApiError(403, 'You may not edit this section');
@@ -76,7 +79,7 @@ interface FormState {
 
 async function renderForm(
   deps: Deps,
-  request: FastifyRequest,
+  request: FastifyRequest & RoutedRequest<'participants.edit'>,
   reply: FastifyReply,
   status: number,
   section: Section,

@@ -7,17 +7,19 @@
  * (`HX-Request: true` → the fragment, `Vary: HX-Request`). Columns follow the caller's visibility:
  * the service never selects a field the caller may not see, so it cannot reach the HTML.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
+import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
+import { listPendingInvitations } from '../registration/invitations/pending.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { localTime, STATUS_LABELS } from './format.js';
 import { EventParams } from './home.web.js';
-import { eventNav } from './nav.js';
+import { eventNav, may } from './nav.js';
 
 const choice = <T extends string>(...values: T[]) =>
   Type.Optional(Type.Union([Type.Literal(''), ...values.map((v) => Type.Literal(v))]));
@@ -62,12 +64,33 @@ export function tableHref(base: string, query: TableQuery, changes: Partial<Tabl
   return text ? `${base}?${text}` : base;
 }
 
+/** How many pending invitations the table shows above the registrations. */
+const PENDING_SHOWN = 10;
+const REGISTRATION_ONLY: (keyof TableQuery)[] = ['minor', 'checked_in', 'travel', 'pickup', 'flags'];
+
+/**
+ * Invitations emailed and not yet accepted have no registration yet, so the registrations table
+ * cannot hold them; on its first page, unless a filter only a registration can meet is set, the
+ * table shows them above the rows (up to 10 matching the search, and how many there are in all),
+ * for callers who may manage invitations (docs/staff-dashboard.md "One word for invited").
+ */
+async function pendingAbove(ctx: Parameters<typeof listPendingInvitations>[0], query: TableQuery) {
+  if (!may(ctx.access, 'invitations.manage')) return null;
+  if ((query.page ?? 1) > 1 || (query.status && query.status !== 'invited')) return null;
+  if (REGISTRATION_ONLY.some((k) => query[k] !== undefined)) return null;
+  const [page, counts] = await Promise.all([
+    listPendingInvitations(ctx, { q: query.q, limit: PENDING_SHOWN }),
+    pendingInvitationCounts(ctx.db, ctx.access.event.id),
+  ]);
+  return { rows: page.invitations, total: counts.pending, more: page.next_before !== null };
+}
+
 /** The 403 of this page, said plainly; other errors go to the pages' error handler. */
 async function noAccessPage(
   this: unknown,
   error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: { params: unknown },
+  reply: Pick<FastifyReply, 'page'>,
 ) {
   if (httpStatusOf(error) !== 403) throw error;
   const eventId = (request.params as { event_id?: string }).event_id;
@@ -83,9 +106,11 @@ export function participantsPages(web: Api, deps: Deps): void {
       errorHandler: noAccessPage,
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.list');
+      const ctx = routeCtx(deps, request);
       const event = ctx.access.event;
-      const table = await participantsTable(ctx, tableQuery(request.query));
+      const query = tableQuery(request.query);
+      const table = await participantsTable(ctx, query);
+      const pending = await pendingAbove(ctx, query);
       const base = `/staff/events/${event.id}/participants`;
       const partial = request.headers['hx-request'] === 'true' && request.headers['hx-boosted'] === undefined;
       reply.header('Vary', 'HX-Request');
@@ -94,6 +119,7 @@ export function participantsPages(web: Api, deps: Deps): void {
         event,
         nav: eventNav(ctx.access, event.id, '/participants'),
         table,
+        pending,
         base,
         labels: STATUS_LABELS,
         href: (changes: Partial<TableQuery>) => tableHref(base, table.query, changes),

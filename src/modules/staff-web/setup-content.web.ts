@@ -11,7 +11,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { type Api, typed } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { saveConsentDocument } from '../events/consent-documents.service.js';
@@ -57,7 +57,7 @@ export function setupContentPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/setup/consents/:consent_type',
     { config: PAGE, schema: { hide: true, params: DocParams, body: DocForm, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'event_setup.manage');
+      const ctx = routeCtx(deps, request);
       const type = request.params.consent_type;
       const draft = { consent_type: type, title: request.body.title ?? '', body: request.body.body ?? '' };
       try {
@@ -78,7 +78,7 @@ export function setupContentPages(web: Api, deps: Deps): void {
     '/staff/events/:event_id/setup/images/:kind/remove',
     { config: PAGE, schema: { hide: true, params: ImageParams, response: pageResponses } },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'event_setup.manage');
+      const ctx = routeCtx(deps, request);
       await removeEventImage(ctx, request.params.kind);
       return reply.redirect(`${setupUrl(ctx.access.event.id, 'images')}?done=removed`, 303);
     },
@@ -108,7 +108,7 @@ export function setupContentPages(web: Api, deps: Deps): void {
       '/staff/events/:event_id/setup/images/:kind',
       { config: PAGE, schema: { hide: true, params: ImageParams, response: pageResponses } },
       async (request, reply) => {
-        const ctx = ctxOf(deps, request, 'event_setup.manage');
+        const ctx = routeCtx(deps, request);
         const kind = request.params.kind;
         const file = (request.body as { file?: Upload } | undefined)?.file;
         try {

@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { EventAccess } from '../../access/authorize.js';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { listConsentDocuments } from '../events/consent-documents.service.js';
@@ -106,8 +106,7 @@ export function setupPages(web: Api, deps: Deps): void {
       config: PAGE,
       schema: { hide: true, params: Type.Object({ event_id: EventId }), response: pageResponses },
     },
-    async (request, reply) =>
-      renderStep(deps, reply, ctxOf(deps, request, 'event_setup.manage').access, 200, 'details'),
+    async (request, reply) => renderStep(deps, reply, routeCtx(deps, request).access, 200, 'details'),
   );
 
   web.get(
@@ -122,7 +121,7 @@ export function setupPages(web: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const { access } = ctxOf(deps, request, 'event_setup.manage');
+      const { access } = routeCtx(deps, request);
       const notice = NOTICE[request.query.done ?? ''];
       return renderStep(deps, reply, access, 200, request.params.step, notice ? { notice } : {});
     },
@@ -135,7 +134,7 @@ export function setupPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: FieldStepParams, body: StepForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'event_setup.manage');
+      const ctx = routeCtx(deps, request);
       const step = request.params.step;
       try {
         await updateEvent(ctx, { event: fieldsFromForm(step, request.body) });
@@ -160,7 +159,7 @@ export function setupPages(web: Api, deps: Deps): void {
       schema: { hide: true, params: Type.Object({ event_id: EventId }), response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'events.setup_complete');
+      const ctx = routeCtx(deps, request);
       try {
         await completeSetup(ctx);
       } catch (error) {

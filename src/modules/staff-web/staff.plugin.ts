@@ -29,6 +29,7 @@ import { invitationPages } from './invitations.web.js';
 import { participantPages } from './participant.web.js';
 import { participantActionPages } from './participant-actions.web.js';
 import { participantsPages } from './participants.web.js';
+import { resendPages } from './resend.web.js';
 import { setupPages } from './setup.web.js';
 import { setupContentPages } from './setup-content.web.js';
 import { teamPages } from './team.web.js';
@@ -55,6 +56,7 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   emailPages, // email wording and reminders
   participantPages, // the participant page and its section edits (record)
   participantActionPages, // withdraw/reinstate/reject, notes (record)
+  resendPages, // guardian links and invitations resent from the participant page and overview
   setupPages, // event setup wizard
   setupContentPages, // its consent documents and image uploads
 ];

@@ -12,7 +12,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { EventRole } from '../../access/policy.js';
 import type { Deps, UserEventCtx, UserSeriesCtx } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
 import type { RoleEntryJson } from '../team/team.schemas.js';
@@ -153,8 +153,8 @@ async function remove(scope: Scope, reply: FastifyReply, id: string) {
 export function teamPages(web: Api, deps: Deps): void {
   const ev = { action: 'event_roles.manage', credential: 'session_cookie' } as const;
   const se = { action: 'series_roles.manage', credential: 'session_cookie' } as const;
-  const evScope = (r: Parameters<typeof ctxOf>[1]) => eventScope(ctxOf(deps, r, 'event_roles.manage'));
-  const seScope = (r: Parameters<typeof ctxOf>[1]) => seriesScope(ctxOf(deps, r, 'series_roles.manage'));
+  const evScope = (r: RoutedRequest<'event_roles.manage'>) => eventScope(routeCtx(deps, r));
+  const seScope = (r: RoutedRequest<'series_roles.manage'>) => seriesScope(routeCtx(deps, r));
   const page = { hide: true, response: pageResponses } as const;
 
   web.get(

@@ -1,7 +1,7 @@
 /** Team routes: event and series roles (organiser API; docs/organiser-api.md "Team"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import {
@@ -42,7 +42,7 @@ export function teamRoutes(app: Api, deps: Deps): void {
         response: { 200: RoleList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.listEventRoles(ctxOf(deps, request, 'event_roles.manage')),
+    async (request) => service.listEventRoles(routeCtx(deps, request)),
   );
   app.post(
     '/events/:event_id/roles',
@@ -58,10 +58,7 @@ export function teamRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.grantEventRoleByEmail(
-        ctxOf(deps, request, 'event_roles.manage'),
-        request.body,
-      );
+      const body = await service.grantEventRoleByEmail(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -78,7 +75,7 @@ export function teamRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      await service.removeEventRole(ctxOf(deps, request, 'event_roles.manage'), request.params.id);
+      await service.removeEventRole(routeCtx(deps, request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -95,7 +92,7 @@ export function teamRoutes(app: Api, deps: Deps): void {
         response: { 200: RoleList, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.listSeriesRoles(ctxOf(deps, request, 'series_roles.manage')),
+    async (request) => service.listSeriesRoles(routeCtx(deps, request)),
   );
   app.post(
     '/series/:series_id/roles',
@@ -111,10 +108,7 @@ export function teamRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await service.grantSeriesRoleByEmail(
-        ctxOf(deps, request, 'series_roles.manage'),
-        request.body,
-      );
+      const body = await service.grantSeriesRoleByEmail(routeCtx(deps, request), request.body);
       return reply.status(201).send(body);
     },
   );
@@ -131,7 +125,7 @@ export function teamRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      await service.removeSeriesRole(ctxOf(deps, request, 'series_roles.manage'), request.params.id);
+      await service.removeSeriesRole(routeCtx(deps, request), request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -1,5 +1,5 @@
 /**
- * Travel calendar rows (contract §5): one row per travel record of the event's `complete`
+ * Travel calendar rows (docs/decisions.md "Travel calendar"): one row per travel record of the event's `complete`
  * registrations, with its legs, the registration's groups, its primary time and that time's date in the event's time zone.
  * Every query carries the event id.
  */

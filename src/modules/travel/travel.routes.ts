@@ -1,8 +1,8 @@
-/** Travel calendar route (contract §5, §9). */
+/** Travel calendar route (docs/decisions.md "Travel calendar"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { TravelCalendar } from './travel.schemas.js';
@@ -30,7 +30,7 @@ export function travelRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const body = await travelCalendar(ctxOf(deps, request, 'travel.read'));
+      const body = await travelCalendar(routeCtx(deps, request));
       return reply.send(body);
     },
   );

@@ -1,15 +1,15 @@
 /**
- * Wire shapes of the travel calendar (contract §5, §9). The one camelCase body of the API: the
+ * Wire shapes of the travel calendar (docs/decisions.md "Travel calendar"). The one camelCase body of the API: the
  * mobile app reads it as is.
  */
 import { type Static, Type } from 'typebox';
 import { DateOnly, DateTime, Nullable } from '../../http/schema-helpers.js';
 
-/** Inbound entries only; outbound entries carry `null` (contract §10). */
+/** Inbound entries only; outbound entries carry `null` (docs/decisions.md "Travel calendar"). */
 export const PICKUP_STATES = ['awaiting_pickup', 'collected', 'checked_in', 'pickup_not_needed'] as const;
 export type PickupState = (typeof PICKUP_STATES)[number];
 
-/** What a caller without PII rights reads as the route of a car journey (contract §5). */
+/** What a caller without PII rights reads as the route of a car journey (docs/decisions.md "Travel calendar"). */
 export const ADDRESS_HIDDEN = 'Address hidden';
 
 export const TravelGroup = Type.Object({

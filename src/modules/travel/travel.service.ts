@@ -1,5 +1,5 @@
 /**
- * GET /events/{e}/travel (contract §5, §9): the event's travel calendar over `complete`
+ * GET /events/{e}/travel (docs/decisions.md "Travel calendar"): the event's travel calendar over `complete`
  * registrations, in the camelCase shape the mobile app reads. The rules (also in the route's
  * OpenAPI description and the README):
  *
@@ -11,7 +11,7 @@
  * - `reference`: plane → the legs' flight codes (`TA100, TA200`), else `flight_number`; other modes
  *   → `flight_number` (the train/bus service number).
  * - `details`: `other_details`.
- * - `pickupState` (contract §10): outbound → null (nobody is picked up on the way home); inbound →
+ * - `pickupState` (docs/decisions.md "Travel calendar"): outbound → null (nobody is picked up on the way home); inbound →
  *   `collected` (final leg has `travel_picked_up_at`), else `checked_in` (a scan in a check-in
  *   context), else `pickup_not_needed` (`pickup_dismissed_at` set), else `awaiting_pickup`.
  * - `groups`: the registration's groups `{id, name, color}` by name; `[]` when the event's groups

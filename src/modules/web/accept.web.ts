@@ -1,5 +1,5 @@
 /**
- * Invitation landing (contract §4 invite email → §8 start): `GET /register/accept?token=…` is the
+ * Invitation landing (docs/decisions.md "Participants API" invite email → "Registration side" start): `GET /register/accept?token=…` is the
  * link in the invitation email.
  * - Unknown token → 404 page; used → a link to the registration; revoked or expired → 410 page.
  * - Not signed in → "Continue": POST /register/accept/continue makes sure the invited address has
@@ -13,7 +13,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { EMAIL_BANNED } from '../registration/invitations/invitations.service.js';
@@ -118,7 +118,7 @@ export function acceptPages(app: Api, deps: Deps): void {
       const token = request.body.token ?? '';
       let ticket: { id: number };
       try {
-        ({ ticket } = await startRegistration(ctxOf(deps, request, 'registrations.self'), token));
+        ({ ticket } = await startRegistration(routeCtx(deps, request), token));
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;

@@ -1,5 +1,5 @@
 /**
- * Typed signature of a consent (contract §8, embedded signing): the participant reads the consent
+ * Typed signature of a consent (docs/decisions.md "Consents", embedded signing): the participant reads the consent
  * and signs by typing their name; time and IP are recorded by the same service as
  * `POST /api/v1/consents/{id}/sign` (signOwnConsent), which also re-runs the completion check.
  * - GET /register/{pe}/consents/{id}: the text and the form (or "signed on …").

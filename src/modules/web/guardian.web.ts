@@ -1,5 +1,5 @@
 /**
- * The guardian portal page (contract §8 "Guardian portal (token is the credential)"): the link in
+ * The guardian portal page (docs/decisions.md "Guardian portal"): the link in
  * the guardian invitation email. No sign-in: the token in the path is the credential, exactly as
  * for the portal API, and every action goes through the same services (guardian-portal.service.ts).
  * - GET /guardian/{token} (and GET /guardian/accept?token=…, which redirects to it): the child's
@@ -13,7 +13,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, GuardianCtx } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { consentTitle } from '../events/consent-defaults.js';
@@ -189,7 +189,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const { token, id } = request.params;
-      const consent = await pendingConsent(ctxOf(deps, request, 'guardian_portal.read'), id);
+      const consent = await pendingConsent(routeCtx(deps, request), id);
       return renderConsent(deps, reply, 200, guardianWhere(token, id), consent, { signedInAs: null });
     },
   );
@@ -202,7 +202,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const { token, id } = request.params;
-      const ctx = ctxOf(deps, request, 'guardian_portal.write');
+      const ctx = routeCtx(deps, request);
       const body = request.body;
       const consent = await pendingConsent(ctx, id);
       const signatureName = (body.signature_name ?? '').trim();
@@ -245,7 +245,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     async (request, reply) => {
       const { token } = request.params;
       const signed = request.query.done === 'signed';
-      const portal = await getPortal(ctxOf(deps, request, 'guardian_portal.read'));
+      const portal = await getPortal(routeCtx(deps, request));
       return renderPortal(deps, reply, 200, token, portal, {
         ...(signed ? { notice: 'Thank you: your signature is recorded.' } : {}),
       });
@@ -260,7 +260,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const { token } = request.params;
-      const ctx = ctxOf(deps, request, 'guardian_portal.write');
+      const ctx = routeCtx(deps, request);
       const portal = await getPortal(ctx);
       const body = request.body;
       const values = {
@@ -296,7 +296,7 @@ export function guardianPages(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const { token } = request.params;
-      const ctx = ctxOf(deps, request, 'guardian_portal.write');
+      const ctx = routeCtx(deps, request);
       try {
         const done = await completePortal(ctx);
         return renderPortal(deps, reply, 200, token, done, {

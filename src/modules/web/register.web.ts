@@ -1,5 +1,5 @@
 /**
- * The registration form (contract §8), one page per section, for the signed-in participant:
+ * The registration form (docs/decisions.md "Registration side"), one page per section, for the signed-in participant:
  * - GET /register/{pe}: overview (status, sections, consents to sign, guardians, submit button);
  * - GET /register/{pe}/{section}: the section's form, filled from the record;
  * - POST /register/{pe}/{section}: the form as a record PATCH through the same service as
@@ -12,7 +12,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, RegistrationCtx } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { consentTitle } from '../events/consent-defaults.js';
@@ -69,7 +69,7 @@ export async function ownDetail(ctx: RegistrationCtx): Promise<Json> {
 }
 
 /** The gate's context of a registration page (`{pe}` resolved as the caller's registration). */
-export const ownCtx = (deps: Deps, request: FastifyRequest) => ctxOf(deps, request, 'registrations.own');
+export const ownCtx = (deps: Deps, request: RoutedRequest<'registrations.own'>) => routeCtx(deps, request);
 
 function sectionOf(key: string): Section {
   const section = sectionByKey(key);
@@ -197,7 +197,7 @@ function submitErrors(pe: string, message: string): PageErrorItem[] {
 
 async function renderOverview(
   deps: Deps,
-  request: FastifyRequest,
+  request: FastifyRequest & RoutedRequest<'registrations.own'>,
   reply: FastifyReply,
   pe: string,
   status: number,

@@ -1,6 +1,6 @@
 /**
  * The registration form's sections as data: which fields each page shows, in which fieldsets, under
- * which names. A field's `name` is its path in the record PATCH body (contract §8,
+ * which names. A field's `name` is its path in the record PATCH body (docs/decisions.md "Registration side",
  * modules/participants/record/sections.schemas.ts), e.g. `personal.date_of_birth` or
  * `emergency_contacts[1].phone`, so the page turns a form post into the same PATCH the API takes
  * (forms.ts) and maps the service's 422 messages (which name those paths) back onto the fields.

@@ -14,7 +14,7 @@
  */
 
 import type { Deps } from '../../deps.js';
-import { optionalCtxOf } from '../../http/authorize.js';
+import { optionalRouteCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
@@ -116,7 +116,7 @@ export function signinPages(app: Api, deps: Deps): void {
       schema: { hide: true, body: CsrfForm, response: pageResponses },
     },
     async (request, reply) => {
-      const ctx = optionalCtxOf(deps, request, 'session.delete');
+      const ctx = optionalRouteCtx(deps, request);
       if (ctx) {
         try {
           await signOut(ctx);

@@ -1,5 +1,5 @@
 /**
- * Muster's web pages as an OAuth client of Muster's own sign-in (contract §3): the pages reuse the
+ * Muster's web pages as an OAuth client of Muster's own sign-in (docs/decisions.md "Account and sessions"): the pages reuse the
  * one-time-code sign-in (GET /api/v1/oauth/authorize) with PKCE S256, and come back to
  * `<MUSTER_BASE_URL>/signin/callback`. The client row is kept in step with the configured base URL
  * (created or updated the first time a browser starts a sign-in).

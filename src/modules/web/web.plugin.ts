@@ -21,7 +21,7 @@ import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { optionalCtxOf } from '../../http/authorize.js';
+import { optionalRouteCtx, type RoutedRequest } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
 import { isStaff } from '../dashboard/home.service.js';
@@ -132,8 +132,8 @@ export function webRoutes(app: Api, deps: Deps): void {
  * The home page's data: the signed-in person's registrations (none when signed out) and whether
  * they are staff (then the page links to the staff dashboard at /staff).
  */
-async function homeData(deps: Deps, request: FastifyRequest) {
-  const ctx = optionalCtxOf(deps, request, 'registrations.self');
+async function homeData(deps: Deps, request: RoutedRequest<'registrations.self'>) {
+  const ctx = optionalRouteCtx(deps, request);
   if (!ctx) return { registrations: [], staff: false };
   const [{ tickets }, staff] = await Promise.all([listTickets(ctx), isStaff(ctx)]);
   return {

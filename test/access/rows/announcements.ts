@@ -3,7 +3,7 @@
  * issue (item 8: "compose a message to an audience … send now or schedule") with the reading the
  * lead's brief names: event admins and above may send — event admins of the event, series roles
  * (owner, organizer) of its series, global admins; the other event roles (ops, safeguarding lead,
- * limited, read_only) 403 — and contract §1 (check order 401 → 403 kind/scope → 404 → 403 reach →
+ * limited, read_only) 403 — and docs/decisions.md "Status codes and check order" (check order 401 → 403 kind/scope → 404 → 403 reach →
  * 422; an event path segment is a numeric id or UUID), not from src/access. Run by
  * test/organiser/announcements-rows.test.ts; the route keys count for test/access/matrix.test.ts.
  *

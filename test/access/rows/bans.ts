@@ -1,6 +1,6 @@
 /**
  * Authorization-matrix rows for the ban list (spec "POST /bans", "Authentication", "Errors";
- * contract §2 and §7), transcribed from the spec, not from src/access. To be wired into
+ * docs/decisions.md "Credentials and roles"), transcribed from the spec, not from src/access. To be wired into
  * test/access/matrix.test.ts; test/bans/rows.test.ts runs them on their own meanwhile.
  *
  * - POST /bans: global admin (mobile), unscoped global token and the `bans:write`-scoped token.

@@ -1,6 +1,6 @@
 /**
  * Authorization-matrix rows for check-in (spec "Authentication": "Notes, scans, scan contexts,
- * chat blasts, NFC badges" → 403 for both key kinds; contract §1 check order, §2 roles, §5),
+ * chat blasts, NFC badges" → 403 for both key kinds; docs/decisions.md "Status codes and check order" roles, §5),
  * transcribed from the spec and the contract, not from src/access. Run by test/checkin/rows.test.ts;
  * the route keys count for the coverage test in test/access/matrix.test.ts.
  *

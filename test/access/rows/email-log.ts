@@ -1,6 +1,6 @@
 /**
- * Authorization-matrix rows for GET /email_log (contract §6 "bounced addresses flagged" in the email
- * log; contract §2 roles). The spec and contract name no reader of the email log; it records every
+ * Authorization-matrix rows for GET /email_log (docs/decisions.md "Messaging" in the email
+ * log; docs/decisions.md "Credentials and roles"). The spec and contract name no reader of the email log; it records every
  * address Muster mails (sign-in codes included, not only event mail), so it is decided as a global
  * admin read, like the ban list: global admin (mobile) and unscoped global token 200; the
  * `bans:write`-scoped token 403 with its scope message; every other authenticated caller, keys

@@ -5,7 +5,7 @@
  * test in test/access/matrix.test.ts.
  *
  * - Who: "organisers" = event admins of the event, series owners and organizers of its series
- *   (contract §2: series roles reach every event of the series), global admins (mobile or unscoped
+ *   (docs/decisions.md "Credentials and roles": series roles reach every event of the series), global admins (mobile or unscoped
  *   global token). Other event roles (ops, safeguarding lead, limited, read_only) and participants
  *   403; the bans:write-scoped token 403; API keys 403 before any lookup (a dashboard feature).
  * - `{event_id}`: numeric id or UUID (a slug is 404 after the kind checks), like chat blasts.

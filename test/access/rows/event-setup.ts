@@ -1,7 +1,7 @@
 /**
  * Authorization-matrix rows for the event setup content routes (consent documents, logo and banner
  * upload), transcribed from the organiser-operations issue (item 5: "event admins and above, like
- * the event update route") and contract §1 (check order 401 → 403 kind/scope → 404 → 403 reach →
+ * the event update route") and docs/decisions.md "Status codes and check order" (check order 401 → 403 kind/scope → 404 → 403 reach →
  * 422), §2 (roles; a series key reaches the events of its series). Not derived from src/access.
  * Run by test/setup/rows.test.ts; the route keys count for the coverage test in
  * test/access/matrix.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Authorization-matrix rows for the guardian portal (contract §8 "Guardian portal (token is the
+ * Authorization-matrix rows for the guardian portal (docs/decisions.md "Guardian portal" "Guardian portal (token is the
  * credential)", "Expired token → 410"; §1 status codes), transcribed from the contract, not from
  * src/access. Run by test/guardian/rows.test.ts; the route keys count for the coverage test in
  * matrix.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Authorization-matrix rows for `POST /invitations/claim` (README "Registration flow"; contract §8:
+ * Authorization-matrix rows for `POST /invitations/claim` (README "Registration flow"; docs/decisions.md "Registration side":
  * the invitation token from the email is what lets an invitee in; §3: sign-in never creates
  * accounts). Transcribed from that design, not from src/access: no bearer credential plays a part,
  * so every principal — none, garbage, revoked, keys, users, admins — gets the same answer: a live

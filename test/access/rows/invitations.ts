@@ -1,7 +1,7 @@
 /**
  * Authorization-matrix rows for the pending-invitation routes and the guardian resend, transcribed
  * from the staff-dashboard issue (item 6), the spec/contract's invite callers (§4 "event key of the
- * event, series key of its series, or a user with participants access") and contract §1 (check
+ * event, series key of its series, or a user with participants access") and docs/decisions.md "Status codes and check order" (check
  * order 401 → 403 kind/scope → 404 → 403 reach), not from src/access. Run by
  * test/registration/invitations-rows.test.ts; the route keys count for test/access/matrix.test.ts.
  *

@@ -1,6 +1,6 @@
 /**
  * Authorization-matrix rows for the organiser API (exports, audit trail, team, API keys, groups),
- * transcribed from the organiser-operations issue and contract §1 (check order 401 → 403
+ * transcribed from the organiser-operations issue and docs/decisions.md "Status codes and check order" (check order 401 → 403
  * kind/scope → 404 → 403 reach → 422), §2 (roles, reach, visibility), not from src/access. Run by
  * test/organiser/rows.test.ts; the route keys count for the coverage test in test/access/matrix.test.ts.
  *

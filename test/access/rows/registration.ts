@@ -10,7 +10,7 @@
  * - Invite: `{event_id}` id, UUID or slug. `A:bad` = an invalid email (422 for those allowed on A).
  *   Every failure except 401 carries `success:false` (spec failure body).
  * - Participant side (§8 "A participant signs in like any user"): any signed-in user with a mobile
- *   token, on their OWN registrations (someone else's → 403 `This is not your registration`, after the 404 for an unknown id: contract §1); global API
+ *   token, on their OWN registrations (someone else's → 403 `This is not your registration`, after the 404 for an unknown id: docs/decisions.md "Status codes and check order"); global API
  *   tokens 403 (a participant credential is a mobile token — decision, documented), keys 403.
  *   The world's `participant` owns adultA (complete). Cells that would change state use an
  *   invalid body or a refused move, so every refused cell is replayable.
@@ -254,7 +254,7 @@ function selfRows(): RegistrationRow[] {
       const kind = column.split(':')[0]!;
       const route = SELF_ROUTES[kind]!;
       let body = denial(principal, status);
-      // A mobile token on someone else's registration: outside reach (contract §1: 404, then 403).
+      // A mobile token on someone else's registration: outside reach (docs/decisions.md "Status codes and check order": 404, then 403).
       if (status === 403 && !body) body = { error: principal === 'globalToken' ? MOBILE_ONLY : NOT_YOURS };
       if (status === 404) body = { error: kind === 'sign' ? 'Consent not found' : 'Registration not found' };
       if (status === 422) body = { error: SELF_422[kind]! };

@@ -1,7 +1,7 @@
 /**
  * Authorization-matrix rows for the participant's own record, `GET|PATCH
- * /registrations/{participant_event_id}`, transcribed from contract §8 ("the caller's own record")
- * with the check order of contract §1 (401 → 403 kind/scope → 404 → 403 reach → 422 → action)
+ * /registrations/{participant_event_id}`, transcribed from docs/decisions.md "Registration side" ("the caller's own record")
+ * with the check order of docs/decisions.md "Status codes and check order" (401 → 403 kind/scope → 404 → 403 reach → 422 → action)
  * and §2 ("Everything else answers 403 to a key"), not from src/access. Run by
  * test/registration/rows.test.ts; the route keys count for the coverage test in matrix.test.ts.
  *

@@ -1,10 +1,10 @@
 /**
  * Authorization-matrix rows for the session, revocation and push-token routes, transcribed from the
- * spec ("Authentication" rules 1–3, "POST /session/refresh", "POST /tokens/revoke") and contract §1
+ * spec ("Authentication" rules 1–3, "POST /session/refresh", "POST /tokens/revoke") and docs/decisions.md "Status codes and check order"
  * (check order 401 → 403 → 404 → 422), §3 and §9 — not from src/access. To be wired into
  * test/access/matrix.test.ts; test/sessions/rows.test.ts runs them on their own meanwhile.
  *
- * - DELETE /session, POST /session/refresh: a live mobile token only (contract §9). Any other valid
+ * - DELETE /session, POST /session/refresh: a live mobile token only (docs/decisions.md "Account and sessions"). Any other valid
  *   credential (global tokens, keys) 403; no or an invalid credential 401. Each 200 cell revokes the
  *   token it presents, so those rows present a FRESH mobile token of the principal's user
  *   (`credential: 'fresh'`, see createSessionFixtures/requestFor), never the world's shared one.

@@ -1,5 +1,5 @@
 /**
- * Authorization-matrix rows for the sign-in routes (contract §3), transcribed from
+ * Authorization-matrix rows for the sign-in routes (docs/decisions.md "Account and sessions"), transcribed from
  * the contract, not from src/access. To be wired into test/access/matrix.test.ts;
  * test/signin/rows.test.ts runs them on their own meanwhile.
  *

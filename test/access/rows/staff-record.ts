@@ -1,6 +1,6 @@
 /**
  * Authorization-matrix rows for staff edits, `PATCH /events/{event_id}/participants/{pe}`,
- * transcribed from contract §10 "Staff edits" (the same sections as the participant's own PATCH;
+ * transcribed from docs/decisions.md "Staff status changes and edits" (the same sections as the participant's own PATCH;
  * "who may write which section follows who may read it (§2): sensitive sections only global admins
  * and the event's safeguarding leads; PII fields not `limited`; `read_only` nothing"), §2 (roles,
  * keys reach only invite/lookup/roster/travel/setup) and the check order of §1 (401 → 403 kind/scope

@@ -1,5 +1,5 @@
 /**
- * Authorization-matrix rows for the web pages (contract §8 "a participant signs in
+ * Authorization-matrix rows for the web pages (docs/decisions.md "Registration side" "a participant signs in
  * like any user"), transcribed from the design, not from src/access.
  *
  * The pages are for browsers: a bearer credential plays no part (like the sign-in pages), so every
@@ -231,9 +231,9 @@ export const webRouteKeys: string[] = [...new Set(ROUTES.map((r) => r.route))];
 
 /**
  * What each page declares to the gate (architecture "every credential source goes through the
- * gate"; contract §8): pages that act for the signed-in person name the API action they share with
+ * gate"; docs/decisions.md "Registration side"): pages that act for the signed-in person name the API action they share with
  * the app, read from the session cookie; the rest are public (the guardian pages' path token is
- * read by the `guardian_link` credential source, contract §8 "token is the credential"; sign-in and the
+ * read by the `guardian_link` credential source, docs/decisions.md "Guardian portal"; sign-in and the
  * invitation landing need no one signed in).
  * `optional`: the page also serves signed-out visitors.
  */
@@ -270,7 +270,7 @@ export const PAGE_DECLARATIONS: Record<
 };
 
 /**
- * Signed-in rows (session cookie, no bearer): contract §8 "the participant's own registration":
+ * Signed-in rows (session cookie, no bearer): docs/decisions.md "Registration side":
  * the owner gets the page; anyone else, staff and global admins included, 403 `This is not your
  * registration`; an unknown or malformed id 404 — the same answers as the API's
  * GET /registrations/{participant_event_id}. World: `participant` owns adultA (event A).

@@ -1,6 +1,6 @@
 /**
  * Authorization-matrix rows for the inbound receivers (spec "Events": "Inbound callback receivers …
- * Third parties call them, not API consumers"; contract §6 "Inbound receivers (no bearer; each
+ * Third parties call them, not API consumers"; docs/decisions.md "Messaging" "Inbound receivers (no bearer; each
  * verifies its provider's signature …)"), transcribed from the contract, not from src/access.
  * Run by test/webhooks/rows.test.ts; the route keys count for the coverage test in
  * test/access/matrix.test.ts.

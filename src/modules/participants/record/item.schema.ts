@@ -1,6 +1,6 @@
 /**
  * The whole participant record as one item, staff-owned fields included: what import writes
- * (contract §8 "Import") and what the section writers (upsert.ts) take. The spec's
+ * (docs/decisions.md "Import") and what the section writers (upsert.ts) take. The spec's
  * ParticipantDetail shape without ids, plus `status`. Read-only fields of an exported ParticipantDetail (ids, display_name, checked_in_at,
  * scans_by_context, …) are accepted and ignored so an export can be re-imported; any other unknown
  * field is a 422, so a typo is never silently dropped.

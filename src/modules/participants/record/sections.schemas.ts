@@ -2,7 +2,7 @@
  * The record sections the participant and their guardians write (the staff-owned superset that
  * import writes is item.schema.ts).
  *
- * RecordPatch, the body of `PATCH /registrations/{participant_event_id}` (contract §8): any subset
+ * RecordPatch, the body of `PATCH /registrations/{participant_event_id}` (docs/decisions.md "Registration side"): any subset
  * of the ParticipantDetail sections a participant fills in, each an object whose keys are optional
  * (absent = keep, `null` = clear where nullable). Staff-owned fields (assigned_room, rooming_exempt,
  * venue_name, consents, guardian status/permissions, live flight data, pickups, status) are not
@@ -210,7 +210,7 @@ export const PATCH_KEYS = Object.keys(RecordPatch.properties) as (keyof RecordPa
 const Answer = Type.Union([Type.Literal('granted'), Type.Literal('denied')]);
 
 /**
- * What a guardian writes of their own guardian record through the portal (contract §8 "Guardian
+ * What a guardian writes of their own guardian record through the portal (docs/decisions.md "Guardian portal" "Guardian
  * portal"): their details, the permissions (`granted` | `denied`) and their emergency contacts. The
  * email is the invitation's address and is not here (an unknown field).
  */

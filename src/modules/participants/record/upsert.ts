@@ -158,8 +158,8 @@ export async function writeSections(tx: Tx, rid: number, item: ImportItem): Prom
     await tx
       .delete(emergencyContacts)
       .where(and(eq(emergencyContacts.registrationId, rid), isNull(emergencyContacts.guardianId)));
-    // An exported ParticipantDetail lists guardians' contacts in the top-level list too (contract
-    // §4); those are written under their guardian only, so a re-import does not duplicate them.
+    // An exported ParticipantDetail lists guardians' contacts in the top-level list too
+    // (docs/decisions.md "Participants API"); those are written under their guardian only, so a re-import does not duplicate them.
     const ofGuardians = new Set(
       (item.guardians ?? []).flatMap((g) => (g.emergency_contacts ?? []).map(contactKey)),
     );

@@ -1,5 +1,5 @@
 /**
- * Field validation of a record write by the participant or a guardian (contract §8: "Validation
+ * Field validation of a record write by the participant or a guardian (docs/decisions.md "Registration side": "Validation
  * per field (dates, enums, E.164-ish phones, IATA codes) → 422 naming the field"). First the schema
  * (types, enums, formats, unknown fields), then the rules a schema cannot say. Every problem is
  * listed in one 422 `{error, problems}` (problems.ts), e.g. error `guardians[0].phone must be a

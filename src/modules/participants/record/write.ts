@@ -23,7 +23,7 @@ export interface RecordTarget {
 
 /**
  * Top-level contacts that repeat one of the guardians' contacts (GET lists both together,
- * contract §4) are not copied into the registration's own list on a round-trip.
+ * docs/decisions.md "Participants API") are not copied into the registration's own list on a round-trip.
  */
 async function withoutGuardianContacts(tx: Tx, rid: number, patch: RecordPatchInput) {
   if (!patch.emergency_contacts) return patch.emergency_contacts;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { errorResponses, ProblemsErrorBody } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
 import { PathIdParam } from '../../../lib/identifiers.js';
@@ -38,7 +38,7 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         response: { 200: PortalBody, ...errorResponses(404, 410, 429) },
       },
     },
-    async (request) => service.getPortal(ctxOf(deps, request, 'guardian_portal.read')),
+    async (request) => service.getPortal(routeCtx(deps, request)),
   );
 
   app.patch(
@@ -60,7 +60,7 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => service.patchPortal(ctxOf(deps, request, 'guardian_portal.write'), request.body),
+    async (request) => service.patchPortal(routeCtx(deps, request), request.body),
   );
 
   app.post(
@@ -71,13 +71,13 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Guardian portal: done',
-        description: `Marks the guardian \`completed\` and re-runs the registration’s completion check (the registration becomes \`complete\` when every guardian has completed, the waiver is signed and the required sections are present; contract §4). 422 \`Answer these permissions before completing: …\` while \`media_permission\`, \`photo_permission\`, \`travel_permission\` or \`emergency_medical_consent\` is unanswered. Idempotent. Audited \`guardians.portal.complete\`. Answers the portal view. ${TOKEN}`,
+        description: `Marks the guardian \`completed\` and re-runs the registration’s completion check (the registration becomes \`complete\` when every guardian has completed, the waiver is signed and the required sections are present; docs/decisions.md "Registration lifecycle"). 422 \`Answer these permissions before completing: …\` while \`media_permission\`, \`photo_permission\`, \`travel_permission\` or \`emergency_medical_consent\` is unanswered. Idempotent. Audited \`guardians.portal.complete\`. Answers the portal view. ${TOKEN}`,
         security: [],
         params: Params,
         response: { 200: PortalBody, ...errorResponses(404, 409, 410, 422, 429) },
       },
     },
-    async (request) => service.completePortal(ctxOf(deps, request, 'guardian_portal.write')),
+    async (request) => service.completePortal(routeCtx(deps, request)),
   );
 
   app.post(
@@ -99,11 +99,6 @@ export function guardianPortalRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) =>
-      service.signPortalConsent(
-        ctxOf(deps, request, 'guardian_portal.write'),
-        request.params.consent_id,
-        request.body,
-        request.ip,
-      ),
+      service.signPortalConsent(routeCtx(deps, request), request.params.consent_id, request.body, request.ip),
   );
 }

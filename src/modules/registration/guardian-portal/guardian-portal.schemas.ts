@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the guardian portal (contract §8 "Guardian portal (token is the credential)").
+ * Wire shapes of the guardian portal (docs/decisions.md "Guardian portal").
  * The portal shows the guardian their own guardian record (the spec's `guardians[]` item), a
  * summary of the child's registration (no medical or safeguarding detail), the permissions to grant
  * and the consents waiting on a guardian's signature.

@@ -1,5 +1,5 @@
 /**
- * Guardian portal (contract §8): the emailed link's token is the credential. A token is stored only
+ * Guardian portal (docs/decisions.md "Guardian portal"): the emailed link's token is the credential. A token is stored only
  * as its SHA-256 digest (`guardians.invite_token_digest`, 7 days, `invite_expires_at`).
  *
  * Check order: malformed or unknown token → 404 `Guardian link not found`; expired → 410
@@ -8,7 +8,7 @@
  * write model's validatePortalPatch and writeGuardianPatch); then the state: the child's registration `withdrawn` or `rejected`
  * → 409 `This registration is <status>`. Reading never changes anything. The first PATCH (or the
  * completion) marks the guardian `accepted`; completion marks it `completed` and re-runs the
- * registration's completion check (contract §4). Writes are audited (`guardians.portal.update`,
+ * registration's completion check (docs/decisions.md "Registration lifecycle"). Writes are audited (`guardians.portal.update`,
  * `guardians.portal.complete`, field names only) and bump the registration's `updated_at`.
  */
 import { sql } from 'drizzle-orm';

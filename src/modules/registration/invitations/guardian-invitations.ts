@@ -1,5 +1,5 @@
 /**
- * Guardian invitations (contract §8): when a minor submits, every guardian not yet `completed`
+ * Guardian invitations (docs/decisions.md "Guardian portal"): when a minor submits, every guardian not yet `completed`
  * (and, later, each guardian added while the registration waits for them) gets a fresh 7-day portal token (stored as its SHA-256 digest in guardians.invite_token_digest;
  * a new token replaces the old one) and an email from the event's support address, in the
  * caller's transaction. The portal (`/guardian/{token}`) is the guardian's credential.

@@ -1,5 +1,5 @@
 /**
- * `muster import --invite` (contract §8 "Invitation emails only when asked"): after an import,
+ * `muster import --invite` (docs/decisions.md "Import"): after an import,
  * every imported registration still `invited` that has no live invitation gets one through the
  * same code path as `POST /events/{e}/participants` (createInvitation: 30-day token, email from the
  * event's support address, audited), in the import's transaction. A live invitation is a pending

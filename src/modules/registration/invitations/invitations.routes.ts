@@ -1,7 +1,7 @@
-/** POST /events/{event_id}/participants: the invite (spec "Participants"; contract §4 "Invite"). */
+/** POST /events/{event_id}/participants: the invite (spec "Participants"; docs/decisions.md "Participants API"). */
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { EventIdParam } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
 import { inviteParticipant } from './invitations.service.js';
@@ -59,7 +59,7 @@ export function invitationRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const ctx = ctxOf(deps, request, 'participants.invite');
+      const ctx = routeCtx(deps, request);
       const created = await inviteParticipant(ctx, request.body);
       return reply.status(201).send({
         success: true,

@@ -1,8 +1,8 @@
 /**
- * Event invitations (contract §4 "Invite"; spec "POST /events/{event_id}/participants"). An
+ * Event invitations (docs/decisions.md "Participants API"; spec "POST /events/{event_id}/participants"). An
  * invitation is a 30-day one-time token (stored as its SHA-256 digest) plus an email from the
  * event's support address, both written in the caller's transaction. No registration is created
- * here: the invitee starts one with `POST /registrations {invitation_token}` (contract §8).
+ * here: the invitee starts one with `POST /registrations {invitation_token}` (docs/decisions.md "Registration side").
  * Reused by `muster import --invite`.
  */
 import { randomBytes } from 'node:crypto';
@@ -59,7 +59,7 @@ export function newToken(): { token: string; digest: string } {
 }
 
 /**
- * Creates a pending invitation and queues its email in `tx`. Checks, in order (contract §4):
+ * Creates a pending invitation and queues its email in `tx`. Checks, in order (docs/decisions.md "Participants API"):
  * 422 `Email is required`, 422 `Invalid email format`, 422 `This email is banned from events`,
  * 409 `This email is already registered for this event` (a registration other than `invited`),
  * 409 `An invitation has already been sent to this email` (a pending, unexpired invitation).

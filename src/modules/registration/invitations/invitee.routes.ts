@@ -1,7 +1,7 @@
 /**
- * POST /invitations/claim: the API twin of the web invitation landing page (contract §8 "A
+ * POST /invitations/claim: the API twin of the web invitation landing page (docs/decisions.md "Registration side" "A
  * participant signs in like any user"; README "Registration flow"). Sign-in never creates accounts
- * (contract §3), so an invitee first claims the invitation: holding the emailed token proves the
+ * (docs/decisions.md "Account and sessions"), so an invitee first claims the invitation: holding the emailed token proves the
  * address received the invitation, and Muster makes sure that address has an account (no roles).
  * The app then runs the one-time-code sign-in for that email and `POST /registrations
  * {invitation_token}`. The token stays usable (claiming starts nothing).

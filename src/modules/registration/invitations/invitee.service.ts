@@ -1,5 +1,5 @@
 /**
- * What the invitation landing page needs before anyone is signed in (contract §4 invite, §8 "a
+ * What the invitation landing page needs before anyone is signed in (docs/decisions.md "Participants API" "a
  * participant signs in like any user"): the invitation behind an emailed token (looked up by its
  * SHA-256 digest, read only), and an account for the invited address so the one-time-code sign-in
  * can email a code to it (sign-in never creates users). Holding a live invitation token proves the

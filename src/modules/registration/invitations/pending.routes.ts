@@ -5,7 +5,7 @@
  */
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { DateTime, EventIdParam, errorResponses, Nullable } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
 import { PathIdParam } from '../../../lib/identifiers.js';
@@ -69,7 +69,7 @@ export function pendingInvitationRoutes(app: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => listPendingInvitations(ctxOf(deps, request, 'invitations.manage'), request.query),
+    async (request) => listPendingInvitations(routeCtx(deps, request), request.query),
   );
 
   app.post(
@@ -87,7 +87,7 @@ export function pendingInvitationRoutes(app: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => resendInvitation(ctxOf(deps, request, 'invitations.manage'), request.params.id),
+    async (request) => resendInvitation(routeCtx(deps, request), request.params.id),
   );
 
   app.post(
@@ -105,7 +105,7 @@ export function pendingInvitationRoutes(app: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => revokeInvitation(ctxOf(deps, request, 'invitations.manage'), request.params.id),
+    async (request) => revokeInvitation(routeCtx(deps, request), request.params.id),
   );
 
   app.post(
@@ -137,7 +137,7 @@ export function pendingInvitationRoutes(app: Api, deps: Deps): void {
     },
     async (request) =>
       resendGuardianInvitation(
-        ctxOf(deps, request, 'guardians.resend'),
+        routeCtx(deps, request),
         request.params.participant_event_id,
         request.params.id,
       ),

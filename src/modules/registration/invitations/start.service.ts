@@ -1,5 +1,5 @@
 /**
- * POST /registrations {invitation_token} (contract §8): a signed-in user turns an invitation into a
+ * POST /registrations {invitation_token} (docs/decisions.md "Registration side"): a signed-in user turns an invitation into a
  * registration in `in_progress` (an imported `invited` registration moves to `in_progress`).
  *
  * Checks in order, all 422: `Invalid invitation token`, `This invitation has already been used`,

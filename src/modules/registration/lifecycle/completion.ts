@@ -1,5 +1,5 @@
 /**
- * The `complete` rule (contract §4 "Registration lifecycle"): all required sections present, the
+ * The `complete` rule (docs/decisions.md "Registration lifecycle"): all required sections present, the
  * waiver consent signed, every guardian completed (minors: under 18 on the event's start date),
  * and the freedom waiver signed when that module is on. Facts are loaded in one query; the
  * evaluation is pure so tests can pin it without a database.

@@ -1,5 +1,5 @@
 /**
- * Consents (contract §8 "Consents"): a submit requests the required consents (`waiver`, plus
+ * Consents (docs/decisions.md "Consents"): a submit requests the required consents (`waiver`, plus
  * `freedom_waiver` when that module is on), pending on the participant (adults) or a guardian
  * (minors). Without an e-signature provider they are signed by typed signature (name, time, IP);
  * with one, an `esign-request` job creates the signing request and the provider's webhook drives

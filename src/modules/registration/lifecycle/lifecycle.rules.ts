@@ -1,5 +1,5 @@
 /**
- * The registration state machine as data (contract §4 "Registration lifecycle", §8): which status
+ * The registration state machine as data (docs/decisions.md "Registration lifecycle"): which status
  * may move to which, and who may move it. Pure; `lifecycle.ts` applies it to the database.
  *
  * Actor roles:
@@ -7,7 +7,7 @@
  * - `guardian`: a guardian completing the portal (re-runs the completion check);
  * - `consent`: a consent being signed/declined (typed signature or e-signature webhook);
  * - `staff`: event admins and above (withdraw, reinstate, reject);
- * - `staff_edit`: a staff member's edit of the record (contract §10 "Staff edits") re-running the
+ * - `staff_edit`: a staff member's edit of the record (docs/decisions.md "Staff status changes and edits") re-running the
  *   completion check, like the participant's own edit does.
  *
  * Moves between `in_progress`, `awaiting_guardian` and `complete` happen only through the

@@ -1,5 +1,5 @@
 /**
- * Registration lifecycle (contract §4 "Registration lifecycle", §8): the ONE place that changes
+ * Registration lifecycle (docs/decisions.md "Registration lifecycle"): the ONE place that changes
  * `registrations.status`. The rules are data in `lifecycle.rules.ts`; the `complete` condition is
  * in `completion.ts`. Every transition is audited (`registrations.transition`, metadata
  * `{from, to, by, reason?}`) and bumps `updated_at` (the registrations update trigger).

@@ -1,5 +1,5 @@
 /**
- * Reads of the participant side (contract §8): the caller's own registrations as tickets, and
+ * Reads of the participant side (docs/decisions.md "Registration side"): the caller's own registrations as tickets, and
  * consent rows in the spec's ParticipantDetail `consents[]` shape. Ownership is the gate's
  * (access/own.ts).
  */
@@ -47,7 +47,7 @@ const TICKET_SELECT = sql.raw(`
     JOIN events e ON e.id = r.event_id`);
 
 /**
- * One ticket. `qr_payload` is the bare `registration_uuid` (contract §10): any scanner app passes
+ * One ticket. `qr_payload` is the bare `registration_uuid` (docs/decisions.md "Check-in"): any scanner app passes
  * it through unchanged and it names exactly one registration. `onboarding_url` is the absolute
  * link of the web page that continues this registration (`/register/{id}`; sign-in first).
  */

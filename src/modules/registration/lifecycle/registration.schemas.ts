@@ -1,4 +1,4 @@
-/** Wire shapes of the participant side of registration (contract §8). */
+/** Wire shapes of the participant side of registration (docs/decisions.md "Registration side"). */
 import { type Static, Type } from 'typebox';
 import { DateTime, EventPlaceFields, Nullable, NullableDateTime } from '../../../http/schema-helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * Participant-side routes (contract §8): `POST /registrations`, `GET /tickets`,
+ * Participant-side routes (docs/decisions.md "Registration side"): `POST /registrations`, `GET /tickets`,
  * `GET /tickets/{participant_event_id}`, `POST /registrations/{pe}/submit|withdraw`,
  * `POST /consents/{id}/sign`. Signed-in users with a mobile token, on their own registrations;
  * other credentials 403, someone else's registration 404.
@@ -7,7 +7,7 @@
 
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { errorResponses } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
 import { PathIdParam } from '../../../lib/identifiers.js';
@@ -24,7 +24,7 @@ import * as service from './registrations.service.js';
 
 const tags = ['registration'];
 const WHO =
-  'Signed-in users with a mobile token, on their own registrations (unknown or malformed id → 404 `Registration not found`; another user’s → 403 `This is not your registration`, contract §1 check order); API keys and global API tokens 403.';
+  'Signed-in users with a mobile token, on their own registrations (unknown or malformed id → 404 `Registration not found`; another user’s → 403 `This is not your registration`, docs/decisions.md "Status codes and check order"); API keys and global API tokens 403.';
 const PeParams = Type.Object({
   participant_event_id: PathIdParam('participant_event_id'),
 });
@@ -48,10 +48,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const body = request.body;
-      const result = await service.startRegistration(
-        ctxOf(deps, request, 'registrations.self'),
-        body.invitation_token,
-      );
+      const result = await service.startRegistration(routeCtx(deps, request), body.invitation_token);
       return reply.status(201).send(result);
     },
   );
@@ -67,7 +64,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
         response: { 200: TicketList, ...errorResponses(401, 403) },
       },
     },
-    async (request) => service.listTickets(ctxOf(deps, request, 'registrations.self')),
+    async (request) => service.listTickets(routeCtx(deps, request)),
   );
 
   app.get(
@@ -82,7 +79,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
         response: { 200: TicketBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => service.getTicket(ctxOf(deps, request, 'registrations.own')),
+    async (request) => service.getTicket(routeCtx(deps, request)),
   );
 
   app.post(
@@ -97,7 +94,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
         response: { 200: SubmitBody, ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => service.submitRegistration(ctxOf(deps, request, 'registrations.own')),
+    async (request) => service.submitRegistration(routeCtx(deps, request)),
   );
 
   app.post(
@@ -119,7 +116,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
     },
     async (request) => {
       const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
-      return service.withdrawRegistration(ctxOf(deps, request, 'registrations.own'), body.reason);
+      return service.withdrawRegistration(routeCtx(deps, request), body.reason);
     },
   );
 
@@ -138,7 +135,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
     },
     async (request) => {
       const body = request.body;
-      return service.signOwnConsent(ctxOf(deps, request, 'consents.sign'), request.params.id, {
+      return service.signOwnConsent(routeCtx(deps, request), request.params.id, {
         signatureName: body.signature_name,
         ip: request.ip,
       });

@@ -1,5 +1,5 @@
 /**
- * Participant side of registration (contract §8): start from an invitation, tickets, submit,
+ * Participant side of registration (docs/decisions.md "Registration side"): start from an invitation, tickets, submit,
  * withdraw, typed consent signatures. The caller is a signed-in user (mobile token or web
  * session); the gate decides that a registration is theirs (target `registration:own`: its person's
  * `user_id` is the caller) and hands it over in the context. Status changes go through lifecycle.ts only.

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
 import { PathIdParam } from '../../../lib/identifiers.js';
@@ -34,7 +34,7 @@ export function staffRoutes(app: Api, deps: Deps): void {
         // 404 (unknown registration) precedes 422 (invalid body) in the contract's check order.
         // The body is optional: an absent one validates as `{}`.
         preValidation: async (request) => {
-          await registrationOfEvent(ctxOf(deps, request, 'registrations.manage'), rawId(request));
+          await registrationOfEvent(routeCtx(deps, request), rawId(request));
           request.body ??= {};
         },
         schema: {
@@ -48,12 +48,7 @@ export function staffRoutes(app: Api, deps: Deps): void {
       },
       async (request) => {
         const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
-        return applyStaffAction(
-          ctxOf(deps, request, 'registrations.manage'),
-          rawId(request),
-          action,
-          body.reason,
-        );
+        return applyStaffAction(routeCtx(deps, request), rawId(request), action, body.reason);
       },
     );
   }

@@ -1,5 +1,5 @@
 /**
- * Staff status changes (contract §4 lifecycle, §8 "Staff"): event admins, series roles and global
+ * Staff status changes (docs/decisions.md "Registration lifecycle"): event admins, series roles and global
  * admins withdraw, reinstate (withdrawn/rejected → `in_progress`) or reject a registration of the
  * event. Audited through lifecycle.transition (`by: staff`, the credential and the reason).
  */

@@ -1,8 +1,8 @@
-/** The participant's own record: `GET|PATCH /registrations/{participant_event_id}` (contract §8). */
+/** The participant's own record: `GET|PATCH /registrations/{participant_event_id}` (docs/decisions.md "Registration side"). */
 
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { routeCtx } from '../../../http/authorize.js';
 import { errorResponses, ProblemsErrorBody } from '../../../http/schema-helpers.js';
 import { type Api, sendJsonText } from '../../../http/typed.js';
 import { DetailBody } from '../../participants/participants.schemas.js';
@@ -14,7 +14,7 @@ const Params = Type.Object({
   participant_event_id: Type.String({ pattern: '^[0-9]{1,9}$', description: 'participant_event_id' }),
 });
 const WHO =
-  'The signed-in participant (mobile token; other credentials 403), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, contract §1). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
+  'The signed-in participant (mobile token; other credentials 403), for a registration whose person is linked to them; API keys get 403. Unknown or malformed id → 404 `Registration not found`; someone else’s registration → 403 `This is not your registration` (check order: 404 before 403, docs/decisions.md "Status codes and check order"). The response is `{participant: ParticipantDetail}` with every section, sensitive ones included.';
 const url = '/registrations/:participant_event_id';
 
 export function recordRoutes(app: Api, deps: Deps): void {
@@ -32,8 +32,7 @@ export function recordRoutes(app: Api, deps: Deps): void {
       // Path ids are resolved by the gate (404 with the module's message, not the generic one).
       attachValidation: true,
     },
-    async (request, reply) =>
-      sendJsonText(reply, await service.getOwnRecord(ctxOf(deps, request, 'registrations.own'))),
+    async (request, reply) => sendJsonText(reply, await service.getOwnRecord(routeCtx(deps, request))),
   );
 
   app.patch(
@@ -52,14 +51,11 @@ export function recordRoutes(app: Api, deps: Deps): void {
           422: ProblemsErrorBody,
         },
       },
-      // 404/403 on the registration come before 422 on the body (contract §1): the service
+      // 404/403 on the registration come before 422 on the body (docs/decisions.md "Status codes and check order"): the service
       // validates the body itself after the ownership check.
       attachValidation: true,
     },
     async (request, reply) =>
-      sendJsonText(
-        reply,
-        await service.patchOwnRecord(ctxOf(deps, request, 'registrations.own'), request.body),
-      ),
+      sendJsonText(reply, await service.patchOwnRecord(routeCtx(deps, request), request.body)),
   );
 }

@@ -1,8 +1,8 @@
 /**
- * The participant's own record (contract §8 `GET|PATCH /registrations/{participant_event_id}`).
+ * The participant's own record (docs/decisions.md "Registration side" `GET|PATCH /registrations/{participant_event_id}`).
  *
  * Whose record: the gate decided (target `registration:own`, access/own.ts: 404 unknown, 403
- * `This is not your registration`). Then, in the order of contract §1, the body (422
+ * `This is not your registration`). Then, in the order of docs/decisions.md "Status codes and check order", the body (422
  * `{error, problems}` naming each bad field); then the state: a `withdrawn` or `rejected` registration is
  * 409 `This registration is <status> and can no longer be edited` (a conflict with the record's
  * state, not a fault in the body).
@@ -11,7 +11,7 @@
  * validateRecordPatch, then apply.ts applyRecordPatch, shared with the staff edit); the registration's
  * `updated_at` is bumped and the change audited (`registrations.record.update`, section and field
  * names only).
- * A submitted registration then re-runs the completion check (contract §4), so an edit can move it
+ * A submitted registration then re-runs the completion check (docs/decisions.md "Registration lifecycle"), so an edit can move it
  * (e.g. a date of birth that makes a minor → `awaiting_guardian`); while it is `awaiting_guardian`,
  * guardians added (or given a new address) by the edit are emailed their portal link at once.
  */

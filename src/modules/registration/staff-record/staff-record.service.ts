@@ -1,12 +1,12 @@
 /**
- * Staff edits of a participant's record (contract §10 "Staff edits"):
+ * Staff edits of a participant's record (docs/decisions.md "Staff status changes and edits"):
  * `PATCH /events/{event_id}/participants/{participant_event_id}` and the staff participant page.
- * The same sections and validation as the participant's own PATCH (§8), written through the same
- * write model (own-record/apply.ts). Who may write which section follows who may read it (§2,
+ * The same sections and validation as the participant's own PATCH (docs/decisions.md "Registration side"), written through the same
+ * write model (own-record/apply.ts). Who may write which section follows who may read it (docs/decisions.md "Credentials and roles",
  * access/record-write.ts): sensitive sections only global admins and the event's safeguarding
  * leads, PII fields not `limited`, `read_only` nothing (the gate).
  *
- * Order (contract §1): the gate (401 → 403 kind → 404 event → 403 reach) → 404 `Participant not
+ * Order (docs/decisions.md "Status codes and check order"): the gate (401 → 403 kind → 404 event → 403 reach) → 404 `Participant not
  * found for this event` → 403 `You may not edit: <fields>` (from the body's keys) → 422
  * `{error, problems}` → 409 withdrawn/rejected → write. Returns `{participant}` as JSON text in the
  * caller's visibility. Audited `registrations.record.update` with `{sections, fields, by:

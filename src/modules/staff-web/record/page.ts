@@ -1,16 +1,11 @@
-/**
- * The data of the staff participant page, read through the API's services:
- * the ParticipantDetail in the caller's visibility (getParticipant, the serializer decides every
- * field), notes (listNotes: restricted ones only for sensitive readers), the registration's
- * history, and which actions the caller may take (the same rules the gate applies: nav.ts `may`).
- */
-import type { FastifyRequest } from 'fastify';
 import type { Deps, UserEventCtx } from '../../../deps.js';
-import { ctxOf } from '../../../http/authorize.js';
+import { type RoutedRequest, routeCtx } from '../../../http/authorize.js';
 import { registrationHistory } from '../../audit/registration-history.service.js';
+import { RESEND_LABEL, resendableGuardians } from '../../dashboard/guardian-links.repo.js';
 import { listNotes } from '../../notes/notes.service.js';
 import { getParticipant } from '../../participants/participants.service.js';
-import { STATUS_TEXT } from '../../web/register.web.js';
+import { registrantInvitation } from '../../registration/invitations/registrant-invite.service.js';
+import { localTime, STATUS_HINTS, STATUS_LABELS } from '../format.js';
 import { eventNav, may } from '../nav.js';
 import { historyRows } from './history-view.js';
 import { STAFF_SECTIONS, sectionFor } from './sections.js';
@@ -20,7 +15,7 @@ type Json = Record<string, unknown>;
 /** The context of any participant page route (each names its own action; all are user-only event actions). */
 export type PageCtx = UserEventCtx;
 
-export const readCtx = (deps: Deps, request: FastifyRequest) => ctxOf(deps, request, 'participants.read');
+export const readCtx = (deps: Deps, request: RoutedRequest<'participants.read'>) => routeCtx(deps, request);
 
 /** `/staff/events/{e}/participants/{pe}`. */
 export const participantPath = (eventId: number, pe: number | string) =>
@@ -64,12 +59,26 @@ function lifecycleActions(ctx: PageCtx, status: string): string[] {
   return ['withdraw', 'reject'];
 }
 
+/** The guardians whose link the caller may send again (awaiting a guardian only), with button words. */
+async function guardianLinks(ctx: PageCtx, pe: number, status: string) {
+  if (status !== 'awaiting_guardian' || !may(ctx.access, 'guardians.resend')) return [];
+  const rows = await resendableGuardians(ctx.db, ctx.access.event.id, { registrationId: pe });
+  return rows.map((g) => ({ ...g, label: RESEND_LABEL[g.state] }));
+}
+
+/** An imported registrant's invitation, for callers who may invite; null otherwise. */
+async function invitationState(ctx: PageCtx, pe: number, status: string) {
+  if (status !== 'invited' || !may(ctx.access, 'participants.invite')) return null;
+  return registrantInvitation(ctx, pe);
+}
+
 /** Everything the page template reads. */
 export async function pageData(ctx: PageCtx, pe: string, detail: Json) {
   const { event } = ctx.access;
   const status = String(detail.status);
   const { notes } = await listNotes(ctx, pe);
   const history = await registrationHistory(ctx, Number(pe));
+  const time = (iso: string | null) => localTime(iso, event.timezone);
   return {
     title: String(detail.display_name),
     event,
@@ -77,7 +86,11 @@ export async function pageData(ctx: PageCtx, pe: string, detail: Json) {
     path: participantPath(event.id, pe),
     detail,
     status,
-    statusText: STATUS_TEXT[status] ?? status,
+    statusText: STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status,
+    statusHint: STATUS_HINTS[status as keyof typeof STATUS_HINTS] ?? '',
+    guardianLinks: await guardianLinks(ctx, Number(pe), status),
+    invitation: await invitationState(ctx, Number(pe), status),
+    time,
     summary: summaryRows(detail),
     sections: STAFF_SECTIONS.map((s) => sectionView(ctx, s.key, detail)).filter((s) => s !== null),
     editLocked: !editableStatus(status) && may(ctx.access, 'participants.edit'),

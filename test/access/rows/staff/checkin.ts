@@ -1,5 +1,5 @@
 /**
- * The check-in desk (issue "Staff dashboard" item 7), transcribed from contract §2 and the spec's
+ * The check-in desk (issue "Staff dashboard" item 7), transcribed from docs/decisions.md "Credentials and roles" and the spec's
  * check-in rules ("Notes, scans and check-in … require a user-bearing credential"):
  * - the desk itself and its writes (scans, undo) are "writes at the door": any event access except
  *   `read_only` (event_write). A `read_only` user may read scans (the API's GET /scans and the

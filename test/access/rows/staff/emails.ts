@@ -1,7 +1,7 @@
 /**
  * The event's emails page (issue 16 item 10: "organisers can edit the wording … with a preview";
  * docs/email.md): event admins, series roles and global admins — "event admins and above", the
- * same people who manage the event's registrations — as event_manage in contract §2's words.
+ * same people who manage the event's registrations — as event_manage in docs/decisions.md "Credentials and roles"'s words.
  */
 import type { StaffPage } from './types.js';
 

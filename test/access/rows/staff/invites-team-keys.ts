@@ -60,6 +60,15 @@ export const pages: StaffPage[] = [
     payload: '',
   },
   {
+    // An imported registrant's invitation, sent again from their page (issue 25 item 1): whoever may invite.
+    route: 'POST /staff/events/:event_id/participants/:pe/invitation',
+    action: 'participants.invite',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/participants/${t.pe}/invitation`,
+    payload: '',
+  },
+  {
     route: 'GET /staff/events/:event_id/team',
     action: 'event_roles.manage',
     who: 'event_manage',

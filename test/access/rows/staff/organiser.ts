@@ -1,5 +1,5 @@
 /**
- * Organiser pages (issue 16 items 1, 2, 6, 7, 8), transcribed from the issue and contract §2:
+ * Organiser pages (issue 16 items 1, 2, 6, 7, 8), transcribed from the issue and docs/decisions.md "Credentials and roles":
  * exports for participants access (not read_only); the event's audit trail, groups and
  * announcements for event admins, series roles and global admins ("event admins and above" for
  * announcements: the lead's reading, docs/organiser-api.md); the whole audit trail and the ban list

@@ -1,6 +1,6 @@
 /**
  * The staff participant page, its section edits and its buttons (issue 14 items 4–5), in the words
- * of contract §2 and §10: participants list/search/detail and notes → participants access (global
+ * of docs/decisions.md "Credentials and roles": participants list/search/detail and notes → participants access (global
  * admin, series role, event role other than read_only); staff edits → the same (which fields each
  * role may write is checked per field: test/access/rows/staff-record.ts); withdraw/reinstate/reject
  * → event admins, series roles, global admins.

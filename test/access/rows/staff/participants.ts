@@ -1,5 +1,5 @@
 /**
- * The participants table (issue "Staff dashboard" item 3): who may list participants (contract §2
+ * The participants table (issue "Staff dashboard" item 3): who may list participants (docs/decisions.md "Credentials and roles"
  * "Participants list/search/detail: global admin, series role, or event role other than
  * read_only"). read_only and users without a role get the 403 page.
  */

@@ -1,6 +1,6 @@
 /**
  * The setup wizard's pages (organiser-operations issue, item 5: "event admins and above, like the
- * event update route"; contract §2 event management: event_admin, series roles, global admins).
+ * event update route"; docs/decisions.md "Credentials and roles" event management: event_admin, series roles, global admins).
  * Forms are listed with a payload: without the CSRF token every principal is refused (403).
  */
 import type { StaffPage } from './types.js';

@@ -1,5 +1,5 @@
 /**
- * The staff pages' authorization matrix (issue "Staff dashboard"; contract §2), transcribed from the
+ * The staff pages' authorization matrix (issue "Staff dashboard"; docs/decisions.md "Credentials and roles"), transcribed from the
  * spec's role rules, not from src/access. Each area lists its pages in its own file in this folder
  * (`<area>.ts`, exporting `pages`); test/web/staff-rows.test.ts expands every page over the world's
  * users and two targets (event A of series S1, where each user holds the role its name says, and
@@ -7,7 +7,7 @@
  * requests change nothing, and that every /staff route is listed here with the action it declares.
  */
 
-/** Who may open a page, in the words of contract §2. */
+/** Who may open a page, in the words of docs/decisions.md "Credentials and roles". */
 export type Who =
   | 'authenticated' // any signed-in person
   | 'event_access' // any event role (read_only included), a series role on the event's series, global admins
