@@ -38,7 +38,6 @@ import { eventRoutes } from './modules/events/events.routes.js';
 import { seriesRoutes } from './modules/events/series.routes.js';
 import { exportRoutes } from './modules/exports/exports.routes.js';
 import { groupRoutes } from './modules/groups/groups.routes.js';
-import { roomingRoutes } from './modules/rooming/rooming.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
@@ -50,6 +49,7 @@ import { registrationRoutes } from './modules/registration/lifecycle/registratio
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { staffRecordRoutes } from './modules/registration/staff-record/staff-record.routes.js';
+import { roomingRoutes } from './modules/rooming/rooming.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';

@@ -10,5 +10,5 @@ export * from './messaging.js';
 export * from './oauth.js';
 export * from './participants.js';
 export * from './records.js';
-export * from './webhooks.js';
 export * from './rooming.js';
+export * from './webhooks.js';

@@ -1,7 +1,7 @@
 /** Rooming API routes: inventory, rules, plan, apply (docs/rooming.md). */
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { ctxOf } from '../../http/authorize.js';
+import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { applyRooming } from './apply.service.js';
@@ -43,7 +43,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 200: RoomList, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => listRooms(ctxOf(deps, request, 'rooms.read')),
+    async (request) => listRooms(routeCtx(deps, request)),
   );
 
   app.post(
@@ -59,8 +59,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 201: RoomBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await createRoom(ctxOf(deps, request, 'rooming.manage'), request.body)),
+    async (request, reply) => reply.status(201).send(await createRoom(routeCtx(deps, request), request.body)),
   );
 
   app.post(
@@ -76,7 +75,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 200: ImportRoomsResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => importRooms(ctxOf(deps, request, 'rooming.manage'), request.body.csv),
+    async (request) => importRooms(routeCtx(deps, request), request.body.csv),
   );
 
   app.patch(
@@ -92,7 +91,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 200: RoomBody, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (request) => updateRoom(ctxOf(deps, request, 'rooming.manage'), request.params.id, request.body),
+    async (request) => updateRoom(routeCtx(deps, request), request.params.id, request.body),
   );
 
   app.delete(
@@ -108,7 +107,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      await deleteRoom(ctxOf(deps, request, 'rooming.manage'), request.params.id);
+      await deleteRoom(routeCtx(deps, request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -125,7 +124,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 200: RulesBody, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => getRules(ctxOf(deps, request, 'rooming.manage')),
+    async (request) => getRules(routeCtx(deps, request)),
   );
 
   app.put(
@@ -141,7 +140,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 200: RulesBody, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => putRules(ctxOf(deps, request, 'rooming.manage'), request.body),
+    async (request) => putRules(routeCtx(deps, request), request.body),
   );
 
   app.post(
@@ -157,7 +156,7 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 200: PlanResponse, ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
-    async (request) => planRooming(ctxOf(deps, request, 'rooming.manage'), request.body ?? {}),
+    async (request) => planRooming(routeCtx(deps, request), request.body ?? {}),
   );
 
   app.post(
@@ -173,6 +172,6 @@ export function roomingRoutes(app: Api, deps: Deps): void {
         response: { 200: ApplyResponse, 422: ApplyProblem, ...errorResponses(400, 401, 403, 404, 413) },
       },
     },
-    async (request) => applyRooming(ctxOf(deps, request, 'rooming.manage'), request.body.assignments),
+    async (request) => applyRooming(routeCtx(deps, request), request.body.assignments),
   );
 }
