@@ -97,6 +97,17 @@ export function pickRooms(block: SolverPerson[], available: Set<number>, occ: Oc
     left.set(room.id, left.get(room.id)! - group.length);
     return true;
   };
+  // Rooms holding someone a block member asked for (or who asked for them) are offered first.
+  for (const p of block) {
+    const drawn = options
+      .get(p.id)!
+      .filter((r) => occ.occupants.get(r.id)!.some((f) => p.wants.includes(f.id) || f.wants.includes(p.id)));
+    for (const r of drawn)
+      if (!left.has(r.id)) {
+        picked.push(r);
+        left.set(r.id, occ.free(r));
+      }
+  }
   const singles: SolverPerson[] = [];
   for (const g of requestGroups(block, block.length)) {
     if (g.length === 1 || !put(g)) singles.push(...g);

@@ -77,7 +77,9 @@ function buildLp(input: BlockInput): { text: string; empty: boolean } {
       binaries.push(v);
       terms.push(v);
       const typeMatches = unit.members.filter((p) => p.room_type === room.type).length;
-      const pairBonus = unit.members.length > 1 ? rules.mutual_request_weight : 0;
+      const pairBonus =
+        (unit.members.length > 1 ? rules.mutual_request_weight : 0) +
+        fixedRequests(unit, fixed.get(r) ?? [], rules);
       objective.push(
         `${ASSIGN * unit.members.length + pairBonus + typeMatches * rules.room_type_weight} ${v}`,
       );
@@ -145,4 +147,17 @@ function buildLp(input: BlockInput): { text: string; empty: boolean } {
 
 function excluded(a: Unit, b: Unit): boolean {
   return a.members.some((p) => b.members.some((q) => p.excludes.includes(q.id) || q.excludes.includes(p.id)));
+}
+
+/** The request weight a unit meets by joining a room's fixed occupants (kept or placed earlier). */
+function fixedRequests(unit: Unit, fixed: SolverPerson[], rules: RoomingRules): number {
+  let weight = 0;
+  for (const p of unit.members)
+    for (const f of fixed) {
+      const pf = p.wants.includes(f.id);
+      const fp = f.wants.includes(p.id);
+      if (pf && fp) weight += rules.mutual_request_weight;
+      else if (pf || fp) weight += rules.one_way_request_weight;
+    }
+  return weight;
 }
