@@ -52,6 +52,7 @@ import { registrationRoutes } from './modules/registration/lifecycle/registratio
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { staffRecordRoutes } from './modules/registration/staff-record/staff-record.routes.js';
+import { roomingRoutes } from './modules/rooming/rooming.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { travelRoutes } from './modules/travel/travel.routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       staffRecordRoutes(api, deps);
       // Organiser operations (docs/organiser-api.md): groups, exports, audit trail, team, API keys.
       groupRoutes(api, deps);
+      roomingRoutes(api, deps);
       auditLogRoutes(api, deps);
       teamRoutes(api, deps);
       apiKeyRoutes(api, deps);

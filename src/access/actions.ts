@@ -23,6 +23,8 @@ export type UserRequirement =
   | 'participants' // event access except read_only-only
   | 'event_write' // global admin, series role, or any event role other than read_only (writes at the door)
   | 'event_manage' // global admin, series role, or event_admin
+  | 'safeguarding' // global admin or the event's safeguarding_lead
+  | 'rooms_read' // event_manage or the event's safeguarding_lead
   | 'global_admin';
 
 export interface ActionRule {
@@ -176,6 +178,11 @@ export const actions = {
   // above; a series' endpoints for series owners and global admins. Users only: keys 403.
   'webhooks.manage': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   'series_webhooks.manage': { keys: NO_KEYS, users: 'series_owner', target: 'series' },
+  // Rooming (docs/rooming.md "Who sees what"): the inventory and the board's rooms and names for
+  // event admins (and series roles) and safeguarding leads; everything else (rules, plan, apply,
+  // inventory changes, the full board) for safeguarding leads and global admins only.
+  'rooms.read': { keys: NO_KEYS, users: 'rooms_read', target: 'event:id' },
+  'rooming.manage': { keys: NO_KEYS, users: 'safeguarding', target: 'event:id' },
   // Staff dashboard pages: an event's overview, for anyone with event access.
   'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;

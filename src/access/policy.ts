@@ -80,6 +80,10 @@ export function userMeets(requirement: UserRequirement, user: PrincipalUser, rol
       return roles.series.size > 0 || [...roles.event].some((r) => r !== 'read_only');
     case 'event_manage':
       return roles.series.size > 0 || roles.event.has('event_admin');
+    case 'safeguarding':
+      return roles.event.has('safeguarding_lead');
+    case 'rooms_read':
+      return roles.series.size > 0 || roles.event.has('event_admin') || roles.event.has('safeguarding_lead');
     case 'global_admin':
       return false;
   }

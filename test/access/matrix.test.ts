@@ -50,6 +50,7 @@ import { organiserRouteKeys } from './rows/organiser.js';
 import { outboundWebhookRouteKeys } from './rows/outbound-webhooks.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
+import { roomingRouteKeys } from './rows/rooming.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
 import { signinRouteKeys } from './rows/signin.js';
@@ -642,6 +643,7 @@ const ROW_FILE_ROUTES = new Set([
   ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
   ...operationsRouteKeys, // GET /metrics (test/ops/rows.test.ts)
   ...outboundWebhookRouteKeys, // outbound webhooks (test/outbound-webhooks/rows.test.ts)
+  ...roomingRouteKeys, // rooms, rules, plan, apply (test/rooming/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

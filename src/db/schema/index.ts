@@ -12,4 +12,5 @@ export * from './oauth.js';
 export * from './outbound-webhooks.js';
 export * from './participants.js';
 export * from './records.js';
+export * from './rooming.js';
 export * from './webhooks.js';
