@@ -8,6 +8,7 @@ import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type FlightsConfig, parseFlights } from './lib/flights-config.js';
+import { type BackupConfig, type MetricsConfig, parseMetricsListen } from './lib/ops-config.js';
 import {
   OUTBOUND_WEBHOOKS_ENV,
   type OutboundWebhooksConfig,
@@ -151,24 +152,6 @@ export interface Config {
   readonly outboundWebhooks: OutboundWebhooksConfig;
 }
 
-export interface MetricsConfig {
-  /** Bearer token `GET /metrics` requires (secret, never logged); absent → `/metrics` answers 401. */
-  readonly token: string | undefined;
-  /** A separate listener without the token, on a loopback or private address only; null when unset. */
-  readonly listen: { readonly host: string; readonly port: number } | null;
-}
-
-export interface BackupConfig {
-  /** Folder of scheduled backups; null: the server schedules none (`muster backup` still works). */
-  readonly dir: string | null;
-  /** Hours between scheduled backups. */
-  readonly intervalHours: number;
-  /** Scheduled backups kept in `dir` (the oldest beyond this are deleted). */
-  readonly keep: number;
-  /** Encrypts backups with this passphrase (Argon2id) instead of a key derived from MUSTER_SECRET_KEY. */
-  readonly passphrase: string | undefined;
-}
-
 export interface ChatConfig {
   /** Web API base URL, ending in `/` (`{base}conversations.open`); Slack's by default. */
   readonly baseUrl: string;
@@ -244,6 +227,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const esign = parseEsign(e);
   const flights = parseFlights(e, !e.DATABASE_URL);
   if (typeof flights === 'string') throw new ConfigError(`Invalid configuration: ${flights}`);
+  const metricsListen = parseMetricsListen(e.MUSTER_METRICS_LISTEN);
+  if (typeof metricsListen === 'string') throw new ConfigError(`Invalid configuration: ${metricsListen}`);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return Object.freeze({
     port: e.PORT,
@@ -291,7 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     esign,
     metrics: Object.freeze({
       token: e.MUSTER_METRICS_TOKEN,
-      listen: parseMetricsListen(e.MUSTER_METRICS_LISTEN),
+      listen: metricsListen,
     }),
     backup: Object.freeze({
       dir: e.MUSTER_BACKUP_DIR ?? null,
@@ -302,26 +287,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     flights,
     outboundWebhooks: parseOutboundWebhooks(e),
   });
-}
-
-/**
- * `host:port` of the token-less metrics listener. Only loopback and private addresses (RFC 1918,
- * fc00::/7): the listener has no credential, so it must not face the internet.
- */
-function parseMetricsListen(value: string | undefined): MetricsConfig['listen'] {
-  if (!value) return null;
-  const cut = value.lastIndexOf(':');
-  const host = value.slice(0, cut).replace(/^\[|\]$/g, '');
-  const port = Number(value.slice(cut + 1));
-  const privateHost =
-    /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)/.test(host) ||
-    host === '::1' ||
-    /^f[cd]/i.test(host);
-  if (!privateHost || port < 1 || port > 65535)
-    throw new ConfigError(
-      'Invalid configuration: MUSTER_METRICS_LISTEN must be a loopback or private address with a port (e.g. 127.0.0.1:9464)',
-    );
-  return Object.freeze({ host, port });
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
