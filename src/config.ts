@@ -75,9 +75,7 @@ const EnvSchema = Type.Object({
     }),
   ),
   // Flight-data provider (lib/flights-config.ts; docs/travel.md "Configuration").
-  MUSTER_FLIGHTS_PROVIDER: Type.Optional(
-    Type.Union([Type.Literal('none'), Type.Literal('demo'), Type.Literal('aerodatabox')]),
-  ),
+  MUSTER_FLIGHTS_PROVIDER: Type.Optional(Type.String({ pattern: '^(none|demo|aerodatabox)$' })),
   MUSTER_FLIGHTS_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   MUSTER_FLIGHTS_API_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
   MUSTER_FLIGHTS_BUDGET_PER_HOUR: Type.Integer({ minimum: 0, maximum: 100_000, default: 60 }),
@@ -225,7 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration: MUSTER_OPERATOR_DOMAINS is empty');
   const oidc = parseOidc(e);
   const esign = parseEsign(e);
-  const flights = parseFlights(e, !e.DATABASE_URL);
+  const flights = parseFlights(e as Parameters<typeof parseFlights>[0], !e.DATABASE_URL);
   if (typeof flights === 'string') throw new ConfigError(`Invalid configuration: ${flights}`);
   const metricsListen = parseMetricsListen(e.MUSTER_METRICS_LISTEN);
   if (typeof metricsListen === 'string') throw new ConfigError(`Invalid configuration: ${metricsListen}`);
