@@ -24,7 +24,7 @@ const EXPIRES = '2026-12-26T07:47:02.785000Z';
 const WHEN = 'Saturday 26 December 2026 at 02:47 Eastern Standard Time';
 
 /** Staff-facing templates (not checked for parent-friendliness here). */
-const STAFF_ONLY = ['key_revoked', 'staff_invitation'];
+const STAFF_ONLY = ['key_revoked', 'staff_invitation', 'webhook_disabled'];
 
 type Case = {
   [K in keyof TemplateVars]: { name: K; vars: TemplateVars[K]; link?: string; when?: string };
