@@ -39,6 +39,7 @@ import { seriesRoutes } from './modules/events/series.routes.js';
 import { exportRoutes } from './modules/exports/exports.routes.js';
 import { groupRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { metricsRoutes, registerHttpMetrics } from './modules/metrics/metrics.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
 import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
   registerGracefulClose(app);
   trackRoutes(app);
+  registerHttpMetrics(app, deps); // http_request_duration_seconds by route template
   registerValidation(app);
   registerErrorHandling(app);
   registerHttpBasics(app);
@@ -144,6 +146,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   );
   webRoutes(typed(app), deps);
   mediaRoutes(typed(app), deps); // GET /media/<sha256>.<ext>: uploaded event images
+  metricsRoutes(typed(app), deps); // GET /metrics (Prometheus; docs/operations.md "Metrics")
   await app.ready();
   return app;
 }

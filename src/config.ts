@@ -41,6 +41,13 @@ const EnvSchema = Type.Object({
   MUSTER_SCAN_STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
   // Retention (jobs/runner.ts, modules/retention): processed webhook dedupe rows and scan-feed entries.
   MUSTER_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  // Operations (docs/operations.md): metrics and backups.
+  MUSTER_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
+  MUSTER_METRICS_LISTEN: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F.:\\[\\]]+:[0-9]{1,5}$' })),
+  MUSTER_BACKUP_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  MUSTER_BACKUP_INTERVAL_HOURS: Type.Number({ exclusiveMinimum: 0, maximum: 576, default: 24 }),
+  MUSTER_BACKUP_KEEP: Type.Integer({ minimum: 1, maximum: 10000, default: 7 }),
+  MUSTER_BACKUP_PASSPHRASE: Type.Optional(Type.String({ minLength: 12, maxLength: 1000 })),
   // Chat blasts: Slack-compatible Web API.
   MUSTER_CHAT_BASE_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://slack.com/api/' }),
   MUSTER_CHAT_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
@@ -116,6 +123,28 @@ export interface Config {
   readonly webhookSecrets: WebhookSecrets;
   /** DocuSeal-style e-signature API; null when MUSTER_ESIGN_URL / MUSTER_ESIGN_API_KEY are unset. */
   readonly esign: EsignConfig | null;
+  /** Prometheus metrics (docs/operations.md "Metrics"). */
+  readonly metrics: MetricsConfig;
+  /** Backups of the database (docs/operations.md "Backups"). */
+  readonly backup: BackupConfig;
+}
+
+export interface MetricsConfig {
+  /** Bearer token `GET /metrics` requires (secret, never logged); absent → `/metrics` answers 401. */
+  readonly token: string | undefined;
+  /** A separate listener without the token, on a loopback or private address only; null when unset. */
+  readonly listen: { readonly host: string; readonly port: number } | null;
+}
+
+export interface BackupConfig {
+  /** Folder of scheduled backups; null: the server schedules none (`muster backup` still works). */
+  readonly dir: string | null;
+  /** Hours between scheduled backups. */
+  readonly intervalHours: number;
+  /** Scheduled backups kept in `dir` (the oldest beyond this are deleted). */
+  readonly keep: number;
+  /** Encrypts backups with this passphrase (Argon2id) instead of a key derived from MUSTER_SECRET_KEY. */
+  readonly passphrase: string | undefined;
 }
 
 export interface ChatConfig {
@@ -236,7 +265,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chat: e.MUSTER_CHAT_SIGNING_SECRET,
     }),
     esign,
+    metrics: Object.freeze({
+      token: e.MUSTER_METRICS_TOKEN,
+      listen: parseMetricsListen(e.MUSTER_METRICS_LISTEN),
+    }),
+    backup: Object.freeze({
+      dir: e.MUSTER_BACKUP_DIR ?? null,
+      intervalHours: e.MUSTER_BACKUP_INTERVAL_HOURS,
+      keep: e.MUSTER_BACKUP_KEEP,
+      passphrase: e.MUSTER_BACKUP_PASSPHRASE,
+    }),
   });
+}
+
+/**
+ * `host:port` of the token-less metrics listener. Only loopback and private addresses (RFC 1918,
+ * fc00::/7): the listener has no credential, so it must not face the internet.
+ */
+function parseMetricsListen(value: string | undefined): MetricsConfig['listen'] {
+  if (!value) return null;
+  const cut = value.lastIndexOf(':');
+  const host = value.slice(0, cut).replace(/^\[|\]$/g, '');
+  const port = Number(value.slice(cut + 1));
+  const privateHost =
+    /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)/.test(host) ||
+    host === '::1' ||
+    /^f[cd]/i.test(host);
+  if (!privateHost || port < 1 || port > 65535)
+    throw new ConfigError(
+      'Invalid configuration: MUSTER_METRICS_LISTEN must be a loopback or private address with a port (e.g. 127.0.0.1:9464)',
+    );
+  return Object.freeze({ host, port });
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -14,6 +14,9 @@ import { createJobs } from './jobs/queue.js';
 import { startWorker } from './jobs/runner.js';
 import { createSealer } from './lib/sealed.js';
 import { createLogger } from './logger.js';
+import { startControlSocket } from './modules/backup/control.js';
+import { startBackupSchedule, warnAboutBackupKey } from './modules/backup/schedule.js';
+import { startMetricsListener } from './modules/metrics/metrics.listener.js';
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
@@ -125,13 +128,21 @@ export async function startServer(opts: {
       demo = await deps.db.transaction(async (tx) => ((await stillEmpty(tx)) ? seedDemo(tx, {}) : null));
     }
     const app = await buildApp(deps);
+    let stopMetrics = async () => {};
+    let stopControl = async () => {};
     try {
       await app.listen({ port: config.port, host: config.host });
+      stopMetrics = await startMetricsListener(deps);
+      stopControl = await startControlSocket(deps);
       await deps.startJobs();
     } catch (error) {
+      await stopControl();
+      await stopMetrics();
       await app.close();
       throw error;
     }
+    warnAboutBackupKey(deps);
+    const stopBackups = startBackupSchedule(deps);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const base = config.port === 0 ? config.baseUrl.replace(/:0$/, `:${port}`) : config.baseUrl;
@@ -140,6 +151,9 @@ export async function startServer(opts: {
       docsUrl: `${base}/api/v1/docs`,
       demo,
       async close() {
+        stopBackups();
+        await stopControl();
+        await stopMetrics();
         await app.close();
         await deps.close();
       },

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerBackupCommands } from './commands/backup.js';
 import { registerClientCommands } from './commands/clients.js';
 import { registerCredentialCommands } from './commands/credentials.js';
 import { registerDataCommands } from './commands/data.js';
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerClientCommands(program);
 
   registerDataCommands(program);
+  registerBackupCommands(program); // backup, restore
   return program;
 }
 

@@ -37,6 +37,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             scheme: 'bearer',
             description: 'Mobile token, global API token, series or event API key',
           },
+          metrics_token: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The operator’s MUSTER_METRICS_TOKEN (GET /metrics only; docs/operations.md "Metrics")',
+          },
         },
       },
       security: [{ bearer: [] }],

@@ -8,7 +8,7 @@
  * per-process key. Rotation: MUSTER_SECRET_KEY_PREVIOUS (the key being replaced) still opens what it
  * sealed and still verifies its MACs; everything new is sealed and MACed with MUSTER_SECRET_KEY.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -21,6 +21,11 @@ export interface Sealer {
   macs(value: string): string[];
   /** Opens a sealed value with the current key, else the previous one. Throws if neither opens it. */
   unseal<T>(sealed: string): T;
+  /**
+   * 32-byte keys for another purpose (`info`, e.g. `muster backup v1`), derived with HKDF-SHA256 from
+   * every accepted key, current first: the server key itself is never handed out.
+   */
+  deriveKeys(info: string): Buffer[];
   /** Where the current key came from. */
   readonly source: 'env' | 'file' | 'ephemeral';
 }
@@ -75,6 +80,7 @@ export function createSealer(opts: {
   const hmac = (k: Buffer, value: string) => createHmac('sha256', k).update(value, 'utf8').digest('hex');
   return {
     source,
+    deriveKeys: (info) => keys.map((k) => Buffer.from(hkdfSync('sha256', k, Buffer.alloc(0), info, 32))),
     mac: (value) => hmac(key, value),
     macs: (value) => keys.map((k) => hmac(k, value)),
     seal(value) {

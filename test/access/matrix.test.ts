@@ -45,6 +45,7 @@ import { eventSetupRouteKeys, mediaRouteKeys } from './rows/event-setup.js';
 import { guardianPortalRouteKeys } from './rows/guardian-portal.js';
 import { claimRouteKeys } from './rows/invitation-claim.js';
 import { invitationRouteKeys } from './rows/invitations.js';
+import { operationsRouteKeys } from './rows/operations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
@@ -636,6 +637,7 @@ const ROW_FILE_ROUTES = new Set([
   ...eventSetupRouteKeys, // consent documents, logo and banner (test/setup/rows.test.ts)
   ...mediaRouteKeys, // public uploaded images (test/setup/images.test.ts)
   ...announcementRouteKeys, // email announcements (test/organiser/announcements-rows.test.ts)
+  ...operationsRouteKeys, // GET /metrics (test/ops/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -62,6 +62,13 @@ export class ScanStreamHub {
     return feed ? feed.clients.size + feed.joining.size : 0;
   }
 
+  /** Number of clients of every event together (metrics). */
+  totalClients(): number {
+    let total = 0;
+    for (const feed of this.feeds.values()) total += feed.clients.size + feed.joining.size;
+    return total;
+  }
+
   /** Stops every poller (process shutdown). */
   close(): void {
     for (const feed of this.feeds.values()) clearInterval(feed.timer);

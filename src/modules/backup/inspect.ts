@@ -1,0 +1,60 @@
+/** What a backup's manifest records about the database: version, migration and row counts. */
+import { readFileSync } from 'node:fs';
+import type pg from 'pg';
+import { migrationsFolder } from '../../db/migrate.js';
+
+export function musterVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+interface JournalEntry {
+  tag: string;
+  when: number;
+}
+
+export function journal(): JournalEntry[] {
+  return (
+    JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as { entries: JournalEntry[] }
+  ).entries;
+}
+
+/** The newest migration this code knows (tag and journal time). */
+export function newestKnownMigration(): JournalEntry {
+  const entries = journal();
+  return entries.reduce((a, b) => (b.when > a.when ? b : a));
+}
+
+/** The newest migration applied to the database, named by its journal tag when this code knows it. */
+export async function appliedMigration(client: pg.ClientBase): Promise<JournalEntry> {
+  const res = await client.query<{ when: string }>(
+    'SELECT max(created_at)::text AS when FROM drizzle.__drizzle_migrations',
+  );
+  const when = Number(res.rows[0]?.when ?? 0);
+  return { tag: journal().find((e) => e.when === when)?.tag ?? 'unknown', when };
+}
+
+/** Exact rows per table of the `public` schema, in one statement (so one snapshot). */
+export async function countRows(client: pg.ClientBase): Promise<Record<string, number>> {
+  const tables = (
+    await client.query<{ name: string }>(
+      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+    )
+  ).rows.map((r) => r.name);
+  if (tables.length === 0) return {};
+  // A union rather than json_build_object, whose 100 arguments would cap it at 50 tables.
+  const parts = tables.map(
+    (t) =>
+      `SELECT '${t.replaceAll("'", "''")}' AS name, (SELECT count(*) FROM public."${t.replaceAll('"', '""')}")::int AS n`,
+  );
+  const res = await client.query<{ counts: Record<string, number> }>(
+    `SELECT json_object_agg(name, n) AS counts FROM (${parts.join(' UNION ALL ')}) c`,
+  );
+  return res.rows[0]?.counts ?? {};
+}
