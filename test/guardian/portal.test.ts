@@ -75,6 +75,7 @@ describe('GET /guardian/{token}', () => {
       date_of_birth: '2012-05-05',
       age: 14,
       status: 'awaiting_guardian',
+      authorized_pickup_adults: 'Gina Guardian',
       event: {
         name: 'Summit Alpha',
         slug: 'summit-alpha',

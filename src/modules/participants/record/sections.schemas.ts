@@ -227,6 +227,15 @@ export const PortalPatch = Type.Object(
     emergency_contacts: Type.Optional(
       Type.Array(ContactPatch, { maxItems: 10, description: 'Replaces this guardian’s contacts' }),
     ),
+    authorized_pickup_adults: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 2000,
+          description:
+            'The adults who may collect the child at the door (the child’s safeguarding section; docs/checkin.md "Presence")',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

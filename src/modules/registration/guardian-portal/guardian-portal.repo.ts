@@ -56,6 +56,8 @@ const VIEW = `
       'date_of_birth', to_char(p.date_of_birth, 'YYYY-MM-DD'),
       'age', date_part('year', age(COALESCE((e.starts_at AT TIME ZONE e.timezone)::date, current_date), p.date_of_birth))::int,
       'status', r.status,
+      'authorized_pickup_adults', (SELECT sg.authorized_pickup_adults FROM registration_safeguarding sg
+                                    WHERE sg.registration_id = r.id),
       'event', json_build_object('name', e.name, 'slug', e.slug, 'starts_at', ${iso('e.starts_at')},
         'ends_at', ${iso('e.ends_at')}, 'timezone', e.timezone, 'location_city', e.location_city,
         'support_email', e.support_email)),

@@ -69,6 +69,9 @@ export const PortalChild = Type.Object({
   date_of_birth: Nullable(DateOnly),
   age: Nullable(Type.Integer({ description: 'Whole years on the event’s start date' })),
   status: Type.String(),
+  authorized_pickup_adults: Nullable(
+    Type.String({ description: 'The adults who may collect the child at the door (set here by a guardian)' }),
+  ),
   event: Type.Object({
     name: Type.String(),
     slug: Type.String(),

@@ -86,16 +86,27 @@ async function audit(tx: Tx, link: GuardianLink, action: string, metadata: Recor
   });
 }
 
-/** PATCH /guardian/{token}: own details, permissions, own emergency contacts → the portal view. */
+/** Sets a registration's authorised pickup adults (creating its safeguarding section if needed). */
+async function setPickupAdults(tx: Tx, registrationId: number, value: string | null): Promise<void> {
+  await tx.execute(sql`INSERT INTO registration_safeguarding (registration_id, authorized_pickup_adults)
+    VALUES (${registrationId}, ${value})
+    ON CONFLICT (registration_id) DO UPDATE SET authorized_pickup_adults = EXCLUDED.authorized_pickup_adults`);
+}
+
+/**
+ * PATCH /guardian/{token}: own details, permissions, own emergency contacts and the child's
+ * authorised pickup adults → the portal view.
+ */
 export async function patchPortal(ctx: GuardianCtx, body: unknown) {
   const region = await eventRegion(ctx.db, ctx.access.principal.eventId);
   const patch = validatePortalPatch(body, region);
   return ctx.db.transaction(async (tx) => {
     const link = await linkOf(tx, ctx, true);
     assertActive(link);
-    await writeGuardianPatch(tx, { guardianId: link.id, registrationId: link.registrationId }, patch, [
-      ACCEPT,
-    ]);
+    const { authorized_pickup_adults: pickup, ...own } = patch;
+    await writeGuardianPatch(tx, { guardianId: link.id, registrationId: link.registrationId }, own, [ACCEPT]);
+    // The child's authorised pickup adults live in the child's safeguarding section.
+    if (pickup !== undefined) await setPickupAdults(tx, link.registrationId, pickup?.trim() || null);
     await audit(tx, link, 'guardians.portal.update', { fields: Object.keys(patch) });
     return view(tx, link.id);
   });
