@@ -181,6 +181,9 @@ describe('GET /events/{e}/travel', () => {
           reference: 'TA100, TA200',
           details: 'Window seat',
           pickupState: 'collected',
+          // The final leg's live fields (test/support/world.ts: TA200 landed).
+          liveStatus: 'landed',
+          liveArrivalAt: '2026-07-09T13:10:00.000000Z',
         },
         {
           ...base,
