@@ -69,6 +69,8 @@ describe('POST /series/{series_id}/events', () => {
       hotel_scan_context_id: null,
       email_reminders_enabled: true,
       participant_count: 0,
+      default_language: 'en',
+      languages: ['en'],
     });
     const [row] = await query<{ id: number }>(env, 'SELECT id FROM events WHERE uuid = $1', [event.id]);
     expect(
