@@ -31,7 +31,8 @@ describeBrowser('arrivals board in Chromium', () => {
   let fake: FakeFlights;
   let world: World;
   let browser: Browser;
-  const now = Date.now();
+  // Whole minutes: the provider reports times to the minute, so a delay is exact.
+  const now = Math.floor(Date.now() / MIN) * MIN;
   const dep = new Date(now - 60 * MIN).toISOString();
   const arr = new Date(now + 120 * MIN).toISOString();
   const depDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(dep));

@@ -33,7 +33,10 @@ describe.skipIf(onPostgres)('embedded restart after SIGKILL', { timeout: 600_000
     ).json()) as { participants: { participant_event_id: number }[] };
     const context = await checkInContext(started.url, event, started.demo!.credentials.admin_mobile_token!);
     const acknowledged: string[] = [];
-    for (const [i, p] of participants.participants.slice(0, 12).entries()) {
+    // The door refuses withdrawn and rejected registrations (409); scan those it admits.
+    const admitted = participants.participants.filter((p) => p.status === 'complete');
+    expect(admitted.length).toBeGreaterThanOrEqual(12);
+    for (const [i, p] of admitted.slice(0, 12).entries()) {
       const res = await fetch(`${started.url}/events/${event}/scans`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },

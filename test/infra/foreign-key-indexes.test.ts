@@ -26,6 +26,7 @@ const WITHOUT_INDEX: Record<string, string> = {
   'notes.author_user_id': 'users are never deleted',
   'announcements.created_by_user_id': 'users are never deleted',
   'email_templates.updated_by_user_id': 'users are never deleted',
+  'rooming_overrides.by_user_id': 'users are never deleted; overrides are read by event',
   'authorization_codes.user_id': 'users are never deleted; codes live minutes',
   'authorization_codes.mobile_token_id': 'tokens are revoked, not deleted; codes live minutes',
   // Events, series and OAuth clients are not deleted by the application; keys are few per event.

@@ -9,7 +9,9 @@ export interface Sample {
   value: number;
 }
 
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.eE+-]+|NaN|[+-]Inf)(?: -?[0-9]+)?$/;
+// Values as Prometheus reads them (Go's ParseFloat): NaN and Inf in any letter case, so prom-client's
+// "Nan" (a histogram with no samples yet) is a valid sample.
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.eE+-]+|[nN][aA][nN]|[+-]?[iI][nN][fF])(?: -?[0-9]+)?$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)/gy;
 
 export function parsePrometheus(text: string): { types: Map<string, string>; samples: Sample[] } {
@@ -36,7 +38,13 @@ export function parsePrometheus(text: string): { types: Map<string, string>; sam
     samples.push({
       name: m[1] as string,
       labels,
-      value: raw.endsWith('Inf') ? (raw.startsWith('-') ? -Infinity : Infinity) : Number(raw),
+      value: /inf$/i.test(raw)
+        ? raw.startsWith('-')
+          ? -Infinity
+          : Infinity
+        : /^nan$/i.test(raw)
+          ? Number.NaN
+          : Number(raw),
     });
   }
   return { types, samples };

@@ -62,16 +62,18 @@ function createMetrics(deps: Deps): Metrics {
     },
   });
   // The database-wide figures: one query per scrape, shared by the gauges that collect from it
-  // (prom-client runs every collect() of a scrape at once).
-  let pending: { at: number; figures: Promise<[DatabaseFigures, CountBy[]]> } | undefined;
+  // (prom-client starts every collect() of a scrape at once; the next scrape reads afresh).
+  let pending: Promise<[DatabaseFigures, CountBy[]]> | undefined;
   const figures = () => {
-    if (!pending || Date.now() - pending.at > 1000) {
-      pending = {
-        at: Date.now(),
-        figures: Promise.all([readDatabaseFigures(deps.db), readScanFigures(deps.db)]),
+    if (!pending) {
+      const query = Promise.all([readDatabaseFigures(deps.db), readScanFigures(deps.db)]);
+      pending = query;
+      const clear = () => {
+        if (pending === query) pending = undefined;
       };
+      query.then(clear, clear);
     }
-    return pending.figures;
+    return pending;
   };
   fromDatabase(
     registry,
