@@ -30,7 +30,7 @@ describe.skipIf(onPostgres)('embedded restart after SIGKILL', { timeout: 600_000
     const auth = { authorization: `Bearer ${started.demo!.credentials.admin_mobile_token}` };
     const participants = (await (
       await fetch(`${started.url}/events/${event}/participants`, { headers: auth })
-    ).json()) as { participants: { participant_event_id: number }[] };
+    ).json()) as { participants: { participant_event_id: number; status: string }[] };
     const context = await checkInContext(started.url, event, started.demo!.credentials.admin_mobile_token!);
     const acknowledged: string[] = [];
     // The door refuses withdrawn and rejected registrations (409); scan those it admits.
