@@ -11,7 +11,8 @@ export interface Sample {
 
 // Values as Prometheus reads them (Go's ParseFloat): NaN and Inf in any letter case, so prom-client's
 // "Nan" (a histogram with no samples yet) is a valid sample.
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.eE+-]+|[nN][aA][nN]|[+-]?[iI][nN][fF])(?: -?[0-9]+)?$/;
+const SAMPLE =
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.eE+-]+|[nN][aA][nN]|[+-]?[iI][nN][fF])(?: -?[0-9]+)?$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)/gy;
 
 export function parsePrometheus(text: string): { types: Map<string, string>; samples: Sample[] } {

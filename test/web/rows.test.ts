@@ -62,7 +62,10 @@ describe('web page rows', () => {
     // GET /metrics is an operations route, not a page: test/access/rows/operations.ts holds its rows.
     const pages = registeredRoutes(app).filter(
       (r) =>
-        !r.url.startsWith('/api/v1') && r.url !== '/staff' && !r.url.startsWith('/staff/') && r.url !== '/metrics',
+        !r.url.startsWith('/api/v1') &&
+        r.url !== '/staff' &&
+        !r.url.startsWith('/staff/') &&
+        r.url !== '/metrics',
     );
     expect(pages.map((r) => `${r.method} ${r.url}`).sort()).toEqual([...webRouteKeys].sort());
     expect(Object.keys(PAGE_DECLARATIONS).sort()).toEqual([...webRouteKeys].sort());
