@@ -41,6 +41,7 @@ import { groupRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { metricsRoutes, registerHttpMetrics } from './modules/metrics/metrics.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
+import { privacyRoutes } from './modules/privacy/privacy.routes.js';
 import { openApiWebhooks } from './modules/outbound-webhooks/event-types.js';
 import { outboundWebhookRoutes } from './modules/outbound-webhooks/webhooks.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
@@ -118,6 +119,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
+      privacyRoutes(api, deps); // subject access and erasure (docs/privacy.md)
       // Series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
       eventSetupRoutes(api, deps); // consent documents, logo and banner (multipart scoped there)

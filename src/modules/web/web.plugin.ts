@@ -26,6 +26,7 @@ import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
 import { translator } from '../../lib/i18n/index.js';
 import { isStaff } from '../dashboard/home.service.js';
+import { myDataPage } from './my-data.web.js';
 import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { staffPages } from '../staff-web/staff.plugin.js';
 import { acceptPages } from './accept.web.js';
@@ -137,6 +138,7 @@ export function webRoutes(app: Api, deps: Deps): void {
     acceptPages(web, deps);
     registerPages(web, deps);
     consentPages(web, deps);
+    myDataPage(web, deps);
     guardianPages(web, deps);
     staffPages(web, deps);
     travelLookupRoutes(web, deps); // /api/v1/travel/… lookups: session cookie, not bearer
