@@ -48,6 +48,7 @@ import { invitationRouteKeys } from './rows/invitations.js';
 import { operationsRouteKeys } from './rows/operations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
 import { outboundWebhookRouteKeys } from './rows/outbound-webhooks.js';
+import { privacyRouteKeys } from './rows/privacy.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
 import { roomingRouteKeys } from './rows/rooming.js';
@@ -644,6 +645,7 @@ const ROW_FILE_ROUTES = new Set([
   ...operationsRouteKeys, // GET /metrics (test/ops/rows.test.ts)
   ...outboundWebhookRouteKeys, // outbound webhooks (test/outbound-webhooks/rows.test.ts)
   ...roomingRouteKeys, // rooms, rules, plan, apply (test/rooming/rows.test.ts)
+  ...privacyRouteKeys, // subject access and erasure (test/privacy/rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

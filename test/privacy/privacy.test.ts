@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueMobileToken } from '../../src/modules/credentials/issue.service.js';
 import { bearer, get, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { addRegistration, buildWorld, populateSections, type World } from '../support/world.js';
+import { getPage, signedInBrowser } from '../web/support.js';
 
 const EMAIL = 'zephyrine.quillfeather@subject.example';
 const PHONE = '+447700912345';
@@ -36,7 +37,8 @@ async function setUp(): Promise<void> {
       sql`INSERT INTO users (email, name) VALUES (${EMAIL}, 'Zephyrine Quillfeather') RETURNING id`,
     );
     const userId = user.rows[0]!.id;
-    subjectToken = (await issueMobileToken(tx, userId, { deviceName: 'Zephyrine Quillfeather phone' })).secret;
+    subjectToken = (await issueMobileToken(tx, userId, { deviceName: 'Zephyrine Quillfeather phone' }))
+      .secret;
     const a = await addRegistration(tx, {
       eventId: world.events.A.id,
       email: EMAIL,
@@ -58,7 +60,9 @@ async function setUp(): Promise<void> {
       VALUES (${regA}, 'Gideon Quillfeather', 'gideon.quillfeather@guardian.example', '+447700954321', 'father', 'completed')`);
     await tx.execute(sql`INSERT INTO emergency_contacts (registration_id, name, phone, email, relationship, priority)
       VALUES (${regA}, 'Gideon Quillfeather', '+447700954321', 'gideon.quillfeather@guardian.example', 'father', 1)`);
-    const travel = await tx.execute<{ id: number }>(sql`INSERT INTO travels (registration_id, direction, mode, origin_address, notes)
+    const travel = await tx.execute<{
+      id: number;
+    }>(sql`INSERT INTO travels (registration_id, direction, mode, origin_address, notes)
       VALUES (${regA}, 'inbound', 'flight', '7 Quillfeather Lane', 'Zephyrine flies alone') RETURNING id`);
     await tx.execute(sql`INSERT INTO travel_legs (travel_id, position, flight_code, departure_airport, arrival_airport)
       VALUES (${travel.rows[0]!.id}, 0, 'BA117', 'JFK', 'LHR')`);
@@ -130,7 +134,11 @@ describe('subject access', () => {
   it('a global admin gets every row naming the person, across events, with their account and jobs', async () => {
     const data = await exportAs(world.secrets.admin, staffUrl(world.events.A.id, regA));
     expect(data.scope).toBe('whole');
-    expect(data.tables.people?.[0]).toMatchObject({ email: EMAIL, phone: PHONE, legal_last_name: 'Quillfeather' });
+    expect(data.tables.people?.[0]).toMatchObject({
+      email: EMAIL,
+      phone: PHONE,
+      legal_last_name: 'Quillfeather',
+    });
     expect(data.tables.registrations?.map((r) => r.id).sort()).toEqual([regA, regB].sort());
     for (const table of [
       'users',
@@ -154,7 +162,8 @@ describe('subject access', () => {
     const data = await exportAs(world.secrets.safeguarding, staffUrl(world.events.A.slug, regA));
     expect(data.scope).toBe('events_you_lead');
     expect(data.tables.registrations?.map((r) => r.id)).toEqual([regA]);
-    for (const table of ['users', 'mobile_tokens', 'email_log', 'sign_in_requests']) expect(data.tables[table]).toBeUndefined();
+    for (const table of ['users', 'mobile_tokens', 'email_log', 'sign_in_requests'])
+      expect(data.tables[table]).toBeUndefined();
     expect(data.jobs).toEqual([]);
   });
 
@@ -164,11 +173,24 @@ describe('subject access', () => {
     expect(data.tables.people?.[0]?.email).toBe(EMAIL);
   });
 
+  it('the home page links to the download, and /my-data sends the signed-in person their own ZIP', async () => {
+    const browser = await signedInBrowser(t.deps, world.users.participant.id);
+    const home = await getPage(t.app, browser, '/');
+    expect(home.body).toMatch(/<a class="button" href="\/my-data" download>Download my data<\/a>/);
+    const res = await getPage(t.app, browser, '/my-data');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const files = unzipSync(new Uint8Array(res.rawPayload));
+    const data = JSON.parse(Buffer.from(files['muster-data.json']!).toString()) as Data;
+    expect(data.tables.people?.[0]?.email).toBe(world.regs.adultA.email);
+    expect(JSON.stringify(data)).not.toContain('Quillfeather'); // nobody else's data
+  });
+
   it('is audited with counts, never values', async () => {
     const res = await t.deps.db.execute<{ metadata: unknown }>(
       sql`SELECT metadata FROM audit_log WHERE action = 'person.exported'`,
     );
-    expect(res.rows.length).toBeGreaterThanOrEqual(3);
+    expect(res.rows.length).toBeGreaterThanOrEqual(4);
     expect(JSON.stringify(res.rows)).not.toContain('Quillfeather');
   });
 });

@@ -72,7 +72,7 @@ export const DATA_MAP: PersonTable[] = [
         preferred_name = NULL, pronouns = NULL, phone = NULL, date_of_birth = NULL, headshot_url = NULL,
         chat_user_id = NULL, address = '{}'::jsonb, user_id = NULL, updated_at = now()`,
     },
-    keys: ['people.email', 'people.user_id'],
+    keys: ['people.email', 'people.user_id', 'people.chat_user_id'],
   },
   {
     table: 'users',
@@ -106,7 +106,13 @@ export const DATA_MAP: PersonTable[] = [
     erase: { set: sql`revoked_at = coalesce(revoked_at, now())` },
     keys: ['global_api_tokens.user_id'],
   },
-  { table: 'push_tokens', scope: 'person', where: user('user_id'), erase: DELETE, keys: ['push_tokens.user_id'] },
+  {
+    table: 'push_tokens',
+    scope: 'person',
+    where: user('user_id'),
+    erase: DELETE,
+    keys: ['push_tokens.user_id'],
+  },
   {
     table: 'event_roles',
     scope: 'person',
@@ -128,7 +134,13 @@ export const DATA_MAP: PersonTable[] = [
     erase: DELETE,
     keys: ['sign_in_requests.email'],
   },
-  { table: 'chat_accounts', scope: 'person', where: byEmail('email'), erase: DELETE, keys: ['chat_accounts.email'] },
+  {
+    table: 'chat_accounts',
+    scope: 'person',
+    where: byEmail('email'),
+    erase: DELETE,
+    keys: ['chat_accounts.email', 'chat_accounts.chat_user_id'],
+  },
   {
     table: 'helpdesk_conversations',
     scope: 'person',
@@ -183,7 +195,13 @@ function registrationTables(): PersonTable[] {
     'registration_safeguarding',
     'registration_accommodations',
   ].map(
-    (table): PersonTable => ({ table, scope: 'any', where: regs, erase: DELETE, keys: [`${table}.registration_id`] }),
+    (table): PersonTable => ({
+      table,
+      scope: 'any',
+      where: regs,
+      erase: DELETE,
+      keys: [`${table}.registration_id`],
+    }),
   );
   return [
     {
@@ -205,7 +223,9 @@ function registrationTables(): PersonTable[] {
       table: 'consents',
       scope: 'any',
       where: regs,
-      erase: { set: sql`signature_name = NULL, signature_ip = NULL, failure_reason = NULL, updated_at = now()` },
+      erase: {
+        set: sql`signature_name = NULL, signature_ip = NULL, failure_reason = NULL, updated_at = now()`,
+      },
       keys: ['consents.registration_id'],
     },
     {
@@ -213,7 +233,12 @@ function registrationTables(): PersonTable[] {
       scope: 'any',
       where: regsOr((s) => sql`(${user('guardian_user_id')(s)} OR ${byEmail('email')(s)})`),
       erase: { set: GUARDIAN_ERASE },
-      keys: ['guardians.registration_id', 'guardians.guardian_user_id', 'guardians.email', 'guardians.invited_via_email'],
+      keys: [
+        'guardians.registration_id',
+        'guardians.guardian_user_id',
+        'guardians.email',
+        'guardians.invited_via_email',
+      ],
     },
     {
       table: 'emergency_contacts',
@@ -259,7 +284,7 @@ function registrationTables(): PersonTable[] {
       scope: 'any',
       where: regs,
       erase: { set: sql`chat_user_id = 'erased', error = NULL` },
-      keys: ['chat_blast_recipients.registration_id'],
+      keys: ['chat_blast_recipients.registration_id', 'chat_blast_recipients.chat_user_id'],
     },
     {
       table: 'email_reminders',
@@ -279,7 +304,9 @@ function registrationTables(): PersonTable[] {
       table: 'invitations',
       scope: 'any',
       where: regsOr(byEmail('email')),
-      erase: { set: sql`email = 'erased-invitation-' || id || '@erased.invalid', first_name = NULL, last_name = NULL` },
+      erase: {
+        set: sql`email = 'erased-invitation-' || id || '@erased.invalid', first_name = NULL, last_name = NULL`,
+      },
       keys: ['invitations.registration_id', 'invitations.email'],
     },
     {

@@ -24,13 +24,20 @@ export async function erasePerson(tx: Tx, s: Subject): Promise<ErasureCounts> {
     if ('delete' in entry.erase) {
       add(entry.table, (await tx.execute(sql`DELETE FROM ${table} WHERE ${entry.where(s)}`)).rowCount);
     } else if ('set' in entry.erase) {
-      add(entry.table, (await tx.execute(sql`UPDATE ${table} SET ${entry.erase.set} WHERE ${entry.where(s)}`)).rowCount);
+      add(
+        entry.table,
+        (await tx.execute(sql`UPDATE ${table} SET ${entry.erase.set} WHERE ${entry.where(s)}`)).rowCount,
+      );
     }
   }
   for (const jobs of ['job', 'archive']) {
-    const exists = await tx.execute<{ t: string | null }>(sql`SELECT to_regclass(${`pgboss.${jobs}`})::text AS t`);
+    const exists = await tx.execute<{ t: string | null }>(
+      sql`SELECT to_regclass(${`pgboss.${jobs}`})::text AS t`,
+    );
     if (!exists.rows[0]?.t) continue;
-    const res = await tx.execute(sql`DELETE FROM ${sql.identifier('pgboss')}.${sql.identifier(jobs)} WHERE ${jobPayloadWhere(s)}`);
+    const res = await tx.execute(
+      sql`DELETE FROM ${sql.identifier('pgboss')}.${sql.identifier(jobs)} WHERE ${jobPayloadWhere(s)}`,
+    );
     add(`pgboss.${jobs}`, res.rowCount);
   }
   return counts;

@@ -32,7 +32,8 @@ export async function collectSubjectData(db: Tx, s: Subject): Promise<SubjectDat
     const res = await db.execute<{ row: Record<string, unknown> }>(
       sql`SELECT row_to_json(t) AS row FROM ${sql.identifier(entry.table)} t WHERE ${entry.where(s)}`,
     );
-    if (res.rows.length > 0) tables[entry.table] = [...(tables[entry.table] ?? []), ...res.rows.map((r) => r.row)];
+    if (res.rows.length > 0)
+      tables[entry.table] = [...(tables[entry.table] ?? []), ...res.rows.map((r) => r.row)];
   }
   for (const name of Object.keys(tables)) tables[name] = dedupe(tables[name] as Record<string, unknown>[]);
   const jobs = s.whole

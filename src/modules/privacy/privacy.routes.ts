@@ -5,7 +5,13 @@ import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { registrationInEvent } from '../notes/notes.service.js';
-import { CONFIRM_MISMATCH, eraseForStaff, exportForStaff, exportOwn, NOT_ALL_YOURS } from './privacy.service.js';
+import {
+  CONFIRM_MISMATCH,
+  eraseForStaff,
+  exportForStaff,
+  exportOwn,
+  NOT_ALL_YOURS,
+} from './privacy.service.js';
 
 const tags = ['privacy'];
 const Params = Type.Object({
