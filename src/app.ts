@@ -53,6 +53,7 @@ import { registrationRoutes } from './modules/registration/lifecycle/registratio
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { staffRecordRoutes } from './modules/registration/staff-record/staff-record.routes.js';
+import { retentionRoutes } from './modules/retention/retention.routes.js';
 import { roomingRoutes } from './modules/rooming/rooming.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { teamRoutes } from './modules/team/team.routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       travelRoutes(api, deps);
       notesRoutes(api, deps);
       privacyRoutes(api, deps); // subject access and erasure (docs/privacy.md)
+      retentionRoutes(api, deps); // retention policies per event (docs/privacy.md)
       // Series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
       eventSetupRoutes(api, deps); // consent documents, logo and banner (multipart scoped there)

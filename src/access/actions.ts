@@ -188,6 +188,9 @@ export const actions = {
   'privacy.export': { keys: NO_KEYS, users: 'safeguarding', target: 'event:slug' },
   'privacy.erase': { keys: NO_KEYS, users: 'safeguarding', target: 'event:slug' },
   'privacy.own_export': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
+  // Retention policies (docs/privacy.md "Retention and shredding"): the event's managers.
+  'retention.read': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  'retention.write': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Staff dashboard pages: an event's overview, for anyone with event access.
   'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;

@@ -51,6 +51,7 @@ import { outboundWebhookRouteKeys } from './rows/outbound-webhooks.js';
 import { privacyRouteKeys } from './rows/privacy.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
+import { retentionRouteKeys } from './rows/retention.js';
 import { roomingRouteKeys } from './rows/rooming.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
@@ -646,6 +647,7 @@ const ROW_FILE_ROUTES = new Set([
   ...outboundWebhookRouteKeys, // outbound webhooks (test/outbound-webhooks/rows.test.ts)
   ...roomingRouteKeys, // rooms, rules, plan, apply (test/rooming/rows.test.ts)
   ...privacyRouteKeys, // subject access and erasure (test/privacy/rows.test.ts)
+  ...retentionRouteKeys, // retention policies (test/privacy/retention-rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
  * `UPDATE t` and `DELETE FROM t`.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import type { RetentionCategory } from '../../db/schema/retention.js';
 import { emailIn, type Subject } from './subject.js';
 
 export type Erase =
@@ -27,6 +28,8 @@ export interface PersonTable {
   erase: Erase;
   /** The `table.column` keys that name a person which this entry accounts for. */
   keys: string[];
+  /** The retention category whose shredding applies `erase` to an event's rows (none: never shredded per event). */
+  category?: RetentionCategory;
 }
 
 const regs = (s: Subject) => sql`registration_id IN (${s.registrations})`;
@@ -201,6 +204,7 @@ function registrationTables(): PersonTable[] {
       where: regs,
       erase: DELETE,
       keys: [`${table}.registration_id`],
+      category: 'sensitive',
     }),
   );
   return [
@@ -210,6 +214,7 @@ function registrationTables(): PersonTable[] {
       where: (s) => sql`id IN (${s.registrations})`,
       erase: { set: sql`engagement_notes = NULL, nfc_badge_token = NULL, updated_at = now()` },
       keys: ['registrations.person_id'],
+      category: 'pii',
     },
     ...sensitive,
     {
@@ -227,6 +232,15 @@ function registrationTables(): PersonTable[] {
         set: sql`signature_name = NULL, signature_ip = NULL, failure_reason = NULL, updated_at = now()`,
       },
       keys: ['consents.registration_id'],
+      category: 'pii',
+    },
+    {
+      table: 'consents',
+      scope: 'any',
+      where: regs,
+      erase: { set: sql`document_url = NULL` },
+      keys: [],
+      category: 'uploads',
     },
     {
       table: 'guardians',
@@ -239,6 +253,7 @@ function registrationTables(): PersonTable[] {
         'guardians.email',
         'guardians.invited_via_email',
       ],
+      category: 'pii',
     },
     {
       table: 'emergency_contacts',
@@ -246,6 +261,7 @@ function registrationTables(): PersonTable[] {
       where: regs,
       erase: DELETE,
       keys: ['emergency_contacts.registration_id', 'emergency_contacts.email'],
+      category: 'pii',
     },
     {
       table: 'travel_leg_tracking',
@@ -255,6 +271,7 @@ function registrationTables(): PersonTable[] {
                         WHERE t.registration_id IN (${s.registrations}))`,
       erase: DELETE,
       keys: [],
+      category: 'travel',
     },
     {
       table: 'travel_legs',
@@ -262,15 +279,31 @@ function registrationTables(): PersonTable[] {
       where: (s) => sql`travel_id IN (SELECT id FROM travels WHERE registration_id IN (${s.registrations}))`,
       erase: DELETE,
       keys: [],
+      category: 'travel',
     },
-    { table: 'travels', scope: 'any', where: regs, erase: DELETE, keys: ['travels.registration_id'] },
-    { table: 'notes', scope: 'any', where: regs, erase: DELETE, keys: ['notes.registration_id'] },
+    {
+      table: 'travels',
+      scope: 'any',
+      where: regs,
+      erase: DELETE,
+      keys: ['travels.registration_id'],
+      category: 'travel',
+    },
+    {
+      table: 'notes',
+      scope: 'any',
+      where: regs,
+      erase: DELETE,
+      keys: ['notes.registration_id'],
+      category: 'notes',
+    },
     {
       table: 'scan_feed',
       scope: 'any',
       where: (s) => sql`scan_id IN (SELECT id FROM scans WHERE registration_id IN (${s.registrations}))`,
       erase: DELETE,
       keys: [],
+      category: 'scans',
     },
     {
       table: 'scans',
@@ -278,6 +311,7 @@ function registrationTables(): PersonTable[] {
       where: regs,
       erase: { set: sql`collected_by = NULL` },
       keys: ['scans.registration_id'],
+      category: 'scans',
     },
     {
       table: 'chat_blast_recipients',
@@ -285,6 +319,7 @@ function registrationTables(): PersonTable[] {
       where: regs,
       erase: { set: sql`chat_user_id = 'erased', error = NULL` },
       keys: ['chat_blast_recipients.registration_id', 'chat_blast_recipients.chat_user_id'],
+      category: 'pii',
     },
     {
       table: 'email_reminders',
@@ -299,6 +334,7 @@ function registrationTables(): PersonTable[] {
       where: regs,
       erase: DELETE,
       keys: ['rooming_overrides.registration_id'],
+      category: 'sensitive',
     },
     {
       table: 'invitations',
@@ -308,6 +344,7 @@ function registrationTables(): PersonTable[] {
         set: sql`email = 'erased-invitation-' || id || '@erased.invalid', first_name = NULL, last_name = NULL`,
       },
       keys: ['invitations.registration_id', 'invitations.email'],
+      category: 'pii',
     },
     {
       table: 'announcement_recipients',
@@ -315,6 +352,7 @@ function registrationTables(): PersonTable[] {
       where: regsOr(byEmail('email')),
       erase: { set: sql`email = 'erased@erased.invalid', name = 'Erased'` },
       keys: ['announcement_recipients.registration_id', 'announcement_recipients.email'],
+      category: 'pii',
     },
   ];
 }

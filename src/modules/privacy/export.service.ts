@@ -53,7 +53,7 @@ export async function collectSubjectData(db: Tx, s: Subject): Promise<SubjectDat
 }
 
 /** The same row selected by two entries (a table with two keys) appears once. */
-function dedupe(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+export function dedupe<T>(rows: T[]): T[] {
   const seen = new Set<string>();
   return rows.filter((r) => {
     const key = JSON.stringify(r);

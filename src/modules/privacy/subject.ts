@@ -11,7 +11,7 @@ export interface Subject {
   personId: number | null;
   /** `users.id` of the person's account, or null. */
   userId: number | null;
-  /** Every address the person is known by (person and account), lower-cased; never empty. */
+  /** Every address the person is known by (person and account), lower-cased; empty for an event's shredding. */
   emails: string[];
   /** A sub-select of the registration ids in scope (`SELECT id FROM registrations …`). */
   registrations: SQL;
@@ -64,6 +64,20 @@ export async function subjectOfRegistration(
   };
 }
 
+/**
+ * An event's registrations as the subject of retention shredding: registration-keyed rows only
+ * (no person, account or address; `whole` false).
+ */
+export function eventSubject(eventId: number): Subject {
+  return {
+    personId: null,
+    userId: null,
+    emails: [],
+    registrations: sql`SELECT id FROM registrations WHERE event_id = ${eventId}`,
+    whole: false,
+  };
+}
+
 /** The signed-in user as a data subject: their account and, when they have one, their participant record. */
 export async function subjectOfUser(db: Tx, userId: number): Promise<Subject> {
   const res = await db.execute<{ email: string; person_id: number | null; person_email: string | null }>(sql`
@@ -88,6 +102,7 @@ export async function subjectOfUser(db: Tx, userId: number): Promise<Subject> {
 
 /** `lower(<column>) IN (<the subject's addresses>)`. */
 export function emailIn(column: SQL, s: Subject): SQL {
+  if (s.emails.length === 0) return sql`false`;
   return sql`lower(${column}) IN (${sql.join(
     s.emails.map((e) => sql`${e}`),
     sql`, `,
