@@ -268,7 +268,10 @@ function chooseContext() {
   if (!presence) state.type = 'entry';
   else state.type = document.querySelector('input[name="desk-type"]:checked')?.value ?? 'entry';
   const rollCall = $('desk-rollcall');
-  if (rollCall) rollCall.href = rollCall.href.replace(/context=\d+/, `context=${state.contextId}`);
+  if (rollCall) {
+    rollCall.href = rollCall.href.replace(/context=\d+/, `context=${state.contextId}`);
+    $('desk-rollcall-item').hidden = !presence;
+  }
   redraw();
 }
 
