@@ -12,6 +12,10 @@ import type { EditableTemplate, Wording } from './wording.js';
 export interface EventEmailContext {
   event: EventBrand;
   wording: Wording | null;
+  /** The organiser's wording in other offered languages: `{es: {subject, body}}` (docs/languages.md). */
+  wording_translations?: Record<string, Partial<Wording>>;
+  /** The event's default language: the recipient's when they never chose one. */
+  default_language?: string;
 }
 
 /** An event's logo as an absolute URL for email clients (a path is put under MUSTER_BASE_URL). */
@@ -36,8 +40,10 @@ export async function eventEmailContext(
     timezone: string;
     subject: string | null;
     body: string | null;
+    translations: Record<string, Partial<Wording>> | null;
+    default_language: string;
   }>(sql`
-    SELECT e.name, e.logo_url, e.support_email, e.timezone, t.subject, t.body
+    SELECT e.name, e.logo_url, e.support_email, e.timezone, t.subject, t.body, t.translations, e.default_language
       FROM events e
       LEFT JOIN email_templates t ON t.event_id = e.id AND t.template = ${template}
      WHERE e.id = ${eventId}`);
@@ -51,5 +57,7 @@ export async function eventEmailContext(
       timezone: row.timezone,
     },
     wording: row.subject !== null && row.body !== null ? { subject: row.subject, body: row.body } : null,
+    wording_translations: row.translations ?? {},
+    default_language: row.default_language,
   };
 }

@@ -5,22 +5,20 @@
  * sealed (email.service.ts); no subject, text or HTML holds a token outside the link itself.
  */
 import { escapeHtml } from '../../lib/html.js';
+import { rawText, translator } from '../../lib/i18n/index.js';
 import { actionLink, type EventBrand, formatWhen, layout, textFooter } from './layout.js';
 import type { Rendered } from './templates.js';
-import {
-  DEFAULT_WORDING,
-  type EditableTemplate,
-  fill,
-  isLinkParagraph,
-  LINK_LABELS,
-  paragraphs,
-  type Wording,
-} from './wording.js';
+import { type EditableTemplate, fill, isLinkParagraph, paragraphs, type Wording } from './wording.js';
 
 interface EventEmail {
   event: EventBrand;
-  /** The event's own wording; null/absent = Muster's default. */
+  /** The event's own wording (in its default language); null/absent = Muster's default. */
   wording?: Wording | null;
+  /** The organiser's wording in other languages (`{es: {subject, body}}`). */
+  wording_translations?: Record<string, Partial<Wording>>;
+  /** The recipient's language (docs/languages.md); absent = the event's default, else English. */
+  lang?: string | null;
+  default_language?: string;
 }
 
 export interface InvitationVars extends EventEmail {
@@ -60,6 +58,25 @@ function withBrand(v: EventEmail): EventEmail {
   return { ...v, event: { name, logo_url: null, support_email: null, timezone: 'UTC' } };
 }
 
+/** The language the email is written in: the recipient's, else the event's default, else English. */
+function langOf(v: EventEmail): string {
+  return v.lang ?? v.default_language ?? 'en';
+}
+
+/**
+ * The wording in `lang`: the organiser's translation, else (in the event's default language) the
+ * organiser's own wording, else Muster's default from the catalog (`email.<template>.subject|body`).
+ */
+function wordingIn(template: EditableTemplate, v: EventEmail, lang: string): Wording {
+  const own = v.wording_translations?.[lang];
+  if (v.wording && own?.subject && own.body) return { subject: own.subject, body: own.body };
+  if (v.wording) return v.wording;
+  return {
+    subject: rawText(lang, `email.${template}.subject`),
+    body: rawText(lang, `email.${template}.body`),
+  };
+}
+
 /** Renders `template`'s wording with `values`, the link as a button where `{{link}}` stands (or last). */
 export function renderWording(
   template: EditableTemplate,
@@ -68,9 +85,10 @@ export function renderWording(
   url: string,
 ): Rendered {
   const v = withBrand(email);
-  const wording = v.wording ?? DEFAULT_WORDING[template];
+  const lang = langOf(v);
+  const wording = wordingIn(template, v, lang);
   const all = { ...values, event_name: v.event.name, support_email: v.event.support_email };
-  const label = LINK_LABELS[template];
+  const label = rawText(lang, `email.${template}.link`);
   const parts = paragraphs(wording.body);
   const hasLink = parts.some((p) => /\{\{\s*link\s*\}\}/.test(p));
   if (!hasLink) parts.push('{{link}}');
@@ -87,8 +105,8 @@ export function renderWording(
   );
   return {
     subject,
-    text: `${text.join('\n\n')}\n${textFooter(v.event)}`,
-    html: layout(subject, html, v.event),
+    text: `${text.join('\n\n')}\n${textFooter(v.event, lang)}`,
+    html: layout(subject, html, v.event, lang),
   };
 }
 
@@ -96,7 +114,7 @@ export function invitationTemplate(v: InvitationVars): Rendered {
   return renderWording(
     'invitation',
     v,
-    { first_name: v.first_name, expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC') },
+    { first_name: v.first_name, expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf(v)) },
     v.accept_url,
   );
 }
@@ -108,18 +126,22 @@ export function guardianInvitationTemplate(v: GuardianInvitationVars): Rendered 
     {
       participant_name: v.participant_name,
       guardian_name: v.guardian_name,
-      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC'),
+      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf(v)),
     },
     v.portal_url,
   );
-  return v.reminder ? { ...rendered, subject: `Reminder: ${rendered.subject}` } : rendered;
+  if (!v.reminder) return rendered;
+  return {
+    ...rendered,
+    subject: translator(langOf(v))('email.reminder_subject', { subject: rendered.subject }),
+  };
 }
 
 export function registrationReminderTemplate(v: RegistrationReminderVars): Rendered {
   return renderWording(
     'registration_reminder',
     v,
-    { first_name: v.first_name, closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC') },
+    { first_name: v.first_name, closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC', langOf(v)) },
     v.continue_url,
   );
 }

@@ -131,6 +131,7 @@ type ParticipantDue = {
   guardian_id: null;
   email: string;
   first_name: string;
+  language: string | null;
   closes_at: string;
   kind: 'close_7d' | 'close_2d';
 };
@@ -140,6 +141,7 @@ async function remindParticipants(deps: Deps): Promise<number> {
     SELECT * FROM (
       SELECT e.id AS event_id, e.series_id, r.id AS registration_id, NULL::integer AS guardian_id,
              p.email, COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name) AS first_name,
+             (SELECT u.language FROM users u WHERE u.id = p.user_id) AS language,
              to_char(e.registration_close_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS closes_at,
              CASE WHEN e.registration_close_at - interval '2 days' <= now() THEN 'close_2d' ELSE 'close_7d' END AS kind
         FROM registrations r
@@ -170,6 +172,7 @@ async function remindParticipants(deps: Deps): Promise<number> {
         vars: {
           ...context,
           first_name: r.first_name,
+          lang: r.language ?? context.default_language ?? null,
           continue_url: `${base}/register/${r.registration_id}`,
           closes_at: r.closes_at,
         },

@@ -4,6 +4,7 @@
  * link itself (`{{link}}` only marks where its button goes; without it the button follows the
  * body). Pure: the stored wording is sealed into the email's variables at queue time.
  */
+import { BASE_LANGUAGE, rawText } from '../../lib/i18n/index.js';
 
 /** An event's wording of one template (or the default). */
 export interface Wording {
@@ -24,42 +25,21 @@ export const PLACEHOLDERS: Record<EditableTemplate, readonly string[]> = {
   registration_reminder: ['event_name', 'first_name', 'closes_at', 'support_email'],
 };
 
-export const DEFAULT_WORDING: Record<EditableTemplate, Wording> = {
-  invitation: {
-    subject: "You're invited to register for {{event_name}}",
-    body: [
-      'Hello {{first_name}},',
-      'You have been invited to register for {{event_name}}. Registration takes about fifteen minutes: you will need your contact details, any dietary or medical needs, and, if you are under 18, the email address of a parent or guardian.',
-      '{{link}}',
-      'This invitation is valid until {{expires_at}}. You can also open the link on your phone and continue in the Muster app.',
-    ].join('\n\n'),
-  },
-  guardian_invitation: {
-    subject: "{{participant_name}}'s registration for {{event_name}} needs a parent or guardian",
-    body: [
-      'Hello {{guardian_name}},',
-      '{{participant_name}} has registered for {{event_name}} and named you as a parent or guardian. Please look over the registration, give or refuse the permissions, and sign the consent forms.',
-      '{{link}}',
-      'This link is personal to you and works until {{expires_at}}.',
-    ].join('\n\n'),
-  },
-  registration_reminder: {
-    subject: 'Reminder: finish your registration for {{event_name}}',
-    body: [
-      'Hello {{first_name}},',
-      'Your registration for {{event_name}} is not finished yet. Registration closes on {{closes_at}}.',
-      '{{link}}',
-      'Sign in with this email address to pick up where you left off.',
-    ].join('\n\n'),
-  },
-};
+/** Muster's default wording, in English (the catalog's `email.<template>.subject|body`, docs/languages.md). */
+export const DEFAULT_WORDING: Record<EditableTemplate, Wording> = Object.fromEntries(
+  EDITABLE_TEMPLATES.map((t) => [
+    t,
+    {
+      subject: rawText(BASE_LANGUAGE, `email.${t}.subject`),
+      body: rawText(BASE_LANGUAGE, `email.${t}.body`),
+    },
+  ]),
+) as Record<EditableTemplate, Wording>;
 
-/** Button labels (fixed: organisers edit the wording, not the link). */
-export const LINK_LABELS: Record<EditableTemplate, string> = {
-  invitation: 'Start your registration',
-  guardian_invitation: 'Review the registration and give consent',
-  registration_reminder: 'Continue your registration',
-};
+/** Button labels in English (fixed: organisers edit the wording, not the link; catalog `email.<template>.link`). */
+export const LINK_LABELS: Record<EditableTemplate, string> = Object.fromEntries(
+  EDITABLE_TEMPLATES.map((t) => [t, rawText(BASE_LANGUAGE, `email.${t}.link`)]),
+) as Record<EditableTemplate, string>;
 
 export const MAX_SUBJECT = 200;
 export const MAX_BODY = 5000;

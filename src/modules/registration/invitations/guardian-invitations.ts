@@ -27,6 +27,7 @@ export interface GuardianInvitationSent {
 type GuardianRow = {
   id: number;
   name: string | null;
+  language: string | null;
   email: string;
   participant_name: string;
   event_id: number;
@@ -53,7 +54,7 @@ export async function sendGuardianInvitations(
     : sql``;
   const one = opts.guardianId === undefined ? sql`` : sql` AND g.id = ${opts.guardianId}`;
   const res = await tx.execute<GuardianRow>(sql`
-    SELECT g.id, g.name, g.email,
+    SELECT g.id, g.name, g.email, g.language,
            COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name) AS participant_name,
            e.id AS event_id, e.name AS event_name, e.support_email
       FROM guardians g
@@ -90,6 +91,7 @@ export async function sendGuardianInvitations(
         ...context,
         participant_name: g.participant_name,
         guardian_name: g.name,
+        lang: g.language ?? context.default_language ?? null,
         portal_url: `${base}/guardian/accept?token=${token}`,
         expires_at: expiresAt,
         ...(opts.reminder ? { reminder: true } : {}),
