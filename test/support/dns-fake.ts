@@ -39,7 +39,7 @@ function rdata(type: number, address: string): Buffer | null {
   const t = tail ? tail.split(':') : [];
   const groups = address.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
   const out = Buffer.alloc(16);
-  groups.forEach((g, k) => out.writeUInt16BE(Number.parseInt(g, 16), k * 2));
+  for (const [k, g] of groups.entries()) out.writeUInt16BE(Number.parseInt(g, 16), k * 2);
   return out;
 }
 
