@@ -1,0 +1,264 @@
+/**
+ * Outbound webhooks (issue 29 "Done when"; docs/webhooks.md "Outbound"), PostgreSQL only, on its own
+ * scratch database (chat-blast.ts `scratch`): the real app listening on a port with the webhook
+ * dispatcher running in the same process (as `muster serve` runs its worker), 6,000 `complete`
+ * registrations, and a local receiver (test/support/webhook-receiver.ts) in this process.
+ * - lag: scans posted at 200/s (one endpoint subscribed to `scan.created`); per scan, the time
+ *   from its 200 answer (its transaction committed) to its webhook's arrival: p50, p99, max (ms).
+ * - throughput: `POST /events/{e}/scans` at 50 connections (autocannon), each request a first
+ *   check-in in a fresh context, rounds alternating no endpoint / 3 endpoints subscribed (the
+ *   dispatcher delivering meanwhile); after a round with endpoints, the time for the backlog to
+ *   drain. Goal: scans/s with 3 endpoints ≥ 0.9 × without (medians of the rounds).
+ * The load generator, the app and the receiver share this process and the machine's 2 cores with
+ * PostgreSQL: absolute figures are pessimistic; the ratio is measured in the same setup.
+ */
+import autocannon from 'autocannon';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { startWebhookDispatcher } from '../../src/modules/outbound-webhooks/dispatcher.js';
+import { createDeps } from '../../src/server.js';
+import { seedChatParticipants } from '../../test/support/chat-seed.js';
+import { type Receiver, startReceiver } from '../../test/support/webhook-receiver.js';
+import { buildWorld } from '../../test/support/world.js';
+import { percentile } from '../load.js';
+import { scratch } from './chat-blast.js';
+import { type GoalLine, largest, type Scenario } from './types.js';
+
+const PARTICIPANTS = 6000;
+const RATE = 200; // scans per second in the lag phase
+const CONNECTIONS = 50;
+const GOAL_RATIO = 0.9;
+
+export interface WebhooksResult {
+  lag: { scans: number; seconds: number; p50Ms: number; p99Ms: number; maxMs: number };
+  rounds: {
+    endpoints: number;
+    scansPerSec: number;
+    requests: number;
+    non2xx: number;
+    drainSeconds: number | null;
+  }[];
+  none: number;
+  three: number;
+  ratio: number;
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
+export const webhooks: Scenario = {
+  name: 'webhooks',
+  sizes: largest,
+  async run(ctx) {
+    if (ctx.db !== 'pg') {
+      ctx.log('  webhooks: PostgreSQL only (the scratch app and the dispatcher share one database server)');
+      return;
+    }
+    const rx = await startReceiver();
+    const db = await scratch('pg');
+    const config = loadConfig({
+      ...db.env,
+      LOG_LEVEL: 'silent',
+      MUSTER_SECRET_KEY: Buffer.alloc(32, 5).toString('base64'),
+      MUSTER_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    });
+    const deps = await createDeps(config);
+    const app = await buildApp(deps);
+    const dispatcher = startWebhookDispatcher(deps);
+    try {
+      const base = await app.listen({ port: 0, host: '127.0.0.1' });
+      const world = await buildWorld(deps);
+      const eventId = world.events.A.id;
+      const pool = deps.database.pool;
+      await seedChatParticipants(pool, eventId, PARTICIPANTS, 'UHOOK');
+      const regIds = (
+        await pool.query<{ id: number }>(
+          "SELECT r.id::int AS id FROM registrations r JOIN people p ON p.id = r.person_id WHERE r.event_id = $1 AND p.chat_user_id LIKE 'UHOOK%' ORDER BY r.id",
+          [eventId],
+        )
+      ).rows.map((r) => r.id);
+      const auth = {
+        authorization: `Bearer ${world.users.eventAdmin.mobile}`,
+        'content-type': 'application/json',
+      };
+      const newContext = async (label: string) =>
+        Number(
+          (
+            await pool.query(
+              `INSERT INTO scan_contexts (event_id, name, checks_in, position)
+               VALUES ($1, $2, true, 100 + (SELECT count(*) FROM scan_contexts WHERE event_id = $1)::int) RETURNING id`,
+              [eventId, `Webhook bench ${label}`],
+            )
+          ).rows[0]!.id,
+        );
+      const endpoints: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await app.inject({
+          method: 'POST',
+          url: `/api/v1/events/${eventId}/webhooks`,
+          headers: auth,
+          payload: { url: `${rx.url}/${i}`, event_types: ['scan.created'] },
+        });
+        if (res.statusCode !== 201) throw new Error(`POST webhooks → ${res.statusCode} ${res.body}`);
+        endpoints.push(res.json().webhook.id);
+      }
+      const enable = async (n: number) =>
+        pool.query('UPDATE webhook_endpoints SET enabled = (id = ANY($1::int[]))', [endpoints.slice(0, n)]);
+      const backlog = async () =>
+        (
+          await pool.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'",
+          )
+        ).rows[0]!.n;
+      const drain = async () => {
+        const t0 = performance.now();
+        while ((await backlog()) > 0) await new Promise((r) => setTimeout(r, 50));
+        return (performance.now() - t0) / 1000;
+      };
+
+      // Lag at 200 scans/s, one endpoint.
+      await enable(1);
+      const lagSeconds = ctx.quick ? 10 : 20;
+      const context = await newContext('lag');
+      const answered = new Map<number, number>(); // scan id → performance.now() of its 200
+      const posts: Promise<void>[] = [];
+      const t0 = performance.now();
+      for (let k = 0; k < RATE * lagSeconds; k++) {
+        const due = t0 + (k * 1000) / RATE;
+        const wait = due - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        posts.push(
+          fetch(`${base}/api/v1/events/${eventId}/scans`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({
+              participant_id: regIds[k % regIds.length],
+              scan_context_id: context,
+              client_scan_id: `lag-${k}`,
+            }),
+          }).then(async (res) => {
+            const at = performance.now();
+            if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
+            answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
+          }),
+        );
+      }
+      await Promise.all(posts);
+      const postSeconds = (performance.now() - t0) / 1000;
+      await drain();
+      const lags: number[] = [];
+      for (const r of rx.received) {
+        const sent = answered.get(Number(r.json.data.scan_id));
+        if (sent !== undefined && r.json.type === 'scan.created') lags.push(r.at - sent);
+      }
+      lags.sort((a, b) => a - b);
+      const lag = {
+        scans: answered.size,
+        seconds: r1(postSeconds),
+        p50Ms: r1(percentile(lags, 50)),
+        p99Ms: r1(percentile(lags, 99)),
+        maxMs: r1(lags.at(-1) ?? Number.NaN),
+      };
+      if (lags.length !== answered.size)
+        throw new Error(`lag: ${lags.length} webhooks for ${answered.size} scans`);
+      ctx.log(
+        `  webhooks lag at ${RATE} scans/s (${lag.scans} scans in ${lag.seconds} s, 1 endpoint): p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms, max ${lag.maxMs} ms`,
+      );
+
+      // Throughput: no endpoint vs 3 endpoints, alternating.
+      const amount = ctx.quick ? 1500 : 3000;
+      const rounds: WebhooksResult['rounds'] = [];
+      const plan = ctx.quick ? [0, 3, 0, 3] : [0, 3, 0, 3, 0, 3];
+      for (const [r, n] of plan.entries()) {
+        await enable(n);
+        const contextId = await newContext(`r${r}`);
+        let i = 0;
+        const result = await autocannon({
+          url: base,
+          connections: CONNECTIONS,
+          amount,
+          timeout: 30,
+          requests: [
+            {
+              method: 'POST',
+              path: `/api/v1/events/${eventId}/scans`,
+              headers: auth,
+              setupRequest: (req) => {
+                const k = i++;
+                return {
+                  ...req,
+                  body: JSON.stringify({
+                    participant_id: regIds[k % regIds.length],
+                    scan_context_id: contextId,
+                    client_scan_id: `r${r}-${k}`,
+                  }),
+                };
+              },
+            },
+          ],
+        });
+        const stored = Number(
+          (await pool.query('SELECT count(*)::int AS n FROM scans WHERE scan_context_id = $1', [contextId]))
+            .rows[0]!.n,
+        );
+        const drainSeconds = n > 0 ? r1(await drain()) : null;
+        const row = {
+          endpoints: n,
+          scansPerSec: r1(stored / result.duration),
+          requests: stored,
+          non2xx: result.non2xx,
+          drainSeconds,
+        };
+        rounds.push(row);
+        ctx.log(
+          `  webhooks round ${r + 1}: ${n} endpoints, ${row.scansPerSec} scans/s (${row.requests} requests, ${row.non2xx} non-2xx)` +
+            (n > 0 ? `; backlog drained ${drainSeconds} s after the round` : ''),
+        );
+      }
+      const none = median(rounds.filter((x) => x.endpoints === 0).map((x) => x.scansPerSec));
+      const three = median(rounds.filter((x) => x.endpoints === 3).map((x) => x.scansPerSec));
+      const result: WebhooksResult = {
+        lag,
+        rounds,
+        none,
+        three,
+        ratio: Math.round((three / none) * 100) / 100,
+      };
+      ctx.log(`  webhooks: check-in ${three} scans/s with 3 endpoints vs ${none} without → ${result.ratio}×`);
+      ctx.attach('webhooks', result);
+    } finally {
+      await dispatcher.stop();
+      await app.close();
+      await deps.close();
+      await rx.close();
+      await db.drop();
+    }
+  },
+
+  summary(details) {
+    const r = details.webhooks?.pg as WebhooksResult | undefined;
+    if (!r) return [];
+    return [
+      `webhooks (PostgreSQL): lag commit → arrival at ${RATE} scans/s p50 ${r.lag.p50Ms} ms, p99 ${r.lag.p99Ms} ms; ` +
+        `check-in ${r.three} scans/s with 3 endpoints vs ${r.none} without = ${r.ratio}× (goal ≥ ${GOAL_RATIO}×)`,
+    ];
+  },
+
+  goals(_rows, details) {
+    const r = details.webhooks?.pg as WebhooksResult | undefined;
+    if (!r) return [];
+    return [
+      {
+        what: 'check-in with 3 webhook endpoints vs none',
+        db: 'pg',
+        measured: `${r.three} vs ${r.none} scans/s (${r.ratio}×); lag p50 ${r.lag.p50Ms} ms, p99 ${r.lag.p99Ms} ms`,
+        goal: `≥ ${GOAL_RATIO}× of none`,
+        met: r.ratio >= GOAL_RATIO,
+      } satisfies GoalLine,
+    ];
+  },
+};
