@@ -18,7 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import { startWebhookDispatcher } from '../../src/modules/outbound-webhooks/dispatcher.js';
 import { createDeps } from '../../src/server.js';
 import { seedChatParticipants } from '../../test/support/chat-seed.js';
-import { type Receiver, startReceiver } from '../../test/support/webhook-receiver.js';
+import { startReceiver } from '../../test/support/webhook-receiver.js';
 import { buildWorld } from '../../test/support/world.js';
 import { percentile } from '../load.js';
 import { scratch } from './chat-blast.js';
