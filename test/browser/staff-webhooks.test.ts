@@ -104,7 +104,7 @@ describeBrowser('staff webhooks page in Chromium', () => {
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await page.getByRole('heading', { name: 'Signing secret' }).waitFor();
     expect(await heading(page)).toBe('Webhook: Door display');
-    const secret = await page.getByLabel('Secret').inputValue();
+    const secret = await page.getByLabel('Secret', { exact: true }).inputValue();
     expect(secret).toMatch(/^whsec_/);
     await expectAccessible(page, 'webhook with its new secret');
     await screenshot(page, 'staff-webhooks-2-created-desktop');
