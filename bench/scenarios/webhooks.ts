@@ -2,23 +2,24 @@
  * Outbound webhooks (issue 29 "Done when"; docs/webhooks.md "Outbound"), PostgreSQL only, on its own
  * scratch database (chat-blast.ts `scratch`): the real app listening on a port with the webhook
  * dispatcher running in the same process (as `muster serve` runs its worker), 6,000 `complete`
- * registrations, and a local receiver (test/support/webhook-receiver.ts) in this process.
+ * registrations, and a local receiver in its own process (webhook-receiver-child.ts).
  * - lag: scans posted at 200/s (one endpoint subscribed to `scan.created`); per scan, the time
  *   from its 200 answer (its transaction committed) to its webhook's arrival: p50, p99, max (ms).
  * - throughput: `POST /events/{e}/scans` at 50 connections (autocannon), each request a first
  *   check-in in a fresh context, rounds alternating no endpoint / 3 endpoints subscribed (the
  *   dispatcher delivering meanwhile); after a round with endpoints, the time for the backlog to
  *   drain. Goal: scans/s with 3 endpoints ≥ 0.9 × without (medians of the rounds).
- * The load generator, the app and the receiver share this process and the machine's 2 cores with
- * PostgreSQL: absolute figures are pessimistic; the ratio is measured in the same setup.
+ * The load generator and the app share this process, and the machine's 2 cores with the receiver
+ * and PostgreSQL: absolute figures are pessimistic; the ratio is measured in the same setup.
  */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { startWebhookDispatcher } from '../../src/modules/outbound-webhooks/dispatcher.js';
 import { createDeps } from '../../src/server.js';
 import { seedChatParticipants } from '../../test/support/chat-seed.js';
-import { startReceiver } from '../../test/support/webhook-receiver.js';
 import { buildWorld } from '../../test/support/world.js';
 import { percentile } from '../load.js';
 import { scratch } from './chat-blast.js';
@@ -43,6 +44,28 @@ export interface WebhooksResult {
   ratio: number;
 }
 
+/** The receiver process: its URL and, on request, every arrival `[scan_id, epoch ms]`. */
+async function startChildReceiver() {
+  const child = fork(fileURLToPath(new URL('../webhook-receiver-child.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.once('message', (m) => resolve((m as { port: number }).port)),
+  );
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    arrivals: () =>
+      new Promise<[number, number][]>((resolve) => {
+        child.once('message', (m) => resolve((m as { arrivals: [number, number][] }).arrivals));
+        child.send('report');
+      }),
+    close: async () => {
+      child.disconnect();
+    },
+  };
+}
+
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const median = (xs: number[]) =>
   percentile(
@@ -58,7 +81,7 @@ export const webhooks: Scenario = {
       ctx.log('  webhooks: PostgreSQL only (the scratch app and the dispatcher share one database server)');
       return;
     }
-    const rx = await startReceiver();
+    const rx = await startChildReceiver();
     const db = await scratch('pg');
     const config = loadConfig({
       ...db.env,
@@ -141,7 +164,7 @@ export const webhooks: Scenario = {
               client_scan_id: `lag-${k}`,
             }),
           }).then(async (res) => {
-            const at = performance.now();
+            const at = performance.timeOrigin + performance.now();
             if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
             answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
           }),
@@ -151,9 +174,9 @@ export const webhooks: Scenario = {
       const postSeconds = (performance.now() - t0) / 1000;
       await drain();
       const bySent: [number, number][] = []; // [answered at, lag]
-      for (const r of rx.received) {
-        const sent = answered.get(Number(r.json.data.scan_id));
-        if (sent !== undefined && r.json.type === 'scan.created') bySent.push([sent, r.at - sent]);
+      for (const [scanId, at] of await rx.arrivals()) {
+        const sent = answered.get(scanId);
+        if (sent !== undefined) bySent.push([sent, at - sent]);
       }
       bySent.sort((a, b) => a[0] - b[0]);
       const fifth = Math.ceil(bySent.length / 5);

@@ -15,8 +15,6 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   json: { type: string; timestamp: string; data: Record<string, unknown> };
-  /** performance.now() when the request's body had arrived (bench: commit-to-arrival lag). */
-  at: number;
 }
 
 export interface Receiver {
@@ -82,7 +80,6 @@ export async function startReceiver(): Promise<Receiver> {
         headers: req.headers,
         body,
         json,
-        at: performance.now(),
       });
       res.statusCode = n <= r.failFirst ? 500 : r.status;
       res.end(n <= r.failFirst ? 'try again' : '');
