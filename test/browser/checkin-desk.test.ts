@@ -153,8 +153,9 @@ describeBrowser('check-in desk in Chromium', () => {
       .locator('#desk-feed li', { hasText: 'Ada Lovelace checked in (Event check-in) by Door Staff' })
       .waitFor();
     expect(await scansOf(regs.get('Ada')!.registrationId)).toBe(1);
-    // The desk shows the person as checked in, with an Undo.
-    await door.page.getByRole('button', { name: 'Undo Ada Lovelace' }).waitFor();
+    // The desk shows the verdict panel (amber: the waiver is not signed), with an Undo.
+    await door.page.locator('#desk-panel[data-verdict="warning"]', { hasText: 'Ada Lovelace' }).waitFor();
+    await door.page.getByRole('button', { name: 'Undo last check-in' }).waitFor();
     await screenshot(door.page, 'checkin-desk-3-desktop');
     await screenshot(gate.page, 'checkin-desk-4-phone-360');
 
@@ -177,7 +178,7 @@ describeBrowser('check-in desk in Chromium', () => {
       buffer: await qrPng(`muster://checkin/${rows[0]!.uuid}`),
     });
     await page.locator('#desk-feed li', { hasText: 'Linus Torvalds checked in' }).waitFor();
-    await page.locator('#desk-last', { hasText: 'Last: Linus Torvalds in Event check-in.' }).waitFor();
+    await page.locator('#desk-panel', { hasText: 'Linus Torvalds · Event check-in' }).waitFor();
     expect(await scansOf(regs.get('Linus')!.registrationId)).toBe(1);
     expect(errors).toEqual([]);
   });
@@ -199,7 +200,7 @@ describeBrowser('check-in desk in Chromium', () => {
     });
     try {
       const { page, errors } = await openDesk('gate@desk.example', 'phone', 'checkin-desk-camera', camera);
-      await page.getByRole('button', { name: 'Scan with camera' }).click();
+      await page.getByRole('button', { name: 'Scan', exact: true }).click();
       await page
         .locator('#desk-feed li', { hasText: 'Ada Lovelace checked in (Event check-in) by Gate Staff' })
         .waitFor();

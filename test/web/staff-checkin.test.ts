@@ -67,8 +67,14 @@ describe('check-in desk page', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.headers['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
-    expect(page.body).toContain('<h1>Check-in desk</h1>');
-    expect(page.body).toContain(`<option value="${world.contexts.checkInA}" selected>`);
+    expect(page.body).toContain('<h1 class="desk-title">Check-in desk</h1>');
+    expect(page.body).toMatch(
+      new RegExp(
+        `<option value="${world.contexts.checkInA}" data-refuse="withdrawn rejected banned" data-presence="false" selected>`,
+      ),
+    );
+    // ops may not let a refused person in: the desk offers no override (the API answers 403 anyway).
+    expect(page.body).toContain('data-may-override="false"');
     expect(page.body).toContain(`value="${world.contexts.lunchA}"`);
     expect(page.body).toContain('data-can-cache="true"');
     expect(page.body).toContain('<script type="module" src="/assets/js/desk.js"></script>');
@@ -80,10 +86,10 @@ describe('check-in desk page', () => {
   it('preselects ?context= and ignores a context of another event', async () => {
     const b = await signedInBrowser(t.deps, world.users.limited.id);
     const lunch = await getPage(app, b, `${desk()}?context=${world.contexts.lunchA}`);
-    expect(lunch.body).toContain(`<option value="${world.contexts.lunchA}" selected>`);
+    expect(lunch.body).toMatch(new RegExp(`<option value="${world.contexts.lunchA}" [^>]*selected>`));
     const other = await getPage(app, b, `${desk()}?context=${world.contexts.checkInC}`);
     expect(other.statusCode).toBe(200);
-    expect(other.body).toContain(`<option value="${world.contexts.checkInA}" selected>`);
+    expect(other.body).toMatch(new RegExp(`<option value="${world.contexts.checkInA}" [^>]*selected>`));
   });
 
   it('refuses read_only (no writes at the door) with the 403 page, and sends visitors to sign in', async () => {
@@ -133,6 +139,7 @@ describe('check-in desk data routes', () => {
     expect(results.map((r) => r.participant_event_id)).toContain(reg.id);
     expect(Object.keys(results[0]!).sort()).toEqual(
       [
+        'attention_codes',
         'display_name',
         'email',
         'full_name',
@@ -233,6 +240,59 @@ describe('check-in desk data routes', () => {
       participant_event_id: reg.id,
     });
     expect(await scanCount(reg.id, context)).toBe(0);
+  });
+
+  it('one tap: the door’s verdict; a refused entry answers 409 and stores nothing; an override needs a role that may', async () => {
+    const { b, csrf } = await openDesk('ops');
+    const reg = world.regs.adultA;
+    const context = world.contexts.checkInA;
+    await t.deps.database.pool.query(`UPDATE registrations SET status = 'withdrawn' WHERE id = $1`, [reg.id]);
+    try {
+      const stored = await scanCount(reg.id, context);
+      const before = await snapshotDb(t.deps);
+      const scan = {
+        participant_id: String(reg.id),
+        scan_context_id: context,
+        client_scan_id: 'desk-one-1',
+        source: 'manual',
+      };
+      const refused = await postJson(b, `${desk()}/scan`, csrf, scan);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        error: 'Not admitted: Registration withdrawn',
+        verdict: 'refused',
+        attention: expect.arrayContaining([{ code: 'withdrawn', message: 'Registration withdrawn' }]),
+      });
+      // ops may not override: 403, still nothing stored.
+      const forced = await postJson(b, `${desk()}/scan`, csrf, {
+        ...scan,
+        force: true,
+        reason: 'known to us',
+      });
+      expect(forced.statusCode).toBe(403);
+      expect(await snapshotDb(t.deps)).toEqual(before);
+      // An event admin may, with a reason: stored, forced.
+      const admin = await openDesk('eventAdmin');
+      const noReason = await postJson(admin.b, `${desk()}/scan`, admin.csrf, { ...scan, force: true });
+      expect(noReason.statusCode).toBe(422);
+      const ok = await postJson(admin.b, `${desk()}/scan`, admin.csrf, {
+        ...scan,
+        force: true,
+        reason: 'known to us',
+      });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ verdict: 'refused', forced: true, scan: { forced: true } });
+      expect(await scanCount(reg.id, context)).toBe(stored + 1);
+      const undo = await postJson(admin.b, `${desk()}/undo`, admin.csrf, {
+        participant_id: String(reg.id),
+        scan_context_id: context,
+      });
+      expect(undo.statusCode).toBe(200);
+    } finally {
+      await t.deps.database.pool.query(`UPDATE registrations SET status = 'complete' WHERE id = $1`, [
+        reg.id,
+      ]);
+    }
   });
 
   it('refuses posts without the CSRF token, from read_only, and with a bad body, changing nothing', async () => {

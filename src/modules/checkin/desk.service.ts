@@ -12,6 +12,8 @@
 import { sql } from 'drizzle-orm';
 import type { EventCtx } from '../../deps.js';
 import { searchParticipants } from '../participants/participants.service.js';
+import { readDoorFacts } from './door-facts.js';
+import { attentionCodes } from './verdict.js';
 
 /** One participant as the desk shows it (field names from the spec's Participant). */
 export type DeskParticipant = {
@@ -23,7 +25,27 @@ export type DeskParticipant = {
   status: string;
   /** Ids of the scan contexts the registration has at least one scan in. */
   scanned_context_ids: number[];
+  /** The attention codes any entry of this registration raises (no `already_scanned`). */
+  attention_codes: string[];
 };
+
+/** Attention codes per registration id: the door's facts (one statement), codes of an exit scan
+ * (an exit never raises `already_scanned`, the one code that depends on the context's scans). */
+async function attentionOf(ctx: EventCtx, ids: number[]): Promise<Map<number, string[]>> {
+  if (ids.length === 0) return new Map();
+  const items = ids.map((value, i) => ({
+    i,
+    contextId: undefined,
+    ref: { kind: 'number' as const, value },
+    clientScanId: null,
+  }));
+  const { resolved } = await readDoorFacts(ctx.db, ctx.access.event.id, items);
+  const out = new Map<number, string[]>();
+  for (const r of resolved.values()) {
+    if (r.facts) out.set(ids[r.i]!, attentionCodes(r.facts, 'exit', false));
+  }
+  return out;
+}
 
 interface SearchHit {
   participant_event_id: number;
@@ -41,6 +63,10 @@ export async function deskSearch(
   q: string | undefined,
 ): Promise<{ results: DeskParticipant[] }> {
   const { results } = JSON.parse(await searchParticipants(ctx, { q })) as { results: SearchHit[] };
+  const codes = await attentionOf(
+    ctx,
+    results.map((p) => p.participant_event_id),
+  );
   return {
     results: results.map((p) => ({
       participant_event_id: p.participant_event_id,
@@ -50,13 +76,14 @@ export async function deskSearch(
       email: p.email,
       status: p.status,
       scanned_context_ids: p.scans_by_context.filter((s) => s.scan_count > 0).map((s) => s.scan_context_id),
+      attention_codes: codes.get(p.participant_event_id) ?? [],
     })),
   };
 }
 
 /** `{participants: DeskParticipant[]}`: the whole event, by display name then id. */
 export async function deskRoster(ctx: EventCtx): Promise<{ participants: DeskParticipant[] }> {
-  const res = await ctx.db.execute<DeskParticipant>(
+  const res = await ctx.db.execute<Omit<DeskParticipant, 'attention_codes'>>(
     sql`SELECT r.id AS participant_event_id, p.id AS participant_id,
                COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name) AS display_name,
                p.legal_first_name || ' ' || p.legal_last_name AS full_name, p.email, r.status,
@@ -66,12 +93,17 @@ export async function deskRoster(ctx: EventCtx): Promise<{ participants: DeskPar
          WHERE r.event_id = ${ctx.access.event.id}
          ORDER BY lower(COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name)), r.id`,
   );
+  const codes = await attentionOf(
+    ctx,
+    res.rows.map((r) => Number(r.participant_event_id)),
+  );
   return {
     participants: res.rows.map((r) => ({
       ...r,
       participant_event_id: Number(r.participant_event_id),
       participant_id: Number(r.participant_id),
       scanned_context_ids: (r.scanned_context_ids ?? []).map(Number),
+      attention_codes: codes.get(Number(r.participant_event_id)) ?? [],
     })),
   };
 }

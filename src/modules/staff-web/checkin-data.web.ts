@@ -11,19 +11,31 @@
  *   (`participants.search`).
  * - GET  …/checkin/participants: every participant in that shape, for the offline cache
  *   (`participants.list`: only callers who may list participants get it).
+ * - POST …/checkin/scan `ScanRequest`: POST /api/v1/events/{e}/scans (`scans.write`): one tap or
+ *   one QR read while online, with the door's verdict (docs/checkin.md "Door verdicts"): 200 with
+ *   `verdict` and `attention`; a refused entry 409 `{error, verdict, attention, participant}` and
+ *   nothing stored; `force` + `reason` (roles that may override) stores it, `forced`, audited.
  * - POST …/checkin/scans `{scans: [1–500 BulkScanItem]}`: POST /api/v1/events/{e}/scans/bulk
- *   (`scans.write`): one tap and offline replays alike; each scan carries a `client_scan_id`, so a
- *   replay of a scan already stored is answered from the stored row and writes nothing.
+ *   (`scans.write`): offline replays only (the person already went through: stored, with the
+ *   verdict reported; `force` + `reason` carried through); each scan carries a `client_scan_id`,
+ *   so a replay of a scan already stored is answered from the stored row and writes nothing.
  * - POST …/checkin/undo `{participant_id, scan_context_id}`: DELETE /api/v1/events/{e}/scans/{id}.
  */
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { jsonErrorHandler } from '../../http/errors.js';
 import { errorResponses } from '../../http/schema-helpers.js';
-import { type Api, typed } from '../../http/typed.js';
-import { BulkResult } from '../checkin/checkin.schemas.js';
+import { type Api, sendJsonText, typed } from '../../http/typed.js';
+import {
+  BulkResult,
+  ScanRefused,
+  ScanRequest,
+  ScanResult,
+  ScanUnprocessable,
+} from '../checkin/checkin.schemas.js';
 import { deskRoster, deskSearch } from '../checkin/desk.service.js';
 import { createScansBulk } from '../checkin/scan.service.js';
+import { createScan } from '../checkin/scan-batch.js';
 import { serveScanStream } from '../checkin/stream.serve.js';
 import { undoScans } from '../checkin/undo.service.js';
 import {
@@ -83,6 +95,25 @@ export function checkinDataRoutes(web: Api, deps: Deps): void {
         },
       },
       async (request) => deskRoster(routeCtx(deps, request)),
+    );
+
+    data.post(
+      `${BASE}/scan`,
+      {
+        config: session('scans.write'),
+        schema: {
+          hide: true,
+          params: DeskParams,
+          body: ScanRequest,
+          response: {
+            200: ScanResult,
+            ...errorResponses(400, 401, 403, 404, 413),
+            409: ScanRefused,
+            422: ScanUnprocessable,
+          },
+        },
+      },
+      async (request, reply) => sendJsonText(reply, await createScan(routeCtx(deps, request), request.body)),
     );
 
     data.post(

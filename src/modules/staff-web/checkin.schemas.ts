@@ -48,6 +48,9 @@ export const DeskParticipant = Type.Object({
   email: Type.String(),
   status: Type.String(),
   scanned_context_ids: Type.Array(Type.Integer()),
+  attention_codes: Type.Array(Type.String(), {
+    description: 'Attention codes of an entry here, but `already_scanned` (docs/checkin.md "Door verdicts")',
+  }),
 });
 
 export const DeskSearchResult = Type.Object({ results: Type.Array(DeskParticipant) });

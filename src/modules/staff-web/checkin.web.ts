@@ -2,23 +2,29 @@
  * The check-in desk, `/staff/events/{event_id}/checkin`:
  * - GET …/checkin[?context=<id>]: the page (action `scans.write`: writes at the door, any event
  *   access except `read_only`, docs/decisions.md "Credentials and roles"; a `read_only` user gets the 403 page). Pick a scan
- *   context, search, scan a QR code, check in with one tap, undo, the live feed. Its scripts
- *   (web/public/js/desk*.js) do the work; the page carries their settings as data attributes.
+ *   context, search, scan a QR code, check in with one tap, the door's verdict as a coloured panel
+ *   (docs/checkin.md "The desk"), "Let in anyway" for roles that may override, undo, the live feed.
+ *   Its scripts (web/public/js/desk*.js) do the work; the page carries their settings as data
+ *   attributes: each context's refuse list and presence tracking (the offline verdict), whether
+ *   the caller may override, the event's time zone. No participant data is in the markup.
  * - The page's data routes (live stream, search, roster, scans, undo): checkin-data.web.ts.
  * - The QR decoder (zxing-wasm's reader build and its WebAssembly file) from node_modules, at
  *   /assets/vendor/: no CDN (the CSP allows scripts and fetches from this origin only).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { mayOverrideVerdict } from '../../access/policy.js';
 import { isUserPrincipal } from '../../access/principal.js';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { listScanContexts } from '../checkin/contexts.js';
+import { ATTENTION_MESSAGES } from '../checkin/verdict.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { DeskParams, DeskQuery } from './checkin.schemas.js';
 import { checkinDataRoutes } from './checkin-data.web.js';
 import { eventNav, may } from './nav.js';
+import { rollCallPage } from './roll-call.web.js';
 
 const require = createRequire(import.meta.url);
 // The package exports its .wasm files; its browser (IIFE) build sits beside them in dist/.
@@ -67,9 +73,13 @@ export function checkinPages(web: Api, deps: Deps): void {
         // Offline search needs the participant list: cached only for callers who may list it.
         canCache: may(ctx.access, 'participants.list'),
         userId: isUserPrincipal(principal) ? principal.user.id : 0,
+        mayOverride: mayOverrideVerdict(principal, ctx.access.roles),
+        compactNav: true,
+        messages: ATTENTION_MESSAGES, // the offline verdict's words, the same as the server's
       });
     },
   );
 
   checkinDataRoutes(web, deps);
+  rollCallPage(web, deps);
 }

@@ -1,6 +1,6 @@
 // The desk's two QR inputs, wired to the decoder (desk-scanner.js): the "Photo of a QR code" file
-// input (works everywhere) and, in a secure context with a camera, the "Scan with camera" toggle
-// with its preview. Each decoded text goes to `onCode(text)`; problems go to `say(message)`.
+// input (works everywhere) and the "Scan" button in the bar at the bottom: in a secure context
+// with a camera it toggles the camera and its preview, elsewhere it opens the photo picker. Each decoded text goes to `onCode(text)`; problems go to `say(message)`.
 import { cameraAvailable, decode, startCamera } from './desk-scanner.js';
 
 /** `view`: the desk's view (camera(on), say(text)); `onCode(text)`: a ticket was read. */
@@ -15,9 +15,11 @@ export function setUpQr({ view, onCode }) {
     else view.say('No QR code found in that photo. Try again closer.');
   });
 
-  if (!cameraAvailable()) return;
-  const button = $('desk-camera');
-  button.hidden = false;
+  const button = $('desk-scan');
+  if (!cameraAvailable()) {
+    button.addEventListener('click', () => $('desk-photo').click());
+    return;
+  }
   let stop = null;
   button.addEventListener('click', async () => {
     if (stop) {

@@ -1,8 +1,10 @@
 // Sends the desk's queued scans to the server: POST /staff/events/{e}/checkin/scans with the
 // session cookie and the page's CSRF token (X-CSRF-Token header) (the API's bulk replay, up to 500 scans a request).
 // Every scan carries its client_scan_id, so sending one twice (a reply lost on the way back)
-// stores it once. A scan leaves the queue only when the server has answered for it:
-//   status "ok"     → stored (or already stored): removed;
+// stores it once. A "Let in anyway" made offline carries its `force` and `reason` in the scan, so
+// the replay stores it forced and audits the reason. A scan leaves the queue only when the server has answered for it:
+//   status "ok"     → stored (or already stored): removed; its verdict and attention reported
+//                     (a scan that waited offline shows the server's verdict once sent);
 //   status "error"  → refused for good (unknown participant, bad context): removed, reported;
 //   network failure → kept, retried when the browser is back online;
 //   401 / 403       → kept; the desk says to sign in again (or that access was withdrawn).
@@ -10,12 +12,14 @@
 const CHUNK = 500;
 
 /**
- * Replays the queue of `eventId` once. Returns { sent, repeats: [item], failed: [{item, error}], stop }:
+ * Replays the queue of `eventId` once. Returns { sent, answers: [{item, result}], repeats: [item],
+ * failed: [{item, error}], stop }: `answers` are the stored scans with their bulk result (verdict,
+ * attention, forced);
  * `repeats` were stored as `already_scanned` (the person was already scanned in that context);
  * `stop` is null, 'offline', 'signed_out', 'forbidden' or 'rejected'.
  */
 export async function replay(store, { eventId, url, csrf }) {
-  const result = { sent: 0, repeats: [], failed: [], stop: null };
+  const result = { sent: 0, answers: [], repeats: [], failed: [], stop: null };
   const items = await store.queued(eventId);
   for (let i = 0; i < items.length; i += CHUNK) {
     const chunk = items.slice(i, i + CHUNK);
@@ -42,6 +46,7 @@ export async function replay(store, { eventId, url, csrf }) {
     for (const r of results) {
       if (r.status === 'ok') {
         result.sent++;
+        result.answers.push({ item: byId.get(r.client_scan_id), result: r });
         if (r.outcome === 'already_scanned' && !r.deduplicated) result.repeats.push(byId.get(r.client_scan_id));
       } else result.failed.push({ item: byId.get(r.client_scan_id), error: r.error });
     }

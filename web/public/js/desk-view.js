@@ -1,10 +1,13 @@
-// What the check-in desk shows: search results with their one-tap buttons, the last check-in with
-// its Undo, the live feed, the network state with the number of scans waiting, and messages (a
-// polite live region, so screen readers hear each outcome). DOM only: no fetches, no storage.
-// Text is always set with textContent (names come from people, never parsed as HTML).
+// What the check-in desk shows: the verdict panel of the last scan (green admitted, amber warning,
+// red refused with "Let in anyway", grey pending, or the exit of a minor asking who collects),
+// search results with status, Minor tag and alert labels and their one-tap buttons, the live feed
+// (times in the event's time zone, 24-hour), the network state with the number of scans waiting,
+// and messages (a polite live region, so screen readers hear each outcome). DOM only: no fetches,
+// no storage. Text is always set with textContent (names come from people, never parsed as HTML).
 
 const $ = (id) => document.getElementById(id);
 const FEED_MAX = 50;
+const ALERTS = { medical_alert: 'Medical alert', high_support: 'High support', not_unaccompanied: 'May not leave alone', banned: 'Banned' };
 
 function el(tag, text, className) {
   const node = document.createElement(tag);
@@ -20,13 +23,70 @@ function button(text, onClick, className) {
   return b;
 }
 
-const time = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const HEADLINES = {
+  entry: { admitted: 'Checked in', warning: 'Checked in, with a warning', refused: 'Not let in' },
+  exit: { admitted: 'Checked out', warning: 'Checked out, with a warning', refused: 'Not let in' },
+};
 
-/** `contextName(id)`; `onCheckIn({participantId, label, source, pe})`; `onUndo({...})`. */
-export function createView({ contextName, onCheckIn, onUndo }) {
+/** A form inside the panel: one required text box and its submit button; `onSubmit(text)`. */
+function panelForm({ id, label, hint, submit, multiline, onSubmit }) {
+  const form = el('form');
+  const lab = el('label', label);
+  lab.htmlFor = id;
+  const box = el(multiline ? 'textarea' : 'input');
+  Object.assign(box, { id, required: true, maxLength: multiline ? 500 : 200 });
+  form.append(lab);
+  if (hint) form.append(el('p', hint, 'hint'));
+  form.append(box, el('button', submit));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = box.value.trim();
+    if (text !== '') onSubmit(text);
+  });
+  return form;
+}
+
+/** `contextName(id)`, `zone` (IANA), `onCheckIn({participantId, label, source, pe})`, `onUndo({...})`. */
+export function createView({ contextName, zone, onCheckIn, onUndo }) {
+  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: zone || undefined, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const time = (iso) => clock.format(new Date(iso));
   return {
-    /** Redraws the result list for the chosen context (`searched`: a term was given). */
-    results(list, contextId, searched) {
+    time,
+    /**
+     * The verdict panel (null hides it). `p`: {verdict: admitted|warning|refused|pending|collect,
+     * type, label, contextId, attention, forced, note, onUndo, onOverride(reason), pickupAdults,
+     * onCollect(name)}.
+     */
+    panel(p) {
+      const box = $('desk-panel');
+      box.replaceChildren();
+      box.hidden = p === null;
+      if (!p) return;
+      box.className = `desk-panel ${p.verdict}`;
+      box.dataset.verdict = p.verdict;
+      let headline = HEADLINES[p.type ?? 'entry'][p.verdict];
+      if (p.verdict === 'pending') headline = 'Saved on this device';
+      if (p.verdict === 'collect') headline = 'Who is collecting?';
+      if (p.forced) headline = 'Let in anyway';
+      box.append(el('p', headline, 'desk-verdict'));
+      box.append(el('p', `${p.label} · ${contextName(p.contextId)}`));
+      if (p.attention?.length) {
+        const ul = el('ul');
+        for (const a of p.attention) ul.append(el('li', a.message));
+        box.append(ul);
+      }
+      if (p.note) box.append(el('p', p.note));
+      if (p.pickupAdults) box.append(el('p', `Authorised to collect: ${p.pickupAdults}`));
+      if (p.onOverride)
+        box.append(
+          panelForm({ id: 'desk-reason', label: 'Reason for letting in anyway', hint: 'Recorded with your name.', submit: 'Let in anyway', multiline: true, onSubmit: p.onOverride }),
+        );
+      if (p.onCollect)
+        box.append(panelForm({ id: 'desk-collector', label: 'Collected by (name of the adult)', submit: 'Record the exit', onSubmit: p.onCollect }));
+      if (p.onUndo) box.append(button('Undo last check-in', p.onUndo, 'secondary'));
+    },
+    /** Redraws the result list for the chosen context (`searched`: a term was given; `type`: entry or exit). */
+    results(list, contextId, searched, type = 'entry') {
       const ul = $('desk-results');
       ul.replaceChildren();
       if (list.length === 0 && searched) ul.append(el('li', 'Nobody found.', 'desk-empty'));
@@ -35,33 +95,26 @@ export function createView({ contextName, onCheckIn, onUndo }) {
         const who = el('div');
         who.append(el('strong', p.display_name));
         if (p.full_name !== p.display_name) who.append(el('span', ` (${p.full_name})`));
-        who.append(el('span', ` · ${p.status.replace('_', ' ')}`, 'desk-meta'));
+        who.append(el('span', ` · ${p.status.replaceAll('_', ' ')}`, 'desk-meta'));
+        const codes = p.attention_codes ?? [];
+        if (codes.includes('minor')) who.append(el('span', 'Minor', 'desk-tag'));
+        for (const [code, text] of Object.entries(ALERTS))
+          if (codes.includes(code)) who.append(el('span', `⚠ ${text}`, 'desk-tag alert'));
         li.append(who);
         const target = { participantId: String(p.participant_event_id), label: p.display_name, pe: p.participant_event_id };
-        if (p.scanned_context_ids.includes(contextId)) {
-          li.append(el('span', 'Checked in', 'desk-done'));
-          li.append(button(`Undo ${p.display_name}`, () => onUndo({ ...target, contextId }), 'secondary'));
-        } else {
-          const b = button(`Check in ${p.display_name}`, () => onCheckIn({ ...target, source: 'manual' }));
-          li.append(b);
-        }
+        if (p.scanned_context_ids.includes(contextId)) li.append(el('span', 'Checked in', 'desk-done'));
+        const verb = type === 'exit' ? 'Check out' : 'Check in';
+        li.append(button(`${verb} ${p.display_name}`, () => onCheckIn({ ...target, source: 'manual' })));
         ul.append(li);
       }
-    },
-    /** The last check-in made on this device, with its Undo button (null: none). */
-    last(entry) {
-      const box = $('desk-last');
-      box.replaceChildren();
-      box.hidden = entry === null;
-      if (!entry) return;
-      box.append(el('span', `Last: ${entry.label} in ${contextName(entry.contextId)}. `));
-      box.append(button('Undo last check-in', () => onUndo(entry), 'secondary'));
     },
     /** A feed line: a scan (`scan`) or an undone scan (`scan_undone`), newest first. */
     feed(kind, scan, name) {
       const ol = $('desk-feed');
       const by = scan.scanner ? ` by ${scan.scanner.name}` : '';
-      const what = kind === 'scan' ? 'checked in' : 'check-in undone';
+      let what = scan.type === 'exit' ? 'left' : 'checked in';
+      if (scan.forced) what = 'let in anyway';
+      if (kind !== 'scan') what = 'check-in undone';
       const li = el('li', `${time(scan.scanned_at)} ${name} ${what} (${contextName(scan.scan_context_id)})${by}`);
       if (kind !== 'scan') li.className = 'desk-undone';
       ol.prepend(li);
@@ -79,7 +132,7 @@ export function createView({ contextName, onCheckIn, onUndo }) {
     },
     camera(on) {
       $('desk-video').hidden = !on;
-      $('desk-camera').textContent = on ? 'Stop camera' : 'Scan with camera';
+      $('desk-scan').textContent = on ? 'Stop camera' : 'Scan';
     },
     /** Announces a message (kept on screen until the next one). */
     say(text) {

@@ -1,13 +1,17 @@
-// The check-in desk page (/staff/events/{e}/checkin). Every check-in goes through the queue in
-// IndexedDB (desk-store.js) and is then sent (desk-sync.js): online that is immediate, offline the
-// scans wait on this device, with their count on screen, until the network returns. Search asks
-// the server, or the cached participant list when offline (desk-find.js). The live feed is the
-// event's scan stream (Server-Sent Events, read with the session cookie). QR codes: desk-qr.js.
+// The check-in desk page (/staff/events/{e}/checkin, docs/checkin.md "The desk"). Online, each scan
+// is one POST …/checkin/scan and the door's answer is shown as the verdict panel: admitted,
+// warning, or refused with nothing stored ("Let in anyway" with a reason for roles that may
+// override: the same scan again with force + reason). Offline (or when the server cannot be
+// reached) the desk gives the same verdict from its cached list (desk-verdict.js), queues what it
+// lets through in IndexedDB (desk-store.js) and replays it later (desk-sync.js) with its force and
+// reason; a scan it cannot judge (an unknown QR code) is "pending" until the replay's verdict.
+// Search: desk-find.js; QR codes: desk-qr.js; the live feed is the event's scan stream (SSE).
 import { searchRoster } from './desk-find.js';
 import { setUpQr } from './desk-qr.js';
 import { loadDecoder } from './desk-scanner.js';
 import { forgetAll, newScanId, openStore } from './desk-store.js';
 import { replay } from './desk-sync.js';
+import { buzz, localVerdict, refusalText } from './desk-verdict.js';
 import { createView } from './desk-view.js';
 
 const root = document.getElementById('desk');
@@ -16,19 +20,30 @@ const cfg = {
   userId: Number(root.dataset.userId),
   csrf: root.dataset.csrf,
   canCache: root.dataset.canCache === 'true',
+  mayOverride: root.dataset.mayOverride === 'true',
+  messages: JSON.parse(root.dataset.messages || '{}'),
   base: `/staff/events/${root.dataset.eventId}/checkin`,
 };
 const $ = (id) => document.getElementById(id);
 const RETRY_MS = 30_000;
 const contextSelect = $('desk-context');
-const contextName = (id) => [...contextSelect.options].find((o) => Number(o.value) === id)?.text ?? `#${id}`;
-const state = { contextId: Number(contextSelect?.value), term: '', roster: [], results: [], last: null, store: null };
-const view = createView({ contextName, onCheckIn: checkIn, onUndo: undo });
+const option = (id) => [...contextSelect.options].find((o) => Number(o.value) === id);
+const contextName = (id) => option(id)?.text ?? `#${id}`;
+const state = { contextId: Number(contextSelect?.value), type: 'entry', term: '', roster: [], results: [], last: null, store: null };
+const view = createView({ contextName, zone: root.dataset.zone, onCheckIn: checkIn, onUndo: undo });
+
+/** The chosen context's refuse list and whether it tracks presence (the page's data attributes). */
+function contextRules() {
+  const o = option(state.contextId);
+  return { refuse: (o?.dataset.refuse ?? '').split(' ').filter(Boolean), presence: o?.dataset.presence === 'true' };
+}
 
 /** The participant with registration id `pe`, from what this page has seen. */
 function known(pe) {
   return [...state.results, ...state.roster].find((p) => p.participant_event_id === pe);
 }
+
+const redraw = () => view.results(state.results, state.contextId, state.term !== '', state.type);
 
 /** Marks `pe` scanned (or not) in a context in every list the page holds, then redraws. */
 function markScanned(pe, contextId, scanned) {
@@ -39,27 +54,80 @@ function markScanned(pe, contextId, scanned) {
     else ids.delete(contextId);
     p.scanned_context_ids = [...ids];
   }
-  view.results(state.results, state.contextId, state.term !== '');
+  redraw();
 }
 
-/** Queues a scan of the chosen context, then sends the queue. */
-async function checkIn({ participantId, label, source, pe }) {
+/** Shows a stored (or queued) scan: the panel, the message, the buzz; it becomes the "last". */
+function showStored(target, scan, answer, note) {
+  const { label, pe } = target;
+  if (pe) markScanned(pe, scan.scan_context_id, true);
+  state.last = { label, contextId: scan.scan_context_id, participantId: scan.participant_id, clientScanId: scan.client_scan_id, pe };
+  const words = answer.attention.map((a) => a.message).join('; ');
+  const verb = scan.type === 'exit' ? 'checked out' : 'checked in';
+  const forced = answer.forced ? ' anyway (override recorded)' : '';
+  view.panel({ ...answer, type: scan.type, label, contextId: scan.scan_context_id, note, onUndo: () => undo(state.last) });
+  view.say(answer.verdict === 'pending' ? `${label}: saved on this device, will be sent.` : `${label}: ${verb}${forced}.${words ? ` ${words}.` : ''}`);
+  buzz(answer.verdict);
+}
+
+/** Shows a refusal (nothing stored) with "Let in anyway" for roles that may override. */
+function showRefused(target, scan, attention, error) {
+  state.last = null;
+  const onOverride = cfg.mayOverride ? (reason) => checkIn({ ...target, force: true, reason }) : null;
+  const note = cfg.mayOverride ? 'Nothing was stored.' : 'Nothing was stored. An event admin or the safeguarding lead can let them in anyway.';
+  view.panel({ verdict: 'refused', type: scan.type, label: target.label, contextId: scan.scan_context_id, attention, note, onOverride });
+  view.say(`${target.label}: not let in. ${error}.`);
+  buzz('refused');
+}
+
+/** The exit of a minor who may not leave alone: asks who collects, then records the exit. */
+function askCollector(target, scan, body) {
+  state.last = null;
+  const onCollect = (name) => checkIn({ ...target, collectedBy: name });
+  view.panel({ verdict: 'collect', type: 'exit', label: target.label, contextId: scan.scan_context_id, attention: body.attention, pickupAdults: body.authorized_pickup_adults, onCollect });
+  view.say(`${target.label}: may not leave alone. Who is collecting?`);
+  buzz('warning');
+}
+
+/** One scan of the chosen context: online the server decides; offline the cached list does. */
+async function checkIn(target) {
+  const { participantId, source = 'manual', force, reason, collectedBy } = target;
   if (!participantId || participantId.length > 200) return view.say('That code is not a Muster ticket.');
-  const item = {
-    client_scan_id: newScanId(),
-    event_id: cfg.eventId,
-    label,
-    queued_at: new Date().toISOString(),
-    scan: { participant_id: participantId, scan_context_id: state.contextId, source },
-  };
-  item.scan.client_scan_id = item.client_scan_id;
-  item.scan.scanned_at = item.queued_at;
-  await state.store.enqueue(item);
-  if (pe) markScanned(pe, state.contextId, true);
-  state.last = { label, contextId: state.contextId, participantId, clientScanId: item.client_scan_id, pe };
-  view.last(state.last);
-  view.say(`${label}: checked in${navigator.onLine ? '' : ' (saved on this device, will be sent)'}.`);
-  await flush();
+  const id = newScanId();
+  const scan = { participant_id: participantId, scan_context_id: state.contextId, source, client_scan_id: id, scanned_at: new Date().toISOString(), type: state.type };
+  if (force) Object.assign(scan, { force: true, reason });
+  if (collectedBy) scan.collected_by = collectedBy;
+  const res = navigator.onLine ? await post(`${cfg.base}/scan`, scan) : null;
+  if (!res || res.status >= 500) return offline(target, scan);
+  const body = await res.json().catch(() => ({}));
+  if (res.ok) {
+    const label = target.pe ? target.label : (body.participant?.display_name ?? target.label);
+    const pe = body.scan?.participant_event_id ?? target.pe;
+    return showStored({ label, pe }, scan, body);
+  }
+  const label = body.participant?.display_name ?? target.label;
+  if (res.status === 409) return showRefused({ ...target, label }, scan, body.attention ?? [], body.error);
+  if (res.status === 422 && body.attention) return askCollector(target, scan, body);
+  if (res.status === 401 || res.type === 'opaqueredirect') return view.say('Your session has ended: sign in again to check people in.');
+  // A failed scan (unknown ticket, a refusal to override) never becomes the last one.
+  view.say(`Not checked in: ${body.error ?? 'the server refused the scan'}.`);
+}
+
+/** The offline path: the desk's own verdict, then the queue (a refusal stores nothing). */
+async function offline(target, scan) {
+  const person = target.pe ? known(target.pe) : null;
+  const rules = contextRules();
+  const answer = person
+    ? localVerdict(person, { contextId: scan.scan_context_id, type: scan.type, ...rules, messages: cfg.messages })
+    : { verdict: 'pending', attention: [] };
+  if (answer.verdict === 'refused' && !scan.force) return showRefused(target, scan, answer.attention, refusalText(answer.attention, rules.refuse));
+  if (scan.type === 'exit' && answer.attention.some((a) => a.code === 'not_unaccompanied') && !scan.collected_by)
+    return askCollector(target, scan, answer);
+  if (scan.force) answer.forced = true;
+  await state.store.enqueue({ client_scan_id: scan.client_scan_id, event_id: cfg.eventId, label: target.label, pe: target.pe, queued_at: scan.scanned_at, scan });
+  const note = answer.verdict === 'pending' ? 'The door’s answer comes when the scan is sent.' : 'Saved on this device, will be sent.';
+  showStored(target, scan, answer, note);
+  await showCount();
 }
 
 /** Undoes a check-in: still queued → just dropped; else the server deletes the scans. */
@@ -73,7 +141,7 @@ async function undo({ participantId, clientScanId, label, contextId, pe }) {
   }
   if (pe) markScanned(pe, contextId, false);
   state.last = null;
-  view.last(null);
+  view.panel(null);
   view.say(`${label}: check-in undone.`);
   await showCount();
 }
@@ -100,7 +168,7 @@ function flush() {
     do {
       again = false;
       const out = await replay(state.store, { eventId: cfg.eventId, url: `${cfg.base}/scans`, csrf: cfg.csrf });
-      for (const r of out.repeats) view.say(`${r.label}: was already checked in here (scan recorded again).`);
+      for (const { item, result } of out.answers) sent(item, result);
       for (const f of out.failed) view.say(`Not checked in: ${f.item?.label ?? 'a scan'}: ${f.error}.`);
       if (out.stop === 'signed_out') view.say('Your session has ended: sign in again to send the waiting scans.');
       if (out.stop === 'forbidden') view.say('You no longer have access to check people in at this event.');
@@ -112,6 +180,13 @@ function flush() {
     flushing = null;
   });
   return flushing;
+}
+
+/** A queued scan the server has stored: its verdict replaces the panel's when it is the last one. */
+function sent(item, result) {
+  if (!item || state.last?.clientScanId !== item.client_scan_id) return;
+  const note = result.verdict === 'refused' && !result.forced ? 'Sent: the server would have refused this entry; it was recorded because the person is in.' : 'Sent.';
+  view.panel({ ...result, type: item.scan.type, label: state.last.label, contextId: item.scan.scan_context_id, note, onUndo: () => undo(state.last) });
 }
 
 async function showCount() {
@@ -130,7 +205,7 @@ async function search(term) {
   if (mine !== searches) return;
   state.term = term.trim();
   state.results = results ?? searchRoster(state.roster, term);
-  view.results(state.results, state.contextId, state.term !== '');
+  redraw();
 }
 
 /** Caches the participant list for offline search, for callers who may see it (else drops it). */
@@ -153,13 +228,12 @@ function listen() {
   const handle = (kind) => (message) => {
     const scan = JSON.parse(message.data);
     const name = known(scan.participant_event_id)?.display_name ?? `Participant ${scan.participant_event_id}`;
-    markScanned(scan.participant_event_id, scan.scan_context_id, kind === 'scan');
+    if (scan.type !== 'exit') markScanned(scan.participant_event_id, scan.scan_context_id, kind === 'scan');
     view.feed(kind, scan, name);
-    // Our own QR scan coming back: now the desk knows whose ticket it was.
+    // Our own QR scan (sent offline) coming back: now the desk knows whose ticket it was.
     const last = state.last;
     if (kind === 'scan' && last && last.clientScanId === scan.client_scan_id && !last.pe) {
       Object.assign(last, { label: name, pe: scan.participant_event_id });
-      view.last(last);
       view.say(`${name}: checked in.`);
     }
   };
@@ -186,14 +260,26 @@ function guardSignOut() {
   }
 }
 
+function chooseContext() {
+  state.contextId = Number(contextSelect.value);
+  history.replaceState(null, '', `?context=${state.contextId}`);
+  const { presence } = contextRules();
+  $('desk-type').hidden = !presence;
+  if (!presence) state.type = 'entry';
+  else state.type = document.querySelector('input[name="desk-type"]:checked')?.value ?? 'entry';
+  const rollCall = $('desk-rollcall');
+  if (rollCall) {
+    rollCall.href = rollCall.href.replace(/context=\d+/, `context=${state.contextId}`);
+    $('desk-rollcall-item').hidden = !presence;
+  }
+  redraw();
+}
+
 async function start() {
   state.store = await openStore(cfg.userId);
   guardSignOut();
-  contextSelect.addEventListener('change', () => {
-    state.contextId = Number(contextSelect.value);
-    history.replaceState(null, '', `?context=${state.contextId}`);
-    view.results(state.results, state.contextId, state.term !== '');
-  });
+  contextSelect.addEventListener('change', chooseContext);
+  for (const radio of document.querySelectorAll('input[name="desk-type"]')) radio.addEventListener('change', chooseContext);
   $('desk-search').addEventListener('submit', (event) => {
     event.preventDefault();
     search($('desk-q').value);

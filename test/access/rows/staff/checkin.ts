@@ -6,6 +6,11 @@
  *   stream) but not check anyone in, so the desk page is a 403 page for them: it would be a page of
  *   buttons they may not press. Their read of the live feed stays open (as in the API).
  * - search and the participant list cached for offline search: participants access (not read_only).
+ * - the one-tap scan (POST …/checkin/scan, the API's POST /scans with its verdict): a write at the
+ *   door (event_write), like the bulk replay.
+ * - the roll call (issue 24 "Exits and presence"): it lists the event's people by name, who is in
+ *   and who left, so it is the participant list's rule (participants: not read_only); its live
+ *   updates ride the stream above.
  * The data routes answer JSON (401 without a session); the stream is Server-Sent Events. Posts are
  * sent without the CSRF token here (403 for everyone before anything else); the same posts with a
  * valid token from read_only are refused with 403 and change nothing in test/web/staff-checkin.test.ts.
@@ -40,6 +45,22 @@ export const pages: StaffPage[] = [
     target: 'event',
     url: (t) => `${base(t)}/participants`,
     answers: 'json',
+  },
+  {
+    route: `POST ${route('/scan')}`,
+    action: 'scans.write',
+    who: 'event_write',
+    target: 'event',
+    url: (t) => `${base(t)}/scan`,
+    payload: 'participant_id=1',
+    answers: 'json',
+  },
+  {
+    route: 'GET /staff/events/:event_id/roll-call',
+    action: 'participants.list',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/roll-call`,
   },
   {
     route: `POST ${route('/scans')}`,

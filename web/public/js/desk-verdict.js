@@ -1,0 +1,29 @@
+// The door's verdict computed on this device (docs/checkin.md "Offline"), from the cached list's
+// attention codes: the same rule as the server's (src/modules/checkin/verdict.ts verdictOf): an
+// entry raising a code of the context's refuse list is refused, any code is a warning, none is
+// admitted; an exit is never refused. `already_scanned` is added here for an entry into a context
+// the person already has a scan in (outside presence contexts: offline the desk cannot know who
+// left). The words are the server's (the page's data-messages), the medical one always generic.
+
+/** `{verdict, attention: [{code, message}]}` of a scan of `person` (a DeskParticipant). */
+export function localVerdict(person, { contextId, type, refuse, presence, messages }) {
+  const codes = [...(person.attention_codes ?? [])];
+  if (type === 'entry' && !presence && person.scanned_context_ids.includes(contextId)) codes.push('already_scanned');
+  let verdict = codes.length > 0 ? 'warning' : 'admitted';
+  if (type === 'entry' && codes.some((c) => refuse.includes(c))) verdict = 'refused';
+  return { verdict, attention: codes.map((code) => ({ code, message: messages[code] ?? code })) };
+}
+
+/** The refusing codes in words, as the server's 409 says it. */
+export function refusalText(attention, refuse) {
+  return `Not admitted: ${attention
+    .filter((a) => refuse.includes(a.code))
+    .map((a) => a.message)
+    .join('; ')}`;
+}
+
+/** A short buzz per verdict where the phone can (one for admitted, longer for a warning, two for refused). */
+export function buzz(verdict) {
+  const pattern = { admitted: 40, warning: 200, refused: [250, 120, 250] }[verdict];
+  if (pattern && typeof navigator.vibrate === 'function') navigator.vibrate(pattern);
+}
