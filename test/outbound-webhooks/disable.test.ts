@@ -21,7 +21,7 @@ beforeAll(async () => {
   rx = await startReceiver();
   t = await startTestApp({
     MUSTER_WEBHOOKS_ALLOW_PRIVATE: 'true',
-    MUSTER_WEBHOOKS_RETRY_SCHEDULE: '0,0.2,0.2,0.2',
+    MUSTER_WEBHOOKS_RETRY_SCHEDULE: '0,2,2,2',
     MUSTER_WEBHOOKS_POLL_MS: '50',
     MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS: '0',
   });
@@ -68,8 +68,9 @@ describe('outbound webhooks: switched off after failing', () => {
     const mail = await pool.query("SELECT to_email FROM email_log WHERE template = 'webhook_disabled'");
     expect(mail.rows.map((r) => r.to_email)).toEqual([w.users.eventAdmin.email]);
 
-    // Off: the delivery waits (still pending, no second attempt after several retry intervals).
-    await new Promise((r) => setTimeout(r, 1000));
+    // Off: the delivery waits (still pending, no attempt past the 2 s retry interval).
+    expect(rx.received.filter((r) => r.id === msg)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 3000));
     expect(rx.received.filter((r) => r.id === msg)).toHaveLength(1);
     const log = (
       await t.app.inject({ method: 'GET', url: `${base}/${id}/deliveries`, headers: auth })
