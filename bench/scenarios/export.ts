@@ -5,16 +5,11 @@
  * process's resident-set growth while it streamed (sampled in the host by elStart/elStop).
  * The goal is bounded memory: the server's RSS must not grow with the file (≤ 128 MB for ~20 MB).
  */
+import { type DownloadRun, measuredDownload } from './download.js';
 import type { Scenario } from './types.js';
 import { largest } from './types.js';
 
-interface ExportRun {
-  file: string;
-  seconds: number;
-  bytes: number;
-  rssStartMB: number | null;
-  rssGrowthMB: number | null;
-}
+type ExportRun = DownloadRun;
 
 const FILES = ['full.xlsx', 'full.csv', 'roster.xlsx'] as const;
 const MEMORY_GOAL_MB = 128;
@@ -25,30 +20,11 @@ export const exportScenario: Scenario = {
   async run(ctx) {
     const runs: ExportRun[] = [];
     for (const file of FILES) {
-      await ctx.host.call('elStart');
-      const t0 = performance.now();
-      let bytes = 0;
-      try {
-        const res = await fetch(`${ctx.appUrl}/api/v1/events/${ctx.event.eventId}/exports/${file}`, {
-          headers: ctx.authHeaders,
-        });
-        if (res.status !== 200 || !res.body) throw new Error(`export ${file} → ${res.status}`);
-        for await (const chunk of res.body) bytes += (chunk as Uint8Array).byteLength;
-      } finally {
-        const seconds = (performance.now() - t0) / 1000;
-        const el = await ctx.host.call('elStop');
-        const run = {
-          file,
-          seconds: Math.round(seconds * 100) / 100,
-          bytes,
-          rssStartMB: el.rssStartMB ?? null,
-          rssGrowthMB: el.rssGrowthMB ?? null,
-        };
-        runs.push(run);
-        ctx.log(
-          `  export ${file} at ${ctx.n}: ${run.seconds} s, ${(bytes / 2 ** 20).toFixed(1)} MB, server RSS +${run.rssGrowthMB ?? '-'} MB`,
-        );
-      }
+      const run = await measuredDownload(ctx, file);
+      runs.push(run);
+      ctx.log(
+        `  export ${file} at ${ctx.n}: ${run.seconds} s, ${(run.bytes / 2 ** 20).toFixed(1)} MB, server RSS +${run.rssGrowthMB ?? '-'} MB`,
+      );
     }
     ctx.attach('export', { n: ctx.n, runs });
   },

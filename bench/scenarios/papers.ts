@@ -6,15 +6,10 @@
  * memory flat in the row count and ≤ 100 MB above idle at 20,000.
  * `npm run bench -- --scenarios=papers --sizes=2000,20000` runs it alone.
  */
+import { type DownloadRun, measuredDownload } from './download.js';
 import type { Scenario } from './types.js';
 
-interface PaperRun {
-  file: string;
-  seconds: number;
-  bytes: number;
-  rssStartMB: number | null;
-  rssGrowthMB: number | null;
-}
+type PaperRun = DownloadRun;
 
 const FILES = ['badges.pdf?status=all', 'full.xlsx?status=all'] as const;
 const MEMORY_GOAL_MB = 100;
@@ -25,29 +20,11 @@ export const papers: Scenario = {
   async run(ctx) {
     const runs: PaperRun[] = [];
     for (const file of FILES) {
-      await ctx.host.call('elStart');
-      const t0 = performance.now();
-      let bytes = 0;
-      try {
-        const res = await fetch(`${ctx.appUrl}/api/v1/events/${ctx.event.eventId}/exports/${file}`, {
-          headers: ctx.authHeaders,
-        });
-        if (res.status !== 200 || !res.body) throw new Error(`papers ${file} → ${res.status}`);
-        for await (const chunk of res.body) bytes += (chunk as Uint8Array).byteLength;
-      } finally {
-        const el = await ctx.host.call('elStop');
-        const run: PaperRun = {
-          file,
-          seconds: Math.round(((performance.now() - t0) / 1000) * 100) / 100,
-          bytes,
-          rssStartMB: el.rssStartMB ?? null,
-          rssGrowthMB: el.rssGrowthMB ?? null,
-        };
-        runs.push(run);
-        ctx.log(
-          `  papers ${file} at ${ctx.n}: ${run.seconds} s, ${(bytes / 2 ** 20).toFixed(1)} MB, server RSS ${run.rssStartMB ?? '-'} MB +${run.rssGrowthMB ?? '-'} MB peak`,
-        );
-      }
+      const run = await measuredDownload(ctx, file);
+      runs.push(run);
+      ctx.log(
+        `  papers ${file} at ${ctx.n}: ${run.seconds} s, ${(run.bytes / 2 ** 20).toFixed(1)} MB, server RSS ${run.rssStartMB ?? '-'} MB +${run.rssGrowthMB ?? '-'} MB peak`,
+      );
     }
     ctx.attach(`papers-${ctx.n}`, { n: ctx.n, runs });
   },

@@ -1,7 +1,8 @@
 /**
  * The demo's flights move with no configuration (docs/travel.md "Demo"): on the embedded database
- * the default provider is `demo`; after seeding, one tracking run gives live statuses to the
- * journeys the seed moved to today, and a landed inbound journey is announced.
+ * the default provider is `demo` (on PostgreSQL the default is none, so there the test names
+ * `demo`); after seeding, one tracking run gives live statuses to the journeys the seed moved to
+ * today, and a landed inbound journey is announced.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,15 +10,17 @@ import { seedDemo } from '../../src/demo/seed.js';
 import { trackFlights } from '../../src/modules/travel/tracking.service.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
+const onPostgres = Boolean(process.env.DATABASE_URL);
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp(onPostgres ? { MUSTER_FLIGHTS_PROVIDER: 'demo' } : {});
 }, 60_000);
 afterAll(async () => {
   await t?.close();
 });
 
 it('tracks the seeded flights of today with the demo provider', async () => {
+  // The default on the embedded database (npm start with no configuration) is the demo provider.
   expect(t.deps.config.flights.provider).toBe('demo');
   const now = new Date();
   await t.deps.db.transaction((tx) => seedDemo(tx, { now, participants: 60 }));

@@ -58,11 +58,24 @@ export function isMinorAtEvent(f: Pick<DoorFacts, 'date_of_birth' | 'event_start
 export const isInside = (f: Pick<DoorFacts, 'last_type'>): boolean => f.last_type === 'entry';
 
 /**
- * The attention codes of a scan, in ATTENTION_CODES order. `already_scanned` is for entries only:
- * already inside (presence contexts) or any earlier entry (other contexts).
+ * The facts once reduced to yes/no flags: what the codes are read from, whether at the door
+ * (attentionCodes) or on the printed door list (exports/printouts/door-words.ts), so both raise the
+ * same codes by the same rules.
  */
-export function attentionCodes(f: DoorFacts, type: ScanType, tracksPresence: boolean): AttentionCode[] {
-  const minor = isMinorAtEvent(f);
+export interface AttentionFlags {
+  status: string;
+  minor: boolean;
+  banned: boolean;
+  waiver_signed: boolean;
+  /** Anaphylaxis risk, medication to refrigerate or a cross-contamination risk. */
+  medical: boolean;
+  high_support: boolean;
+  can_leave_unaccompanied: boolean;
+  already_scanned: boolean;
+}
+
+/** The attention codes the flags raise, in ATTENTION_CODES order. */
+export function codesOfFlags(f: AttentionFlags): AttentionCode[] {
   const raised: Record<AttentionCode, boolean> = {
     withdrawn: f.status === 'withdrawn',
     rejected: f.status === 'rejected',
@@ -70,13 +83,30 @@ export function attentionCodes(f: DoorFacts, type: ScanType, tracksPresence: boo
     awaiting_guardian: f.status === 'awaiting_guardian',
     consents_missing: (f.status === 'complete' || f.status === 'awaiting_guardian') && !f.waiver_signed,
     banned: f.banned,
-    minor,
-    medical_alert: f.anaphylaxis || f.refrigeration || f.cross_contamination,
+    minor: f.minor,
+    medical_alert: f.medical,
     high_support: f.high_support,
-    not_unaccompanied: minor && !f.can_leave_unaccompanied,
-    already_scanned: type === 'entry' && (tracksPresence ? isInside(f) : f.entries > 0),
+    not_unaccompanied: f.minor && !f.can_leave_unaccompanied,
+    already_scanned: f.already_scanned,
   };
   return ATTENTION_CODES.filter((c) => raised[c]);
+}
+
+/**
+ * The attention codes of a scan, in ATTENTION_CODES order. `already_scanned` is for entries only:
+ * already inside (presence contexts) or any earlier entry (other contexts).
+ */
+export function attentionCodes(f: DoorFacts, type: ScanType, tracksPresence: boolean): AttentionCode[] {
+  return codesOfFlags({
+    status: f.status,
+    minor: isMinorAtEvent(f),
+    banned: f.banned,
+    waiver_signed: f.waiver_signed,
+    medical: f.anaphylaxis || f.refrigeration || f.cross_contamination,
+    high_support: f.high_support,
+    can_leave_unaccompanied: f.can_leave_unaccompanied,
+    already_scanned: type === 'entry' && (tracksPresence ? isInside(f) : f.entries > 0),
+  });
 }
 
 /**

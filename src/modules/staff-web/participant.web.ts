@@ -29,6 +29,7 @@ import {
   valuesFromDetail,
 } from '../web/forms.js';
 import { fieldId, type Section } from '../web/sections.js';
+import { airportErrors } from '../web/travel-form.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
 import { pageData, participantPath, readCtx, readDetail, sectionView } from './record/page.js';
 import { STAFF_SECTIONS, sectionFor } from './record/sections.js';
@@ -165,7 +166,10 @@ export function participantPages(web: Api, deps: Deps): void {
       const { event_id, participant_event_id: pe, section: key } = request.params;
       const section = writableSection(deps, request, key);
       const values = valuesFromBody(section, request.body);
-      const missing = missingRequired(section, values, 'the');
+      const missing = [
+        ...missingRequired(section, values, 'the'),
+        ...(await airportErrors(section, values, 'en')),
+      ];
       if (missing.length > 0)
         return renderForm(deps, request, reply, 422, section, { values, errors: missing });
       const ctx = editCtx(deps, request);

@@ -8,7 +8,7 @@
 
 import { BASE_LANGUAGE, translator } from '../../lib/i18n/index.js';
 import type { Problem } from '../participants/record/problems.js';
-import { type Field, fieldId, type Section } from './sections.js';
+import { type Field, fieldId, type Group, type Section } from './sections.js';
 import type { FormBody } from './web.schemas.js';
 
 export type Values = Record<string, string | boolean>;
@@ -108,11 +108,16 @@ export function formToPatch(section: Section, values: Values, detail: Json): { p
       }
       continue;
     }
+    if (group.leg) {
+      legToPatch(patch, group, values, detail);
+      continue;
+    }
     for (const field of group.fields) setPath(patch, field.name, convert(field, values[field.name] ?? ''));
   }
   for (const key of ['travel_inbound', 'travel_outbound']) {
     const travel = patch[key] as Json | undefined;
-    if (travel && Object.values(travel).every((v) => v === null)) delete patch[key];
+    const blank = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0);
+    if (travel && Object.values(travel).every(blank)) delete patch[key];
   }
   if (patch.accessibility) {
     const stored = (detail.accessibility ?? {}) as Json;
@@ -123,6 +128,30 @@ export function formToPatch(section: Section, values: Values, detail: Json): { p
     );
   }
   return { patch, slots };
+}
+
+const LEG_KEYS = ['flight_code', 'departure_airport', 'arrival_airport', 'departure_time', 'arrival_time'];
+
+/**
+ * The journey's first flight (`travel_*.legs[0]`) into the PATCH's `legs`, which replace the stored
+ * ones as a whole: the form's flight first (left out when every field is blank), then the stored
+ * later legs as they are (connections entered by staff or an import), so the form never drops them.
+ */
+function legToPatch(patch: Json, group: Group, values: Values, detail: Json): void {
+  const key = group.leg!;
+  const leg: Json = {};
+  for (const field of group.fields) {
+    leg[field.name.slice(field.name.lastIndexOf('.') + 1)] = convert(field, values[field.name] ?? '');
+  }
+  const stored = ((detail[key] as Json | null | undefined)?.legs ?? []) as Json[];
+  const later = stored.slice(1).map((l) => Object.fromEntries(LEG_KEYS.map((k) => [k, l[k] ?? null])));
+  const legs = Object.values(leg).some((v) => v !== null) ? [leg, ...later] : later;
+  if (legs.length === 0 && stored.length === 0) return;
+  patch[key] ??= {};
+  const travel = patch[key] as Json;
+  travel.legs = legs;
+  // A flight given with the mode left empty: the journey is by plane.
+  if (legs.length > 0 && (travel.mode === null || travel.mode === undefined)) travel.mode = 'plane';
 }
 
 /**

@@ -13,3 +13,12 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join('; ');
+
+/**
+ * A participant page with a script of ours (the travel form's type-ahead and flight check,
+ * web/public/js/travel-form.js): the same policy plus scripts and fetches from this origin only.
+ */
+export const SCRIPT_PAGE_CSP = PAGE_CSP.replace(
+  "default-src 'none'",
+  "default-src 'none'; script-src 'self'; connect-src 'self'",
+);

@@ -33,6 +33,7 @@ import {
 import { knownError } from './known-errors.js';
 import { type PageLanguage, pageLanguage } from './language.js';
 import { fieldId, SECTIONS, type Section, sectionByKey, sectionsIn } from './sections.js';
+import { airportErrors, flightTexts, hasAirportFields, TRAVEL_FORM_SCRIPT } from './travel-form.js';
 import { CsrfForm, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
@@ -112,6 +113,9 @@ function renderSection(
     errors,
     fieldErrors,
     fieldId,
+    ...(hasAirportFields(section)
+      ? { scripts: [TRAVEL_FORM_SCRIPT], flightTexts: flightTexts(page.lang) }
+      : {}),
   });
 }
 
@@ -177,7 +181,10 @@ export function registerPages(app: Api, deps: Deps): void {
       const section = sectionOf(key, page.lang);
       const values = valuesFromBody(section, request.body);
       const detail = await ownDetail(ownCtx(deps, request));
-      const missing = missingRequired(section, values);
+      const missing = [
+        ...missingRequired(section, values),
+        ...(await airportErrors(section, values, page.lang)),
+      ];
       if (missing.length > 0) return renderSection(reply, 422, pe, section, values, missing, page);
       const { patch, slots } = formToPatch(section, values, detail);
       try {

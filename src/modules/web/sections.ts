@@ -9,7 +9,17 @@
 import { type Translate, translator } from '../../lib/i18n/index.js';
 import { TRAVEL_MODES, TSHIRT_SIZES } from '../participants/record/sections.schemas.js';
 
-export type FieldType = 'text' | 'email' | 'tel' | 'date' | 'datetime' | 'textarea' | 'select' | 'checkbox';
+export type FieldType =
+  | 'text'
+  | 'email'
+  | 'tel'
+  | 'date'
+  | 'datetime'
+  | 'textarea'
+  | 'select'
+  | 'checkbox'
+  /** A text input for an IATA airport code; the travel form's script adds the type-ahead (travel-form.ts). */
+  | 'airport';
 
 export interface Field {
   name: string;
@@ -31,6 +41,8 @@ export interface Group {
   fields: Field[];
   /** A repeated group (`emergency_contacts[i]`): blank slots are left out of the PATCH. */
   list?: { key: 'emergency_contacts' | 'guardians'; index: number };
+  /** The first flight of a journey (`travel_inbound.legs[0].*`): the form edits it, later legs are kept. */
+  leg?: 'travel_inbound' | 'travel_outbound';
 }
 
 export interface Section {
@@ -68,6 +80,24 @@ function buildSections(t: Translate): Section[] {
       area(`${key}.notes`, t('form.travel_notes')),
     ],
   });
+  /** The journey's first flight (a TravelLeg): what live tracking follows (docs/travel.md "Travel form"). */
+  const flightGroup = (key: 'travel_inbound' | 'travel_outbound', legend: string): Group => {
+    const leg = `${key}.legs[0]`;
+    return {
+      legend,
+      hint: t('form.flight.hint'),
+      leg: key,
+      fields: [
+        f(`${leg}.flight_code`, t('form.flight.code'), 'text', { hint: t('form.flight.code_hint') }),
+        f(`${leg}.departure_airport`, t('form.flight.from'), 'airport', {
+          hint: t('form.flight.airport_hint'),
+        }),
+        f(`${leg}.arrival_airport`, t('form.flight.to'), 'airport', { hint: t('form.flight.airport_hint') }),
+        f(`${leg}.departure_time`, t('form.flight.departure'), 'datetime'),
+        f(`${leg}.arrival_time`, t('form.flight.arrival'), 'datetime'),
+      ],
+    };
+  };
   const guardianGroup = (i: number): Group => {
     const p = `guardians[${i}]`;
     return {
@@ -221,7 +251,9 @@ function buildSections(t: Translate): Section[] {
       intro: t('form.travel.intro'),
       groups: [
         travelGroup('travel_inbound', t('form.travel.inbound')),
+        flightGroup('travel_inbound', t('form.flight.inbound')),
         travelGroup('travel_outbound', t('form.travel.outbound')),
+        flightGroup('travel_outbound', t('form.flight.outbound')),
       ],
     },
     {

@@ -34,7 +34,7 @@ import { guardianPages } from './guardian.web.js';
 import { knownError } from './known-errors.js';
 import { frameData, type PageLanguage, pageLanguage, staffFrame, visitorLanguage } from './language.js';
 import { languagePages } from './language.web.js';
-import { PAGE_CSP, WEB_DIR } from './paths.js';
+import { PAGE_CSP, SCRIPT_PAGE_CSP, WEB_DIR } from './paths.js';
 import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
 import { signinPages } from './signin.web.js';
@@ -104,7 +104,7 @@ export function webRoutes(app: Api, deps: Deps): void {
         ...rest,
       });
       return this.status(status)
-        .header('Content-Security-Policy', PAGE_CSP)
+        .header('Content-Security-Policy', 'scripts' in rest ? SCRIPT_PAGE_CSP : PAGE_CSP)
         .type('text/html; charset=utf-8')
         .send(html);
     });
