@@ -44,6 +44,7 @@ import { notesRoutes } from './modules/notes/notes.routes.js';
 import { openApiWebhooks } from './modules/outbound-webhooks/event-types.js';
 import { outboundWebhookRoutes } from './modules/outbound-webhooks/webhooks.routes.js';
 import { participantRoutes } from './modules/participants/participants.routes.js';
+import { privacyRoutes } from './modules/privacy/privacy.routes.js';
 import { guardianPortalRoutes } from './modules/registration/guardian-portal/guardian-portal.routes.js';
 import { invitationRoutes } from './modules/registration/invitations/invitations.routes.js';
 import { inviteeRoutes } from './modules/registration/invitations/invitee.routes.js';
@@ -52,6 +53,7 @@ import { registrationRoutes } from './modules/registration/lifecycle/registratio
 import { staffRoutes } from './modules/registration/lifecycle/staff.routes.js';
 import { recordRoutes } from './modules/registration/own-record/record.routes.js';
 import { staffRecordRoutes } from './modules/registration/staff-record/staff-record.routes.js';
+import { retentionRoutes } from './modules/retention/retention.routes.js';
 import { roomingRoutes } from './modules/rooming/rooming.routes.js';
 import { signinRoutes } from './modules/signin/signin.routes.js';
 import { teamRoutes } from './modules/team/team.routes.js';
@@ -118,6 +120,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       scanStreamRoutes(api, deps); // check-in live scan stream (SSE)
       travelRoutes(api, deps);
       notesRoutes(api, deps);
+      privacyRoutes(api, deps); // subject access and erasure (docs/privacy.md)
+      retentionRoutes(api, deps); // retention policies per event (docs/privacy.md)
       // Series event API (create, read, update, setup completion).
       eventRoutes(api, deps);
       eventSetupRoutes(api, deps); // consent documents, logo and banner (multipart scoped there)

@@ -183,6 +183,14 @@ export const actions = {
   // inventory changes, the full board) for safeguarding leads and global admins only.
   'rooms.read': { keys: NO_KEYS, users: 'rooms_read', target: 'event:id' },
   'rooming.manage': { keys: NO_KEYS, users: 'safeguarding', target: 'event:id' },
+  // Subject access and erasure (docs/privacy.md): global admins and the event's safeguarding leads,
+  // through a registration of the event; anyone signed in, for their own data.
+  'privacy.export': { keys: NO_KEYS, users: 'safeguarding', target: 'event:slug' },
+  'privacy.erase': { keys: NO_KEYS, users: 'safeguarding', target: 'event:slug' },
+  'privacy.own_export': { keys: NO_KEYS, users: 'authenticated', target: 'none' },
+  // Retention policies (docs/privacy.md "Retention and shredding"): the event's managers.
+  'retention.read': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
+  'retention.write': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // Staff dashboard pages: an event's overview, for anyone with event access.
   'events.overview': { keys: NO_KEYS, users: 'event_access', target: 'event:id' },
 } as const satisfies Record<string, ActionRule>;

@@ -9,6 +9,7 @@ import { startWebhookDispatcher } from '../modules/outbound-webhooks/dispatcher.
 import { deliverPushChunk, fanOutStaffPush } from '../modules/push/push.service.js';
 import { checkPushReceipts } from '../modules/push/push-receipts.js';
 import { requestEsignSignature } from '../modules/registration/lifecycle/consents.service.js';
+import { applyDuePolicies } from '../modules/retention/policy.service.js';
 import { pruneRetention } from '../modules/retention/retention.service.js';
 import { trackFlights } from '../modules/travel/tracking.service.js';
 import { processWebhookEvent } from '../webhooks/process.js';
@@ -71,6 +72,7 @@ export async function startWorker(deps: Deps, opts: { pollingIntervalSeconds?: n
     'retention-prune',
     async () => {
       await pruneRetention(deps);
+      await applyDuePolicies(deps.db); // per-event shredding (docs/privacy.md "Retention and shredding")
     },
     { pollingIntervalSeconds: 30 },
   );

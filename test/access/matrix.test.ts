@@ -48,8 +48,10 @@ import { invitationRouteKeys } from './rows/invitations.js';
 import { operationsRouteKeys } from './rows/operations.js';
 import { organiserRouteKeys } from './rows/organiser.js';
 import { outboundWebhookRouteKeys } from './rows/outbound-webhooks.js';
+import { privacyRouteKeys } from './rows/privacy.js';
 import { registrationRouteKeys } from './rows/registration.js';
 import { recordRouteKeys } from './rows/registrations-record.js';
+import { retentionRouteKeys } from './rows/retention.js';
 import { roomingRouteKeys } from './rows/rooming.js';
 import { seriesEventRouteKeys } from './rows/series-events.js';
 import { sessionRouteKeys } from './rows/sessions.js';
@@ -644,6 +646,8 @@ const ROW_FILE_ROUTES = new Set([
   ...operationsRouteKeys, // GET /metrics (test/ops/rows.test.ts)
   ...outboundWebhookRouteKeys, // outbound webhooks (test/outbound-webhooks/rows.test.ts)
   ...roomingRouteKeys, // rooms, rules, plan, apply (test/rooming/rows.test.ts)
+  ...privacyRouteKeys, // subject access and erasure (test/privacy/rows.test.ts)
+  ...retentionRouteKeys, // retention policies (test/privacy/retention-rows.test.ts)
 ]);
 
 // ---------------------------------------------------------------------------------------------

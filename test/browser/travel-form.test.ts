@@ -6,7 +6,7 @@
  * flight, a wrong date and a provider that is down each give their plain message. Saved, the flight
  * is the journey's leg and the stored later legs are kept. axe-core on every state; the same form at
  * 360 px; and without JavaScript the plain fields still submit, an airport typed by name being
- * refused with the codes it may mean.
+ * refused with the codes it may mean. Staff get the same on the participant page's travel edit.
  */
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
@@ -15,7 +15,14 @@ import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { type FakeFlights, sector, startFakeFlights } from '../support/flights-fake.js';
 import { buildWorld, type World } from '../support/world.js';
 import { signInWithCode } from './flow.js';
-import { consoleErrors, describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
+import {
+  consoleErrors,
+  describeBrowser,
+  expectAccessible,
+  launchBrowser,
+  screenshot,
+  withoutReplacedRequests,
+} from './harness.js';
 
 const HOME = 'Going home: your flight';
 
@@ -191,6 +198,38 @@ describeBrowser('travel form in Chromium', () => {
     await expectAccessible(page, 'travel-form-5-360');
     await screenshot(page, 'travel-form-5-360');
     await page.context().close();
+  });
+
+  it('staff: the travel edit on the participant page, swapped in by htmx, has the type-ahead and the check', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    const errors = consoleErrors(page);
+    const pagePath = `/staff/events/${world.events.A.id}/participants/${world.regs.adultA.id}`;
+    await page.goto(`${t.origin}/signin?next=${encodeURIComponent(pagePath)}`);
+    await signInWithCode(t, page, world.users.eventAdmin.email, 'travel-form-staff-signin');
+    await page.waitForURL(`${t.origin}${pagePath}`);
+    await page.locator('#sec-travel').getByRole('link', { name: 'Edit travel' }).click();
+    await page.getByRole('heading', { name: 'Edit travel' }).waitFor();
+    const group = page.getByRole('group', { name: 'Getting there: your flight' });
+    const from = group.getByRole('combobox', { name: 'From airport' });
+    await from.fill('');
+    await from.pressSequentially('heath', { delay: 30 });
+    await page
+      .getByRole('option', { name: /London Heathrow/ })
+      .first()
+      .waitFor();
+    await from.press('ArrowDown');
+    await from.press('Enter');
+    await expect.poll(() => from.inputValue()).toBe('LHR');
+    await group.getByLabel('Flight number', { exact: true }).fill('BA117');
+    await group.getByLabel('Date of the flight (as on your booking)').fill('2027-07-06');
+    await group.getByRole('button', { name: 'Check this flight' }).click();
+    await expect.poll(() => group.locator('.flight-result').textContent()).toContain('Found BA117');
+    expect(await group.getByRole('combobox', { name: 'To airport' }).inputValue()).toBe('JFK');
+    await expectAccessible(page, 'travel-form-staff');
+    await screenshot(page, 'travel-form-staff');
+    expect(withoutReplacedRequests(errors)).toEqual([]);
+    await context.close();
   });
 
   it('without JavaScript: plain fields submit, an airport typed by name is refused with its code', async () => {

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -173,4 +174,61 @@ describe.skipIf(!embedded)('backup of the embedded database', () => {
       }),
     ).rejects.toThrow(/newer Muster \(migration 9999_from_the_future/);
   });
+});
+
+describe.skipIf(embedded)('backup of a PostgreSQL database (pg_dump)', () => {
+  it('restores into an empty database with every row count of the manifest, and serves from it', async () => {
+    const file = path.join(dir, 'pg.muster-backup');
+    const taken = await createBackup(t.deps, file);
+    expect(taken.manifest.kind).toBe('postgres');
+    expect(taken.manifest.row_counts.registrations).toBeGreaterThan(0);
+    const name = `muster_restore_${Date.now()}`;
+    const base = new URL(process.env.DATABASE_URL as string);
+    const admin = new pg.Client({ connectionString: base.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const target = new URL(base);
+    target.pathname = `/${name}`;
+    try {
+      const restored = await restoreBackup({
+        file,
+        databaseUrl: target.toString(),
+        serverKeys: t.deps.sealer.deriveKeys(BACKUP_KEY_INFO),
+      });
+      expect(restored.rows).toBe(Object.values(taken.manifest.row_counts).reduce((a, b) => a + b, 0));
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: target.toString(),
+        MUSTER_SECRET_KEY: `${'A'.repeat(43)}=`,
+      });
+      const deps = await createDeps(config);
+      try {
+        const app = await buildApp(deps);
+        try {
+          expect((await app.inject({ method: 'GET', url: '/api/v1/readyz' })).statusCode).toBe(200);
+          const res = await app.inject({
+            method: 'GET',
+            url: `/api/v1/events/${world.events.A.id}/participants`,
+            headers: bearer(world.secrets.admin),
+          });
+          expect(res.statusCode).toBe(200);
+        } finally {
+          await app.close();
+        }
+      } finally {
+        await deps.close();
+      }
+      // Into a database that is not empty: refused.
+      await expect(
+        restoreBackup({
+          file,
+          databaseUrl: target.toString(),
+          serverKeys: t.deps.sealer.deriveKeys(BACKUP_KEY_INFO),
+        }),
+      ).rejects.toThrow();
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 300_000);
 });

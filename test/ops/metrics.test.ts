@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, startTestApp, type TestApp } from '../support/app.js';
 import { parsePrometheus, type Sample } from '../support/prometheus.js';
+import { buildWorld } from '../support/world.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -82,6 +83,20 @@ describe('GET /metrics', () => {
     expect(types.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
     expect(named('muster_scan_stream_clients')[0]?.value).toBe(0);
     expect(types.get('muster_scans')).toBe('gauge');
+  });
+
+  it('counts stored scans by door verdict', async () => {
+    const world = await buildWorld(t.deps);
+    await t.deps.db.execute(
+      sql`UPDATE scans SET verdict = 'warning' WHERE id = (SELECT min(id) FROM scans WHERE event_id = ${world.events.A.id})`,
+    );
+    const stored = await t.deps.db.execute<{ verdict: string; n: number }>(
+      sql`SELECT verdict, count(*)::int AS n FROM scans GROUP BY verdict`,
+    );
+    expect(stored.rows.map((r) => r.verdict).sort()).toEqual(['admitted', 'warning']);
+    const { value } = await scrape();
+    for (const { verdict, n } of stored.rows)
+      expect(value('muster_scans', 'verdict', verdict), verdict).toBe(n);
   });
 });
 

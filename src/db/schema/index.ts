@@ -12,5 +12,6 @@ export * from './oauth.js';
 export * from './outbound-webhooks.js';
 export * from './participants.js';
 export * from './records.js';
+export * from './retention.js';
 export * from './rooming.js';
 export * from './webhooks.js';

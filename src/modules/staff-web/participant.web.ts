@@ -29,7 +29,7 @@ import {
   valuesFromDetail,
 } from '../web/forms.js';
 import { fieldId, type Section } from '../web/sections.js';
-import { airportErrors } from '../web/travel-form.js';
+import { airportErrors, flightTexts, hasAirportFields, TRAVEL_FORM_SCRIPT } from '../web/travel-form.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
 import { pageData, participantPath, readCtx, readDetail, sectionView } from './record/page.js';
 import { STAFF_SECTIONS, sectionFor } from './record/sections.js';
@@ -96,6 +96,7 @@ async function renderForm(
     ...state,
     fieldErrors,
     fieldId,
+    ...(hasAirportFields(section) ? { flightTexts: flightTexts('en'), scripts: [TRAVEL_FORM_SCRIPT] } : {}),
   };
   if (isHtmx(request)) return reply.page(status, 'staff/participant-form', data);
   const detail = await readDetail(ctx, pe);
@@ -119,7 +120,11 @@ export function participantPages(web: Api, deps: Deps): void {
       const pe = request.params.participant_event_id;
       const detail = await readDetail(ctx, pe);
       const notice = NOTICES[request.query.done ?? ''];
-      return reply.page(200, 'staff/participant', { ...(await pageData(ctx, pe, detail)), notice });
+      return reply.page(200, 'staff/participant', {
+        ...(await pageData(ctx, pe, detail)),
+        notice,
+        scripts: [TRAVEL_FORM_SCRIPT], // the travel edit's type-ahead and flight check, swapped in by htmx
+      });
     },
   );
 

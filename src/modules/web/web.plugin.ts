@@ -34,6 +34,7 @@ import { guardianPages } from './guardian.web.js';
 import { knownError } from './known-errors.js';
 import { frameData, type PageLanguage, pageLanguage, staffFrame, visitorLanguage } from './language.js';
 import { languagePages } from './language.web.js';
+import { myDataPage } from './my-data.web.js';
 import { PAGE_CSP, SCRIPT_PAGE_CSP, WEB_DIR } from './paths.js';
 import { registerPages } from './register.web.js';
 import { cookieBase, SignInRequired, signedInAs } from './session.js';
@@ -137,6 +138,7 @@ export function webRoutes(app: Api, deps: Deps): void {
     acceptPages(web, deps);
     registerPages(web, deps);
     consentPages(web, deps);
+    myDataPage(web, deps);
     guardianPages(web, deps);
     staffPages(web, deps);
     travelLookupRoutes(web, deps); // /api/v1/travel/… lookups: session cookie, not bearer

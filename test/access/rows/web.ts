@@ -136,6 +136,13 @@ const ROUTES: RouteDef[] = [
   },
   {
     method: 'GET',
+    route: 'GET /my-data',
+    url: '/my-data',
+    target: 'no session',
+    expected: toSignIn('/my-data'),
+  },
+  {
+    method: 'GET',
     route: 'GET /register/:pe/:section',
     url: '/register/1/personal',
     target: 'no session',
@@ -273,6 +280,7 @@ export const PAGE_DECLARATIONS: Record<
   'POST /register/accept': { action: 'registrations.self' },
   'POST /register/accept/continue': 'public',
   'GET /register/:pe': { action: 'registrations.own' },
+  'GET /my-data': { action: 'privacy.own_export' },
   'POST /register/:pe/submit': { action: 'registrations.own' },
   'GET /register/:pe/:section': { action: 'registrations.own' },
   'POST /register/:pe/:section': { action: 'registrations.own' },

@@ -6,8 +6,12 @@
 //   /api/v1/travel/validate_flight (the form's CSRF token in x-csrf-token), and the answer fills the
 //   flight's airports and times (and the journey's airline and mode), or a plain message says why not.
 // Every text comes from the form's data-flight-texts (the page's language). No innerHTML.
-const form = document.querySelector('form[data-flight-texts]');
-if (form) {
+// Used by the participant's Travel section and the staff participant page's travel edit.
+// Staff participant pages swap the section's form in with htmx: forms arriving later are enhanced
+// on `htmx:load`; each form once.
+const enhance = (form) => {
+  if (form.dataset.enhanced) return;
+  form.dataset.enhanced = 'true';
   const texts = JSON.parse(form.dataset.flightTexts);
   const csrf = form.querySelector('input[name="_csrf"]')?.value ?? '';
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, k) => (k in values ? String(values[k]) : all));
@@ -221,4 +225,10 @@ if (form) {
     });
   };
   for (const input of form.querySelectorAll('input[name$=".flight_code"]')) flightCheck(input);
-}
+};
+const enhanceIn = (root) => {
+  if (root.matches?.('form[data-flight-texts]')) enhance(root);
+  for (const form of root.querySelectorAll?.('form[data-flight-texts]') ?? []) enhance(form);
+};
+enhanceIn(document);
+document.addEventListener('htmx:load', (e) => enhanceIn(e.target));
