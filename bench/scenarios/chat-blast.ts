@@ -34,7 +34,7 @@ export interface ChatBlastResult {
   delivery: { concurrency: number; seconds: number; msgsPerSec: number; providerRequests: number }[];
 }
 
-async function scratch(kind: DbKind): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function scratch(kind: DbKind): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (kind === 'pglite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'muster-bench-chat-'));
     return { env: { MUSTER_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };

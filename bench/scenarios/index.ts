@@ -13,6 +13,7 @@ import { sqlProfile } from './sql-profile.js';
 import { staffTable } from './staff-table.js';
 import { start } from './start.js';
 import type { Scenario } from './types.js';
+import { webhooks } from './webhooks.js';
 
 export const scenarios: readonly Scenario[] = [
   fullSync,
@@ -26,5 +27,6 @@ export const scenarios: readonly Scenario[] = [
   exportScenario,
   papers,
   staffTable,
+  webhooks,
   start,
 ];

@@ -52,8 +52,9 @@ function rowsOf(page: StaffPage): Row[] {
       const meets = MEETS[page.who].includes(user);
       let status: number;
       if (target === 'missing') status = 404;
-      else if (target === 'foreign' && page.who !== 'authenticated') status = user === 'admin' ? 200 : 403;
-      else status = meets ? 200 : 403;
+      else if (target === 'foreign' && page.who !== 'authenticated')
+        status = user === 'admin' ? (page.allowed ?? 200) : 403;
+      else status = meets ? (page.allowed ?? 200) : 403;
       // The gate checks reach (403) before the target's existence only for non-admins on a real
       // target; a missing event or series is 404 for everyone.
       rows.push({ page, user, target, status });

@@ -25,6 +25,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Exports', path: '/exports', action: 'exports.read' },
   { label: 'Groups', path: '/groups', action: 'groups.manage' },
   { label: 'Team', path: '/team', action: 'event_roles.manage' },
+  { label: 'Webhooks', path: '/webhooks', action: 'webhooks.manage' },
   { label: 'Audit trail', path: '/audit', action: 'audit_log.event' },
   { label: 'Setup', path: '/setup', action: 'event_setup.manage' },
 ];

@@ -34,6 +34,7 @@ import { resendPages } from './resend.web.js';
 import { setupPages } from './setup.web.js';
 import { setupContentPages } from './setup-content.web.js';
 import { teamPages } from './team.web.js';
+import { webhookPages } from './webhooks.web.js';
 
 /** The staff pages' CSP: the web pages' policy plus same-origin scripts, fetches and WebAssembly. */
 export const STAFF_CSP = PAGE_CSP.replace(
@@ -50,6 +51,7 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   invitationPages, // invitations
   teamPages, // event and series team
   apiKeyPages, // API keys
+  webhookPages, // outbound webhooks of an event or a series, their delivery log
   announcementPages, // announcements and chat blasts (organiser operations)
   auditPages, // audit trail of an event, and everything (global admins)
   banPages, // the ban list (global admins)

@@ -71,6 +71,11 @@ export interface StaffPage {
    * with JSON `{error}` and a missing session with 401 instead of the redirect to /signin.
    */
   answers?: 'json' | 'stream';
+  /**
+   * What an allowed caller gets when it is not 200: 404 for a page naming an id the world lacks (a
+   * webhook: the world has none); everyone refused still gets 403 first (the gate runs before the lookup).
+   */
+  allowed?: 404;
   /** Content type of a successful answer when it is not an HTML page (file downloads). */
   contentType?: string;
 }
