@@ -37,6 +37,13 @@ export const EventIdParam = Type.String({
 });
 
 /**
+ * A numeric id in a path (docs/decisions.md "Identifiers"): decimal digits only, so `0x10`, `1e3`,
+ * `+16`, ` 16` or `16.0` fail validation, which for a path parameter answers 404 like an unknown
+ * id (http/errors.ts), before the body is looked at.
+ */
+export const numericIdParam = (description: string) => Type.String({ pattern: '^[0-9]{1,18}$', description });
+
+/**
  * Where an event takes place, as every event shape on the wire carries it (the event API and a
  * ticket's `event`): venue, city, country, address and coordinates, each null when unset.
  */

@@ -2,7 +2,7 @@
  * The check-in desk in headless Chromium, signed in through the real email-code flow:
  * - a check-in by name on the desk (desktop) appears on a second device's live feed (phone, 360 px);
  * - a QR code photo is decoded in the browser by zxing-wasm (served from this origin, under the
- *   staff CSP) and checks its person in;
+ *   staff CSP) and checks its person in; an unknown ticket is a message, never the "last" scan;
  * - offline (the browser context set offline): three people found in the cached list and checked
  *   in, the count of waiting scans shown, then back online: exactly three scans stored.
  * Screenshots (desktop and 360 px) go to test-artifacts/screenshots/checkin-desk-*.
@@ -180,7 +180,18 @@ describeBrowser('check-in desk in Chromium', () => {
     await page.locator('#desk-feed li', { hasText: 'Linus Torvalds checked in' }).waitFor();
     await page.locator('#desk-panel', { hasText: 'Linus Torvalds · Event check-in' }).waitFor();
     expect(await scansOf(regs.get('Linus')!.registrationId)).toBe(1);
-    expect(errors).toEqual([]);
+    // A ticket Muster does not know: a message, and the panel (with its Undo) stays Linus's.
+    await page.locator('#desk-photo').setInputFiles({
+      name: 'unknown.png',
+      mimeType: 'image/png',
+      buffer: await qrPng('muster://checkin/00000000-0000-4000-8000-000000000000'),
+    });
+    await page
+      .locator('#desk-message', { hasText: 'Not checked in: Participant not found for this event.' })
+      .waitFor();
+    await page.locator('#desk-panel', { hasText: 'Linus Torvalds · Event check-in' }).waitFor();
+    await page.getByRole('button', { name: 'Undo last check-in' }).waitFor();
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]); // the unknown ticket's 404 answer
   });
 
   it('reads a ticket shown to the camera (Chromium’s fake camera playing a QR code video)', async () => {

@@ -36,21 +36,37 @@ export async function checkinProgress(db: Tx, eventIds: readonly number[]) {
   }));
 }
 
-/** Each scan context of the event (by position) with how many complete registrations it scanned. */
+/**
+ * Each scan context of the event (by position) with how many complete registrations it scanned
+ * and, where it tracks presence, how many registrations are inside now (newest scan there an
+ * entry, docs/checkin.md "Presence"; null elsewhere).
+ */
 export async function contextProgress(db: Tx, eventId: number) {
   const res = await db.execute<{
     id: number;
     name: string;
     checks_in: boolean;
     is_travel_pickup: boolean;
+    tracks_presence: boolean;
     scanned: string | number;
+    inside: string | number | null;
   }>(
-    sql`SELECT sc.id, sc.name, sc.checks_in, sc.is_travel_pickup,
+    sql`SELECT sc.id, sc.name, sc.checks_in, sc.is_travel_pickup, sc.tracks_presence,
                (SELECT count(DISTINCT s.registration_id) FROM scans s JOIN registrations r ON r.id = s.registration_id
-                 WHERE s.scan_context_id = sc.id AND s.event_id = ${eventId} AND r.status = 'complete') AS scanned
+                 WHERE s.scan_context_id = sc.id AND s.event_id = ${eventId} AND r.status = 'complete') AS scanned,
+               CASE WHEN sc.tracks_presence THEN
+                 (SELECT count(*) FROM (SELECT DISTINCT ON (s.registration_id) s.type FROM scans s
+                                          WHERE s.scan_context_id = sc.id
+                                          ORDER BY s.registration_id, s.scanned_at DESC, s.id DESC) last
+                   WHERE last.type = 'entry') END AS inside
           FROM scan_contexts sc WHERE sc.event_id = ${eventId} ORDER BY sc.position, sc.id`,
   );
-  return res.rows.map((r) => ({ ...r, id: Number(r.id), scanned: Number(r.scanned) }));
+  return res.rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    scanned: Number(r.scanned),
+    inside: r.inside === null ? null : Number(r.inside),
+  }));
 }
 
 /**

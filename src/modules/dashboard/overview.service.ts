@@ -37,7 +37,16 @@ export interface EventOverview {
   awaiting_guardian: { registrations: number; guardians_pending: number };
   consents_outstanding: { consent_type: string; count: number }[];
   checkin: { complete: number; checked_in: number };
-  contexts: { id: number; name: string; checks_in: boolean; is_travel_pickup: boolean; scanned: number }[];
+  contexts: {
+    id: number;
+    name: string;
+    checks_in: boolean;
+    is_travel_pickup: boolean;
+    tracks_presence: boolean;
+    scanned: number;
+    /** Registrations inside now (presence contexts; null elsewhere). */
+    inside: number | null;
+  }[];
   travel_today: TravelToday | null;
   activity: AuditEntryJson[] | null;
 }

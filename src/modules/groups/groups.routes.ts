@@ -64,6 +64,8 @@ export function groupRoutes(app: Api, deps: Deps): void {
     '/events/:event_id/groups/:id',
     {
       config,
+      // An unknown group is 404 before an invalid body is 422 (docs/decisions.md check order).
+      preValidation: async (request) => service.groupInEvent(routeCtx(deps, request), request.params.id),
       schema: {
         tags,
         summary: 'Rename or recolour a group',

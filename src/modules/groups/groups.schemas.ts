@@ -1,6 +1,6 @@
 /** Wire shapes of event groups and group membership (organiser API, docs/organiser-api.md). */
 import { type Static, Type } from 'typebox';
-import { DateTime, Nullable } from '../../http/schema-helpers.js';
+import { DateTime, Nullable, numericIdParam } from '../../http/schema-helpers.js';
 
 export const GROUP_NAME_MAX = 100;
 export const MAX_GROUPS_PER_ASSIGNMENT = 100;
@@ -37,11 +37,11 @@ export const GroupList = Type.Object({ groups: Type.Array(Group) });
 
 export const GroupIdParams = Type.Object({
   event_id: Type.String({ minLength: 1, maxLength: 200, description: 'Numeric event id or event UUID' }),
-  id: Type.String({ minLength: 1, maxLength: 40, description: 'Group id (integer)' }),
+  id: numericIdParam('Group id (integer)'),
 });
 export const MembershipParams = Type.Object({
   event_id: Type.String({ minLength: 1, maxLength: 200, description: 'Numeric event id or event UUID' }),
-  participant_event_id: Type.String({ minLength: 1, maxLength: 40, description: 'Registration id' }),
+  participant_event_id: numericIdParam('Registration id'),
 });
 
 export const SetGroupsRequest = Type.Object(

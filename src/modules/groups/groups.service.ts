@@ -56,6 +56,11 @@ function groupId(raw: string): number {
   return Number(raw);
 }
 
+/** 404 `Group not found` unless `raw` names a group of the event (checked before the body). */
+export async function groupInEvent(ctx: UserEventCtx, raw: string): Promise<void> {
+  if (!(await loadGroup(ctx.db, ctx.access.event.id, groupId(raw)))) throw notFound(GROUP_NOT_FOUND);
+}
+
 /** The event's groups by name (case-insensitive), then id. */
 export async function listGroups(ctx: UserEventCtx): Promise<{ groups: GroupJson[] }> {
   const event = ctx.access.event;

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
-import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
+import { EventIdParam, errorResponses, numericIdParam } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import * as deliveries from './deliveries.service.js';
 import type { Owner } from './owner.js';
@@ -24,8 +24,8 @@ import {
 import * as service from './webhooks.service.js';
 
 const tags = ['outbound webhooks'];
-const IdParam = Type.String({ minLength: 1, maxLength: 40, description: 'Webhook id (integer)' });
-const DeliveryIdParam = Type.String({ minLength: 1, maxLength: 40, description: 'Delivery id (integer)' });
+const IdParam = numericIdParam('Webhook id (integer)');
+const DeliveryIdParam = numericIdParam('Delivery id (integer)');
 const SeriesIdParam = Type.String({ minLength: 1, maxLength: 200, description: 'Series UUID or slug' });
 
 const SCOPES = [
@@ -122,6 +122,11 @@ export function outboundWebhookRoutes(app: Api, deps: Deps): void {
       `${base}/:id`,
       {
         config,
+        // An unknown webhook is 404 before an invalid body is 422 (docs/decisions.md check order).
+        preValidation: async (request) => {
+          const { ctx, owner } = use(request);
+          await service.getWebhook(ctx, owner, idOf(request));
+        },
         schema: {
           tags,
           summary: 'Change a webhook (URL, description, types, on/off)',

@@ -17,7 +17,7 @@ import {
   RoomList,
   UpdateRoomRequest,
 } from './rooms.schemas.js';
-import { createRoom, deleteRoom, listRooms, updateRoom } from './rooms.service.js';
+import { createRoom, deleteRoom, listRooms, roomInEvent, updateRoom } from './rooms.service.js';
 import { PutRulesRequest, RulesBody } from './rules.schemas.js';
 import { getRules, putRules } from './rules.service.js';
 
@@ -82,6 +82,8 @@ export function roomingRoutes(app: Api, deps: Deps): void {
     '/events/:event_id/rooms/:id',
     {
       config: manage,
+      // An unknown room is 404 before an invalid body is 422 (docs/decisions.md check order).
+      preValidation: async (request) => roomInEvent(routeCtx(deps, request), request.params.id),
       schema: {
         tags,
         summary: 'Change a room',

@@ -1,6 +1,6 @@
 /** Wire shapes of an event's room inventory (docs/rooming.md "Inventory"). */
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../http/schema-helpers.js';
+import { Nullable, numericIdParam } from '../../http/schema-helpers.js';
 
 export const ROOM_NAME_MAX = 100;
 export const ROOM_CAPACITY_MAX = 50;
@@ -87,7 +87,7 @@ export const RoomList = Type.Object({ rooms: Type.Array(Room) });
 
 export const RoomIdParams = Type.Object({
   event_id: Type.String({ minLength: 1, maxLength: 200, description: 'Numeric event id or event UUID' }),
-  id: Type.String({ minLength: 1, maxLength: 40, description: 'Room id (integer)' }),
+  id: numericIdParam('Room id (integer)'),
 });
 
 export const ImportRoomsRequest = Type.Object(

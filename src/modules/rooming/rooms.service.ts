@@ -26,6 +26,12 @@ export function roomId(raw: string): number {
   return Number(raw);
 }
 
+/** 404 `Room not found` unless `raw` names a room of the event (checked before the body). */
+export async function roomInEvent(ctx: UserEventCtx, raw: string): Promise<void> {
+  const [room] = await loadRooms(ctx.db, ctx.access.event.id, roomId(raw));
+  if (!room) throw notFound(ROOM_NOT_FOUND);
+}
+
 export async function listRooms(ctx: UserEventCtx): Promise<{ rooms: RoomJson[] }> {
   return { rooms: await loadRooms(ctx.db, ctx.access.event.id) };
 }

@@ -66,3 +66,17 @@ export function newScanId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `desk-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
+
+/** Sign-out forgets this device's desk data (queued scans of `eventId` first need a confirmation). */
+export function guardSignOut(store, eventId) {
+  for (const form of document.querySelectorAll('form[action="/signout"]')) {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const waiting = await store.count(eventId);
+      if (waiting > 0 && !window.confirm(`${waiting} scans have not been sent yet. Sign out and lose them?`)) return;
+      store.close();
+      await forgetAll();
+      form.submit();
+    });
+  }
+}

@@ -22,8 +22,33 @@ export function refusalText(attention, refuse) {
     .join('; ')}`;
 }
 
-/** A short buzz per verdict where the phone can (one for admitted, longer for a warning, two for refused). */
+const FEEDBACK_KEY = 'muster-desk-feedback';
+/** Whether this device gives sound and vibration per verdict (the desk's checkbox; off by default). */
+export const feedbackOn = () => localStorage.getItem(FEEDBACK_KEY) === 'on';
+export const setFeedback = (on) => localStorage.setItem(FEEDBACK_KEY, on ? 'on' : 'off');
+
+let audio = null;
+/** A short tone: high for admitted, middle for a warning, two low ones for refused. */
+function tone(verdict) {
+  const notes = { admitted: [880], warning: [523], refused: [220, 220] }[verdict];
+  if (!notes || typeof AudioContext !== 'function') return;
+  audio ??= new AudioContext();
+  notes.forEach((hz, i) => {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    gain.gain.value = 0.15;
+    osc.frequency.value = hz;
+    osc.connect(gain).connect(audio.destination);
+    const at = audio.currentTime + i * 0.25;
+    osc.start(at);
+    osc.stop(at + 0.18);
+  });
+}
+
+/** Sound and vibration per verdict when turned on (one buzz for admitted, longer for a warning, two for refused). */
 export function buzz(verdict) {
+  if (!feedbackOn()) return;
   const pattern = { admitted: 40, warning: 200, refused: [250, 120, 250] }[verdict];
   if (pattern && typeof navigator.vibrate === 'function') navigator.vibrate(pattern);
+  tone(verdict);
 }

@@ -9,9 +9,9 @@
 import { searchRoster } from './desk-find.js';
 import { setUpQr } from './desk-qr.js';
 import { loadDecoder } from './desk-scanner.js';
-import { forgetAll, newScanId, openStore } from './desk-store.js';
+import { guardSignOut, newScanId, openStore } from './desk-store.js';
 import { replay } from './desk-sync.js';
-import { buzz, localVerdict, refusalText } from './desk-verdict.js';
+import { buzz, feedbackOn, localVerdict, refusalText, setFeedback } from './desk-verdict.js';
 import { createView } from './desk-view.js';
 
 const root = document.getElementById('desk');
@@ -246,20 +246,6 @@ function listen() {
   feed.addEventListener('error', () => view.live(false));
 }
 
-/** Sign-out forgets this device's desk data (queued scans first need a confirmation). */
-function guardSignOut() {
-  for (const form of document.querySelectorAll('form[action="/signout"]')) {
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const waiting = await state.store.count(cfg.eventId);
-      if (waiting > 0 && !window.confirm(`${waiting} scans have not been sent yet. Sign out and lose them?`)) return;
-      state.store.close();
-      await forgetAll();
-      form.submit();
-    });
-  }
-}
-
 function chooseContext() {
   state.contextId = Number(contextSelect.value);
   history.replaceState(null, '', `?context=${state.contextId}`);
@@ -277,8 +263,11 @@ function chooseContext() {
 
 async function start() {
   state.store = await openStore(cfg.userId);
-  guardSignOut();
+  guardSignOut(state.store, cfg.eventId);
   contextSelect.addEventListener('change', chooseContext);
+  const feedback = $('desk-feedback');
+  feedback.checked = feedbackOn();
+  feedback.addEventListener('change', () => setFeedback(feedback.checked));
   for (const radio of document.querySelectorAll('input[name="desk-type"]')) radio.addEventListener('change', chooseContext);
   $('desk-search').addEventListener('submit', (event) => {
     event.preventDefault();
