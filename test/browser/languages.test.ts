@@ -35,12 +35,11 @@ describeBrowser('languages in Chromium', () => {
     await page.goto(`${t.origin}/`);
     expect(await page.locator('html').getAttribute('lang')).toBe('ar');
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
-    expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl');
+    expect(await page.evaluate('getComputedStyle(document.body).direction')).toBe('rtl');
     await expectAccessible(page, 'arabic home');
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-    }));
+    const widths = (await page.evaluate(
+      '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+    )) as { scroll: number; client: number };
     expect(widths.client).toBe(360);
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     await screenshot(page, 'languages-arabic-360');
