@@ -94,7 +94,11 @@ describeBrowser('travel form in Chromium', () => {
     // Type-ahead: a combobox whose listbox offers London Heathrow for "heath".
     const from = group.getByRole('combobox', { name: 'From airport' });
     expect(await from.getAttribute('aria-expanded')).toBe('false');
+    // The list answers the last query typed ("heath"); earlier answers are stale (the page drops
+    // them), so wait for that one before choosing with the keyboard.
+    const answered = page.waitForResponse((r) => r.url().includes('search_airports?q=heath'));
     await from.pressSequentially('heath', { delay: 30 });
+    await answered;
     const heathrow = page.getByRole('option', { name: /London Heathrow/ });
     await heathrow.first().waitFor();
     expect(await from.getAttribute('aria-expanded')).toBe('true');
@@ -190,7 +194,11 @@ describeBrowser('travel form in Chromium', () => {
     const page = await signedIn({ width: 360 });
     const from = page.getByRole('group', { name: HOME }).getByRole('combobox', { name: 'From airport' });
     await from.fill('');
+    // The list answers the last query typed ("heath"); earlier answers are stale (the page drops
+    // them), so wait for that one before choosing with the keyboard.
+    const answered = page.waitForResponse((r) => r.url().includes('search_airports?q=heath'));
     await from.pressSequentially('heath', { delay: 30 });
+    await answered;
     await page
       .getByRole('option', { name: /London Heathrow/ })
       .first()
@@ -213,7 +221,11 @@ describeBrowser('travel form in Chromium', () => {
     const group = page.getByRole('group', { name: 'Getting there: your flight' });
     const from = group.getByRole('combobox', { name: 'From airport' });
     await from.fill('');
+    // The list answers the last query typed ("heath"); earlier answers are stale (the page drops
+    // them), so wait for that one before choosing with the keyboard.
+    const answered = page.waitForResponse((r) => r.url().includes('search_airports?q=heath'));
     await from.pressSequentially('heath', { delay: 30 });
+    await answered;
     await page
       .getByRole('option', { name: /London Heathrow/ })
       .first()
