@@ -5,9 +5,9 @@
  * them deleted. Registrations, scans, consent statuses and group memberships stay, so every count
  * and check-in statistic is unchanged. Returns the rows touched per table (also the audit metadata).
  */
-import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { DATA_MAP, jobPayloadWhere } from './data-map.js';
+import { applyErase, deleteJobs } from './rows.js';
 import type { Subject } from './subject.js';
 
 export type ErasureCounts = Record<string, number>;
@@ -20,25 +20,9 @@ export async function erasePerson(tx: Tx, s: Subject): Promise<ErasureCounts> {
     if (n) counts[table] = (counts[table] ?? 0) + n;
   };
   for (const entry of DATA_MAP) {
-    const table = sql.identifier(entry.table);
-    if ('delete' in entry.erase) {
-      add(entry.table, (await tx.execute(sql`DELETE FROM ${table} WHERE ${entry.where(s)}`)).rowCount);
-    } else if ('set' in entry.erase) {
-      add(
-        entry.table,
-        (await tx.execute(sql`UPDATE ${table} SET ${entry.erase.set} WHERE ${entry.where(s)}`)).rowCount,
-      );
-    }
+    if (!('keep' in entry.erase))
+      add(entry.table, await applyErase(tx, entry.table, entry.erase, entry.where(s)));
   }
-  for (const jobs of ['job', 'archive']) {
-    const exists = await tx.execute<{ t: string | null }>(
-      sql`SELECT to_regclass(${`pgboss.${jobs}`})::text AS t`,
-    );
-    if (!exists.rows[0]?.t) continue;
-    const res = await tx.execute(
-      sql`DELETE FROM ${sql.identifier('pgboss')}.${sql.identifier(jobs)} WHERE ${jobPayloadWhere(s)}`,
-    );
-    add(`pgboss.${jobs}`, res.rowCount);
-  }
+  for (const [table, n] of Object.entries(await deleteJobs(tx, jobPayloadWhere(s)))) add(table, n);
   return counts;
 }

@@ -14,6 +14,7 @@ import PDFDocument from 'pdfkit';
 import yazl from 'yazl';
 import type { Tx } from '../../db/client.js';
 import { DATA_MAP, jobPayloadWhere } from './data-map.js';
+import { rowsWhere } from './rows.js';
 import type { Subject } from './subject.js';
 
 export interface SubjectData {
@@ -29,11 +30,8 @@ export async function collectSubjectData(db: Tx, s: Subject): Promise<SubjectDat
   const tables: SubjectData['tables'] = {};
   for (const entry of DATA_MAP) {
     if (entry.scope === 'person' && !s.whole) continue;
-    const res = await db.execute<{ row: Record<string, unknown> }>(
-      sql`SELECT row_to_json(t) AS row FROM ${sql.identifier(entry.table)} t WHERE ${entry.where(s)}`,
-    );
-    if (res.rows.length > 0)
-      tables[entry.table] = [...(tables[entry.table] ?? []), ...res.rows.map((r) => r.row)];
+    const rows = await rowsWhere(db, entry.table, entry.where(s));
+    if (rows.length > 0) tables[entry.table] = [...(tables[entry.table] ?? []), ...rows];
   }
   for (const name of Object.keys(tables)) tables[name] = dedupe(tables[name] as Record<string, unknown>[]);
   const jobs = s.whole

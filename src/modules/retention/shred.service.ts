@@ -11,6 +11,7 @@ import type { Tx } from '../../db/client.js';
 import type { RetentionCategory } from '../../db/schema/retention.js';
 import { DATA_MAP, type Erase } from '../privacy/data-map.js';
 import { dedupe } from '../privacy/export.service.js';
+import { applyErase, deleteJobs, rowsWhere } from '../privacy/rows.js';
 import { eventSubject } from '../privacy/subject.js';
 
 export interface ShredTarget {
@@ -34,15 +35,14 @@ export function shredTargets(eventId: number, categories: readonly RetentionCate
     targets.push({ table: entry.table, category: entry.category, where: entry.where(s), erase: entry.erase });
   }
   if (wanted.has('pii')) {
-    const people = DATA_MAP.find((e) => e.table === 'people');
-    if (people && 'set' in people.erase)
-      targets.push({ table: 'people', category: 'pii', where: onlyHere(eventId), erase: people.erase });
-    targets.push({
-      table: 'email_log',
-      category: 'pii',
-      where: sql`event_id = ${eventId}`,
-      erase: { set: sql`to_email = 'erased@erased.invalid', subject = '(erased)', error = NULL` },
-    });
+    // Person-level entries of the data map, applied to this event's rows: the same overwrite as erasure.
+    for (const [table, where] of [
+      ['people', onlyHere(eventId)],
+      ['email_log', sql`event_id = ${eventId}`],
+    ] as const) {
+      const erase = DATA_MAP.find((e) => e.table === table)?.erase;
+      if (erase && 'set' in erase) targets.push({ table, category: 'pii', where, erase });
+    }
   }
   if (wanted.has('uploads') && !wanted.has('pii'))
     targets.push({
@@ -79,10 +79,8 @@ export async function countTargets(db: Tx, targets: ShredTarget[]): Promise<Reco
 export async function rowsOfTargets(db: Tx, targets: ShredTarget[]): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const t of targets) {
-    const res = await db.execute<{ row: unknown }>(
-      sql`SELECT row_to_json(x) AS row FROM ${sql.identifier(t.table)} x WHERE ${t.where}`,
-    );
-    if (res.rows.length > 0) out[t.table] = dedupe([...(out[t.table] ?? []), ...res.rows.map((r) => r.row)]);
+    const rows = await rowsWhere(db, t.table, t.where);
+    if (rows.length > 0) out[t.table] = dedupe([...(out[t.table] ?? []), ...rows]);
   }
   return out;
 }
@@ -95,22 +93,9 @@ export async function applyTargets(
 ): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const t of targets) {
-    const table = sql.identifier(t.table);
-    const res =
-      'delete' in t.erase
-        ? await tx.execute(sql`DELETE FROM ${table} WHERE ${t.where}`)
-        : await tx.execute(sql`UPDATE ${table} SET ${t.erase.set} WHERE ${t.where}`);
-    if (res.rowCount) counts[t.table] = Math.max(counts[t.table] ?? 0, res.rowCount);
+    const n = await applyErase(tx, t.table, t.erase, t.where);
+    if (n) counts[t.table] = Math.max(counts[t.table] ?? 0, n);
   }
-  for (const name of ['job', 'archive']) {
-    const exists = await tx.execute<{ t: string | null }>(
-      sql`SELECT to_regclass(${`pgboss.${name}`})::text AS t`,
-    );
-    if (!exists.rows[0]?.t) continue;
-    const jobs = await tx.execute(
-      sql`DELETE FROM pgboss.${sql.identifier(name)} WHERE ${finishedJobsWhere(eventId)}`,
-    );
-    if (jobs.rowCount) counts[`pgboss.${name}`] = jobs.rowCount;
-  }
+  Object.assign(counts, await deleteJobs(tx, finishedJobsWhere(eventId)));
   return counts;
 }

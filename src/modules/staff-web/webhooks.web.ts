@@ -1,5 +1,5 @@
 /**
- * Webhooks pages (docs/staff-dashboard.md "Webhooks"; issue 29 item 1), over the services of the
+ * Webhooks pages (docs/staff-dashboard.md "Webhooks": endpoints managed from the dashboard), over the services of the
  * outbound webhook API (docs/webhooks.md "Outbound"), the same set under `/staff/events/{e}/webhooks`
  * (`webhooks.manage`) and `/staff/series/{s}/webhooks` (`series_webhooks.manage`; `{s}` UUID or slug):
  * - GET  …/webhooks: the endpoints (URL, description, types, on/off, failing since) and the create
