@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONSENT_TEXTS } from '../../src/modules/events/consent-defaults.js';
-import { consentDocumentText } from '../../src/modules/events/consent-documents.service.js';
+import { consentDocumentText } from '../../src/modules/events/consent-document-text.js';
 import { recordTypedSignature } from '../../src/modules/registration/lifecycle/consents.service.js';
 import { query, withWorld } from '../events/harness.js';
 import { bearer, snapshotDb } from '../support/app.js';

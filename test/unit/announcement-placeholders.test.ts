@@ -11,13 +11,19 @@ import { varsFor } from '../../src/modules/announcements/dispatch.service.js';
 import { checkPlaceholders, PLACEHOLDERS } from '../../src/modules/announcements/placeholders.js';
 import { renderTemplate } from '../../src/modules/email/templates.js';
 
-const event = { name: 'Summer Camp 2027', supportEmail: 'help@camp.example' };
+const event = {
+  name: 'Summer Camp 2027',
+  supportEmail: 'help@camp.example',
+  defaultLanguage: 'en',
+  languages: ['en'],
+};
 const guardian: AudienceMember = {
   email: 'gina@example.com',
   name: 'Gina Guardian',
   kind: 'guardian',
   participant_names: ['Max', 'Ada'],
   registration_id: null,
+  language: null,
 };
 const participant: AudienceMember = {
   email: 'max@example.com',
@@ -25,6 +31,7 @@ const participant: AudienceMember = {
   kind: 'participant',
   participant_names: ['Max'],
   registration_id: 1,
+  language: null,
 };
 const staff: AudienceMember = {
   email: 'olga@example.com',
@@ -32,6 +39,7 @@ const staff: AudienceMember = {
   kind: 'staff',
   participant_names: [],
   registration_id: null,
+  language: null,
 };
 
 const EXPECTED: Record<(typeof PLACEHOLDERS)[number], [AudienceMember, string][]> = {

@@ -9,7 +9,7 @@ import type { AnnouncementJson, RecipientJson } from './announcements.schemas.js
 
 const STATES = ['queued', 'sent', 'delivered', 'opened', 'bounced', 'failed', 'suppressed'] as const;
 
-const COLUMNS = sql.raw(`a.id, a.subject, a.body, a.audience, a.statuses, a.status,
+const COLUMNS = sql.raw(`a.id, a.subject, a.body, a.translations, a.audience, a.statuses, a.status,
   ${isoSqlText('a.send_at')} AS send_at, ${isoSqlText('a.sent_at')} AS sent_at, a.recipient_count,
   ${isoSqlText('a.created_at')} AS created_at, a.created_by,
   json_build_object(${STATES.map((s) => `'${s}', COALESCE(d.${s}, 0)`).join(', ')}) AS delivery`);

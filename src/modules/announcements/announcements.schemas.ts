@@ -2,6 +2,7 @@
 import { type Static, Type } from 'typebox';
 import { registrationStatuses } from '../../db/schema/participants.js';
 import { DateTime, NullableDateTime } from '../../http/schema-helpers.js';
+import { translationsSchema } from '../languages/translations.js';
 
 export const AUDIENCES = ['participants', 'guardians_primary', 'guardians_all', 'staff'] as const;
 export type Audience = (typeof AUDIENCES)[number];
@@ -12,13 +13,23 @@ export const DEFAULT_STATUSES = ['invited', 'in_progress', 'awaiting_guardian', 
 
 const Status = Type.Union(registrationStatuses.map((s) => Type.Literal(s)));
 
+const Texts = {
+  subject: Type.String({ maxLength: 10_000, description: `Trimmed; 1..${MAX_SUBJECT} characters` }),
+  body: Type.String({
+    maxLength: 200_000,
+    description: `Trimmed; 1..${MAX_BODY} characters. Plain text; blank lines separate paragraphs. Placeholders: \`{{name}}\`, \`{{participant_names}}\`, \`{{event_name}}\``,
+  }),
+};
+
 export const ComposeRequest = Type.Object(
   {
-    subject: Type.String({ maxLength: 10_000, description: `Trimmed; 1..${MAX_SUBJECT} characters` }),
-    body: Type.String({
-      maxLength: 200_000,
-      description: `Trimmed; 1..${MAX_BODY} characters. Plain text; blank lines separate paragraphs. Placeholders: \`{{name}}\`, \`{{participant_names}}\`, \`{{event_name}}\``,
-    }),
+    ...Texts,
+    translations: Type.Optional(
+      translationsSchema(
+        Texts,
+        'The subject and message (in the event’s default language above) — each recipient gets their language’s, else the default one under a note in their language —',
+      ),
+    ),
     audience: Type.Union(
       AUDIENCES.map((a) => Type.Literal(a)),
       {
@@ -64,6 +75,9 @@ export const Announcement = Type.Object({
   id: Type.Integer(),
   subject: Type.String(),
   body: Type.String(),
+  translations: Type.Record(Type.String(), Type.Object({ subject: Type.String(), body: Type.String() }), {
+    description: 'Subject and message in other languages, by language code (`{}` when none)',
+  }),
   audience: Type.String({ description: AUDIENCES.join(' | ') }),
   statuses: Type.Array(Type.String()),
   status: Type.String({

@@ -9,6 +9,8 @@ import type { UserEventCtx } from '../../deps.js';
 import { conflict, notFound, unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { renderTemplate } from '../email/templates.js';
+import type { EventLanguages } from '../languages/languages.service.js';
+import { checkTranslations, offeredOf, type TextTranslations } from '../languages/translations.js';
 import { selectAnnouncements, selectRecipients } from './announcements.repo.js';
 import {
   type AnnouncementJson,
@@ -31,13 +33,15 @@ const YEAR_MS = 366 * 24 * 3600 * 1000;
 interface Composed {
   subject: string;
   body: string;
+  /** Subject and body in other offered languages (checked like the default ones). */
+  translations: TextTranslations<'subject' | 'body'>;
   audience: ComposeInput['audience'];
   statuses: string[];
   sendAt: Date | null;
 }
 
-/** Trims and checks a composed message: 422 with a sentence per problem (first one wins). */
-export function compose(input: ComposeInput, now = new Date()): Composed {
+/** Trimmed subject and body, or 422 with a sentence naming the first problem. */
+function checkText(input: { subject: string; body: string }): { subject: string; body: string } {
   const subject = input.subject.trim();
   const body = input.body.trim();
   if (subject === '') throw unprocessable('Subject cannot be blank');
@@ -47,12 +51,24 @@ export function compose(input: ComposeInput, now = new Date()): Composed {
   if (body.length > MAX_BODY) throw unprocessable(`Message must be at most ${MAX_BODY} characters`);
   checkPlaceholders(subject, 'Subject');
   checkPlaceholders(body, 'Message');
+  return { subject, body };
+}
+
+const ENGLISH_ONLY: EventLanguages = { default_language: 'en', languages: ['en'] };
+
+/**
+ * Trims and checks a composed message: 422 with a sentence per problem (first one wins); a
+ * translation's prefixed `translations.<code>: `, also for a language `offered` lacks or its default.
+ */
+export function compose(input: ComposeInput, offered = ENGLISH_ONLY, now = new Date()): Composed {
+  const { subject, body } = checkText(input);
+  const translations = checkTranslations(input.translations ?? {}, offered, checkText);
   const sendAt = input.send_at ? new Date(input.send_at) : null;
   if (sendAt && sendAt.getTime() <= now.getTime()) throw unprocessable('send_at must be in the future');
   if (sendAt && sendAt.getTime() > now.getTime() + YEAR_MS)
     throw unprocessable('send_at must be at most a year ahead');
   const statuses = input.audience === 'staff' ? [] : [...(input.statuses ?? DEFAULT_STATUSES)];
-  return { subject, body, audience: input.audience, statuses, sendAt };
+  return { subject, body, translations, audience: input.audience, statuses, sendAt };
 }
 
 /** POST …/announcements/preview → the email the first recipient would get, and the audience size. */
@@ -60,8 +76,8 @@ export async function previewAnnouncement(
   ctx: UserEventCtx,
   input: ComposeInput,
 ): Promise<{ preview: PreviewJson }> {
-  const c = compose({ ...input, send_at: null });
   const event = ctx.access.event;
+  const c = compose({ ...input, send_at: null }, offeredOf(event));
   const [first] = await resolveAudience(ctx.db, event.id, c.audience, c.statuses, 1);
   if (!first) throw unprocessable(NO_RECIPIENTS);
   const count = await countAudience(ctx.db, event.id, c.audience, c.statuses);
@@ -86,15 +102,15 @@ export async function createAnnouncement(
   ctx: UserEventCtx,
   input: ComposeInput,
 ): Promise<{ announcement: AnnouncementJson }> {
-  const c = compose(input);
   const event = ctx.access.event;
+  const c = compose(input, offeredOf(event));
   const { user } = ctx.access.principal;
   return ctx.db.transaction(async (tx) => {
     const present = await countAudience(tx, event.id, c.audience, c.statuses);
     if (present === 0) throw unprocessable(NO_RECIPIENTS);
     const inserted = await tx.execute<{ id: number }>(
-      sql`INSERT INTO announcements (event_id, subject, body, audience, statuses, status, send_at, created_by_user_id, created_by)
-          VALUES (${event.id}, ${c.subject}, ${c.body}, ${c.audience},
+      sql`INSERT INTO announcements (event_id, subject, body, translations, audience, statuses, status, send_at, created_by_user_id, created_by)
+          VALUES (${event.id}, ${c.subject}, ${c.body}, ${JSON.stringify(c.translations)}::jsonb, ${c.audience},
                   ${`{${c.statuses.join(',')}}`}::text[],
                   ${c.sendAt ? 'scheduled' : 'sending'}, ${c.sendAt?.toISOString() ?? null}, ${user.id}, ${user.name || user.email})
           RETURNING id`,
@@ -117,6 +133,7 @@ export async function createAnnouncement(
         announcement_id: id,
         audience: c.audience,
         statuses: c.statuses,
+        languages: Object.keys(c.translations),
         scheduled: c.sendAt !== null,
         recipient_count: present,
       },

@@ -16,6 +16,8 @@ export type AudienceMember = {
   /** Guardians: their children's first names; participants: their own; staff: empty. */
   participant_names: string[];
   registration_id: number | null;
+  /** The language they chose (a participant's or staff member's account, a guardian's own), or null. */
+  language: string | null;
 };
 
 const FIRST_NAME = `COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name)`;
@@ -27,15 +29,18 @@ function query(eventId: number, audience: Audience, statuses: readonly string[])
   )})`;
   if (audience === 'staff')
     return sql`SELECT lower(btrim(u.email)) AS email, min(u.name) AS name, 'staff' AS kind,
-                      ARRAY[]::text[] AS participant_names, NULL::int AS registration_id, min(u.id) AS k
+                      ARRAY[]::text[] AS participant_names, NULL::int AS registration_id, min(u.id) AS k,
+                      min(u.language) AS language
                  FROM event_roles er JOIN users u ON u.id = er.user_id
                 WHERE er.event_id = ${eventId} AND btrim(u.email) <> ''
                 GROUP BY lower(btrim(u.email))`;
   if (audience === 'participants')
     return sql`SELECT lower(btrim(p.email)) AS email, min(${sql.raw(FIRST_NAME)}) AS name, 'participant' AS kind,
                       array_agg(${sql.raw(FIRST_NAME)} ORDER BY r.id) AS participant_names,
-                      min(r.id) AS registration_id, min(r.id) AS k
+                      min(r.id) AS registration_id, min(r.id) AS k,
+                      (array_agg(u.language ORDER BY r.id) FILTER (WHERE u.language IS NOT NULL))[1] AS language
                  FROM registrations r JOIN people p ON p.id = r.person_id
+                 LEFT JOIN users u ON u.id = p.user_id
                 WHERE r.event_id = ${eventId} AND ${inStatus} AND btrim(p.email) <> ''
                 GROUP BY lower(btrim(p.email))`;
   const primary = audience === 'guardians_primary' ? sql` AND g.is_primary` : sql``;
@@ -43,7 +48,8 @@ function query(eventId: number, audience: Audience, statuses: readonly string[])
                     COALESCE((array_agg(btrim(g.name) ORDER BY g.is_primary DESC, g.id) FILTER (WHERE btrim(g.name) <> ''))[1], '') AS name,
                     'guardian' AS kind,
                     array_agg(DISTINCT ${sql.raw(FIRST_NAME)}) AS participant_names,
-                    min(r.id) AS registration_id, min(r.id) AS k
+                    min(r.id) AS registration_id, min(r.id) AS k,
+                    (array_agg(g.language ORDER BY g.is_primary DESC, g.id) FILTER (WHERE g.language IS NOT NULL))[1] AS language
                FROM guardians g JOIN registrations r ON r.id = g.registration_id
                JOIN people p ON p.id = r.person_id JOIN events e ON e.id = r.event_id
               WHERE r.event_id = ${eventId} AND ${inStatus} AND ${sql.raw(IS_MINOR)}

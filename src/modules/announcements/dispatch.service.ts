@@ -9,29 +9,43 @@
 import { eq, sql } from 'drizzle-orm';
 import type { EventRow } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
+import type { Translations } from '../../db/schema/common.js';
 import { events } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { AnnouncementVars } from '../email/announcement-template.js';
 import { queueEmail } from '../email/email.service.js';
+import { emailLanguage } from '../languages/languages.service.js';
+import { offeredOf, textFor } from '../languages/translations.js';
 import { insertRecipients, type NewRecipient } from './announcements.repo.js';
 import type { Audience } from './announcements.schemas.js';
 import { type AudienceMember, resolveAudience } from './audience.repo.js';
 import { fillPlaceholders, placeholderValues } from './placeholders.js';
 
-/** The email variables for one recipient: subject and body with their placeholders filled in. */
+/**
+ * The email variables for one recipient: in their language (their choice when the event offers
+ * it, else the event's default; a guardian's own, not the child's), with that language's subject
+ * and body when the organiser wrote them, else the default-language ones (`text_language` set, so
+ * the email carries the note); placeholders filled in.
+ */
 export function varsFor(
-  event: Pick<EventRow, 'name' | 'supportEmail'>,
-  message: { subject: string; body: string },
+  event: Pick<EventRow, 'name' | 'supportEmail' | 'defaultLanguage' | 'languages'>,
+  message: { subject: string; body: string; translations?: Translations<'subject' | 'body'> | null },
   member: AudienceMember,
 ): AnnouncementVars {
-  const values = placeholderValues(event, member);
+  const offered = offeredOf(event);
+  const lang = emailLanguage(offered, member.language);
+  const own = { subject: message.subject, body: message.body };
+  const shown = textFor(lang, offered.default_language, own, message.translations, ['subject', 'body']);
+  const values = placeholderValues(event, member, lang);
   return {
     event_name: event.name,
     support_email: event.supportEmail ?? null,
-    subject: fillPlaceholders(message.subject, values),
-    body: fillPlaceholders(message.body, values),
+    subject: fillPlaceholders(shown.text.subject, values),
+    body: fillPlaceholders(shown.text.body, values),
     kind: member.kind,
     participant_names: values.participant_names,
+    lang,
+    text_language: shown.fallback ? shown.language : null,
   };
 }
 
@@ -41,6 +55,7 @@ export type Dispatchable = {
   body: string;
   audience: Audience;
   statuses: string[];
+  translations: Translations<'subject' | 'body'> | null;
 };
 
 /** Queues the emails of `a` inside `tx` and marks it sent; returns the number of recipients. */
@@ -77,7 +92,7 @@ export async function dispatchAnnouncement(
 export async function sendAnnouncementJob(deps: Deps, data: { announcement_id: number }): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const res = await tx.execute<Dispatchable & { event_id: number }>(
-      sql`SELECT id, subject, body, audience, statuses, event_id FROM announcements
+      sql`SELECT id, subject, body, translations, audience, statuses, event_id FROM announcements
            WHERE id = ${data.announcement_id} AND status IN ('sending', 'scheduled') FOR UPDATE`,
     );
     const row = res.rows[0];

@@ -9,6 +9,7 @@
  */
 import type { EventRow } from '../../access/resolve.js';
 import { unprocessable } from '../../lib/errors.js';
+import { languageInfo, translator } from '../../lib/i18n/index.js';
 import type { AudienceMember } from './audience.repo.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;
@@ -26,17 +27,21 @@ export function checkPlaceholders(text: string, where = 'Message'): void {
   }
 }
 
-/** "Max", "Max and Ada", "Max, Ada and Sam". */
-export function joinNames(names: readonly string[]): string {
+/** "Max", "Max and Ada", "Max, Ada and Sam" (in `lang`'s words through Intl: "Max y Ada"). */
+export function joinNames(names: readonly string[], lang = 'en'): string {
   if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return new Intl.ListFormat(languageInfo(lang).intl, { type: 'conjunction' }).format(names);
 }
 
-/** The values of every placeholder for one recipient. */
-export function placeholderValues(event: Pick<EventRow, 'name'>, member: AudienceMember): PlaceholderValues {
+/** The values of every placeholder for one recipient reading `lang` (`there` for a nameless one). */
+export function placeholderValues(
+  event: Pick<EventRow, 'name'>,
+  member: AudienceMember,
+  lang = 'en',
+): PlaceholderValues {
   return {
-    name: member.name || 'there',
-    participant_names: joinNames(member.participant_names),
+    name: member.name || translator(lang)('email.announcement.there'),
+    participant_names: joinNames(member.participant_names, lang),
     event_name: event.name,
   };
 }

@@ -60,7 +60,7 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Reword an email for this event',
-        description: `Saves \`{subject, body}\` (trimmed) as the event’s wording; emails queued from now on use it. ${RULES} ${NOT_FOUND} Audited \`email_templates.update\`. ${WHO}`,
+        description: `Saves \`{subject, body}\` (trimmed) as the event’s wording, in its default language, and \`translations\` (\`{es: {subject, body}}\`, same rules) in other offered languages; emails queued from now on use it: each recipient (a guardian in their own language, not the child’s) gets their language’s wording, else the default-language wording with a note in their language. Without \`translations\` the stored ones are kept if the wording is unchanged, else dropped; \`{}\` removes them. ${RULES} A translation key that is not an offered language, or is the default one → 422 \`translations.<code>: …\`. ${NOT_FOUND} Audited \`email_templates.update\`. ${WHO}`,
         params: TemplateParams,
         body: WordingRequest,
         response: { 200: EmailTemplateBody, ...errorResponses(400, 401, 403, 404, 422) },
@@ -91,7 +91,7 @@ export function emailTemplateRoutes(app: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Preview an email as it would be sent',
-        description: `Renders the email with the event’s real name, logo, support address and dates, an example recipient and an example link: the draft \`{subject, body}\` when given (both needed; checked like PUT, 422), else (body \`{}\`) the saved or default wording. Nothing is saved or sent. ${NOT_FOUND} ${WHO}`,
+        description: `Renders the email with the event’s real name, logo, support address and dates, an example recipient and an example link: the draft \`{subject, body}\` when given (both needed; checked like PUT, 422), else (body \`{}\`) the saved or default wording; \`language\` (an offered one, else 422) previews it as a reader of that language gets it (the translation, or the default wording with the note). Nothing is saved or sent. ${NOT_FOUND} ${WHO}`,
         params: TemplateParams,
         body: PreviewRequest,
         response: { 200: PreviewBody, ...errorResponses(400, 401, 403, 404, 422) },

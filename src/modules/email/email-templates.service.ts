@@ -7,11 +7,19 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { actorUserIdOf } from '../../access/principal.js';
+import type { Translations } from '../../db/schema/common.js';
 import { emailTemplates } from '../../db/schema/index.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
+import type { EventLanguages } from '../languages/languages.service.js';
+import {
+  checkTranslations,
+  offeredOf,
+  offeredTranslations,
+  type TextTranslations,
+} from '../languages/translations.js';
 import { absoluteLogoUrl } from './event-email.js';
 import type { EventBrand } from './layout.js';
 import { type Rendered, renderTemplate } from './templates.js';
@@ -38,7 +46,21 @@ export interface EmailTemplateView {
   placeholders: string[];
   link_label: string;
   updated_at: string | null;
+  /** The wording in the event's other offered languages: `{es: {subject, body}}`. */
+  translations: TextTranslations<'subject' | 'body'>;
 }
+
+/** A save: the default-language wording and, optionally, other offered languages'. */
+export interface WordingInput extends Wording {
+  translations?: Record<string, Wording> | undefined;
+}
+
+type StoredRow = {
+  subject: string;
+  body: string;
+  updatedAt: string;
+  translations: Translations<'subject' | 'body'>;
+};
 
 function templateName(name: string): EditableTemplate {
   if (!(EDITABLE_TEMPLATES as readonly string[]).includes(name)) throw notFound(TEMPLATE_NOT_FOUND);
@@ -53,7 +75,7 @@ async function stored(ctx: EventCtx, template: EditableTemplate) {
   return row;
 }
 
-function view(template: EditableTemplate, row?: { subject: string; body: string; updatedAt: string }) {
+function view(template: EditableTemplate, offered: EventLanguages, row?: StoredRow) {
   const wording = row ?? DEFAULT_WORDING[template];
   return {
     template,
@@ -63,6 +85,7 @@ function view(template: EditableTemplate, row?: { subject: string; body: string;
     placeholders: [...PLACEHOLDERS[template], LINK_PLACEHOLDER],
     link_label: LINK_LABELS[template],
     updated_at: row ? isoTimestamp(row.updatedAt) : null,
+    translations: offeredTranslations(row?.translations, offered, ['subject', 'body']),
   } satisfies EmailTemplateView;
 }
 
@@ -76,6 +99,7 @@ export async function listTemplates(ctx: EventCtx) {
     email_templates: EDITABLE_TEMPLATES.map((t) =>
       view(
         t,
+        offeredOf(ctx.access.event),
         rows.find((r) => r.template === t),
       ),
     ),
@@ -85,7 +109,7 @@ export async function listTemplates(ctx: EventCtx) {
 /** GET …/email_templates/{template} → `{email_template}`; unknown name → 404. */
 export async function getTemplate(ctx: EventCtx, name: string) {
   const template = templateName(name);
-  return { email_template: view(template, await stored(ctx, template)) };
+  return { email_template: view(template, offeredOf(ctx.access.event), await stored(ctx, template)) };
 }
 
 function checked(template: EditableTemplate, input: Wording): Wording {
@@ -95,20 +119,31 @@ function checked(template: EditableTemplate, input: Wording): Wording {
   return wording;
 }
 
-/** PUT …/email_templates/{template} `{subject, body}` → `{email_template}`; 422 naming the problem. */
-export async function putTemplate(ctx: EventCtx, name: string, input: Wording) {
+/**
+ * PUT …/email_templates/{template} `{subject, body, translations?}` → `{email_template}`; 422 naming
+ * the problem (a translation's prefixed `translations.<code>: `, also for a language the event does
+ * not offer or its default one). `translations` absent: the stored ones are kept when the wording
+ * is unchanged, else dropped (a translation belongs to the wording it translates).
+ */
+export async function putTemplate(ctx: EventCtx, name: string, input: WordingInput) {
   const template = templateName(name);
   const wording = checked(template, input);
+  const offered = offeredOf(ctx.access.event);
+  const given =
+    input.translations && checkTranslations(input.translations, offered, (w) => checked(template, w));
   const p = ctx.access.principal;
   const userId = actorUserIdOf(p);
   const eventId = ctx.access.event.id;
   return ctx.db.transaction(async (tx) => {
+    const before = await stored({ ...ctx, db: tx }, template);
+    const unchanged = before?.subject === wording.subject && before.body === wording.body;
+    const translations = given ?? (unchanged ? before.translations : {});
     const [row] = await tx
       .insert(emailTemplates)
-      .values({ eventId, template, ...wording, updatedByUserId: userId })
+      .values({ eventId, template, ...wording, translations, updatedByUserId: userId })
       .onConflictDoUpdate({
         target: [emailTemplates.eventId, emailTemplates.template],
-        set: { ...wording, updatedByUserId: userId, updatedAt: sql`now()` },
+        set: { ...wording, translations, updatedByUserId: userId, updatedAt: sql`now()` },
       })
       .returning();
     await recordAudit(tx, {
@@ -118,9 +153,9 @@ export async function putTemplate(ctx: EventCtx, name: string, input: Wording) {
       seriesId: ctx.access.event.seriesId,
       targetType: 'email_template',
       targetId: row!.id,
-      metadata: { template },
+      metadata: { template, ...(given ? { languages: Object.keys(given) } : {}) },
     });
-    return { email_template: view(template, row) };
+    return { email_template: view(template, offered, row) };
   });
 }
 
@@ -144,32 +179,61 @@ export async function resetTemplate(ctx: EventCtx, name: string) {
       metadata: { template },
     });
   });
-  return { email_template: view(template) };
+  return { email_template: view(template, offeredOf(ctx.access.event)) };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * POST …/{template}/preview `{subject?, body?}` → `{preview: {subject, text, html}}`: the email as
- * it would be sent now, with the event's real name, logo, support address and dates, an example
- * recipient and an example link. Without a draft the saved (or default) wording is shown; a draft
- * must give both fields and is checked like PUT (422).
+ * POST …/{template}/preview `{subject?, body?, translations?, language?}` → `{preview: {subject,
+ * text, html}}`: the email as it would be sent now to a reader of `language` (default: the event's
+ * default language; one it does not offer → 422), with the event's real name, logo, support
+ * address and dates, an example recipient and an example link. Without a draft the saved (or
+ * default) wording is shown; a draft must give both fields and is checked like PUT (422).
  */
-export async function previewTemplate(ctx: EventCtx, name: string, draft: Partial<Wording>) {
+export async function previewTemplate(
+  ctx: EventCtx,
+  name: string,
+  draft: Partial<WordingInput> & { language?: string | undefined },
+) {
   const template = templateName(name);
+  const offered = offeredOf(ctx.access.event);
+  const lang = draft.language ?? offered.default_language;
+  if (!offered.languages.includes(lang))
+    throw unprocessable(
+      `language: ${lang} is not a language this event offers (${offered.languages.join(', ')})`,
+    );
   let wording: Wording | null;
+  let translations: Translations<'subject' | 'body'> = {};
   if (draft.subject !== undefined || draft.body !== undefined) {
     if (draft.subject === undefined || draft.body === undefined)
       throw unprocessable('A draft needs both subject and body');
     wording = checked(template, { subject: draft.subject, body: draft.body });
+    if (draft.translations)
+      translations = checkTranslations(draft.translations, offered, (w) => checked(template, w));
   } else {
     const row = await stored(ctx, template);
     wording = row ? { subject: row.subject, body: row.body } : null;
+    translations = row?.translations ?? {};
   }
-  return { preview: renderPreview(ctx, template, wording) };
+  return {
+    preview: renderPreview(ctx, template, {
+      wording,
+      wording_translations: translations,
+      lang,
+      default_language: offered.default_language,
+    }),
+  };
 }
 
-function renderPreview(ctx: EventCtx, template: EditableTemplate, wording: Wording | null): Rendered {
+type Wordings = {
+  wording: Wording | null;
+  wording_translations: Translations<'subject' | 'body'>;
+  lang: string;
+  default_language: string;
+};
+
+function renderPreview(ctx: EventCtx, template: EditableTemplate, wordings: Wordings): Rendered {
   const e = ctx.access.event;
   const base = ctx.config.baseUrl.replace(/\/$/, '');
   const event: EventBrand = {
@@ -179,7 +243,7 @@ function renderPreview(ctx: EventCtx, template: EditableTemplate, wording: Wordi
     timezone: e.timezone,
   };
   const inDays = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
-  const common = { event, wording };
+  const common = { event, ...wordings };
   if (template === 'invitation')
     return renderTemplate('invitation', {
       ...common,

@@ -5,7 +5,8 @@
  * sealed (email.service.ts); no subject, text or HTML holds a token outside the link itself.
  */
 import { escapeHtml } from '../../lib/html.js';
-import { rawText, translator } from '../../lib/i18n/index.js';
+import { languageInfo, rawText, translator } from '../../lib/i18n/index.js';
+import { textFor } from '../languages/translations.js';
 import { actionLink, type EventBrand, formatWhen, layout, textFooter } from './layout.js';
 import type { Rendered } from './templates.js';
 import { type EditableTemplate, fill, isLinkParagraph, paragraphs, type Wording } from './wording.js';
@@ -64,16 +65,28 @@ function langOf(v: EventEmail): string {
 }
 
 /**
- * The wording in `lang`: the organiser's translation, else (in the event's default language) the
- * organiser's own wording, else Muster's default from the catalog (`email.<template>.subject|body`).
+ * The wording in `lang`: the organiser's translation, else their own wording (in the event's default
+ * language: `fallback` when the reader's is another, so the email says so), else Muster's default
+ * from the catalog (`email.<template>.subject|body`), which every shipped language has.
  */
-function wordingIn(template: EditableTemplate, v: EventEmail, lang: string): Wording {
-  const own = v.wording_translations?.[lang];
-  if (v.wording && own?.subject && own.body) return { subject: own.subject, body: own.body };
-  if (v.wording) return v.wording;
+function wordingIn(
+  template: EditableTemplate,
+  v: EventEmail,
+  lang: string,
+): { wording: Wording; fallback: string | null } {
+  if (v.wording) {
+    const shown = textFor(lang, v.default_language ?? 'en', v.wording, v.wording_translations, [
+      'subject',
+      'body',
+    ]);
+    return { wording: shown.text, fallback: shown.fallback ? shown.language : null };
+  }
   return {
-    subject: rawText(lang, `email.${template}.subject`),
-    body: rawText(lang, `email.${template}.body`),
+    wording: {
+      subject: rawText(lang, `email.${template}.subject`),
+      body: rawText(lang, `email.${template}.body`),
+    },
+    fallback: null,
   };
 }
 
@@ -86,11 +99,13 @@ export function renderWording(
 ): Rendered {
   const v = withBrand(email);
   const lang = langOf(v);
-  const wording = wordingIn(template, v, lang);
+  const { wording, fallback } = wordingIn(template, v, lang);
+  const t = translator(lang);
   const all = { ...values, event_name: v.event.name, support_email: v.event.support_email };
   const label = rawText(lang, `email.${template}.link`);
   const parts = paragraphs(wording.body);
   const hasLink = parts.some((p) => /\{\{\s*link\s*\}\}/.test(p));
+  const note = fallback ? t('frame.fallback_note', { language: languageInfo(fallback).name }) : null;
   if (!hasLink) parts.push('{{link}}');
   const subject = fill(wording.subject, all).replace(/\s+/g, ' ').trim();
   const text = parts.map((p) => (isLinkParagraph(p) ? `${label}:\n${url}` : fill(p, { ...all, link: url })));
@@ -103,6 +118,16 @@ export function renderWording(
           .split(MARK)
           .join(`<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`),
   );
+  if (note) {
+    // The organiser's words are in another language than the frame: say so, and mark them up.
+    text.unshift(note);
+    html.splice(
+      0,
+      html.length,
+      `<em>${escapeHtml(note)}</em>`,
+      ...html.map((p) => `<span lang="${fallback}">${p}</span>`),
+    );
+  }
   return {
     subject,
     text: `${text.join('\n\n')}\n${textFooter(v.event, lang)}`,

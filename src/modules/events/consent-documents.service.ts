@@ -4,6 +4,8 @@
  * version 1; later saves edit the current version in place while no consent records it as signed,
  * and add a new version once one does, so every typed signature keeps the exact text it signed
  * (`consents.document_id`, set by the signing service through `documentIdForSigning`).
+ * Each version holds its text in the event's default language and `translations` in the other
+ * offered ones (docs/languages.md); what readers see: consent-document-text.ts.
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
@@ -12,10 +14,16 @@ import type { EventCtx } from '../../deps.js';
 import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
+import type { EventLanguages } from '../languages/languages.service.js';
+import {
+  checkTranslations,
+  offeredOf,
+  offeredTranslations,
+  type TextTranslations,
+} from '../languages/translations.js';
 import { requiredConsentTypes } from '../registration/lifecycle/completion.js';
 import {
   CONSENT_DOCUMENT_TYPES,
-  consentTitle,
   defaultConsentDocument,
   defaultConsentTranslations,
 } from './consent-defaults.js';
@@ -36,6 +44,15 @@ export interface ConsentDocumentBody {
   /** Signatures recorded against the current version; a save then adds a new version. */
   signed_count: number;
   updated_at: string | null;
+  /** The text in the event's other offered languages: `{es: {title, body}}` (built-in: the catalog's). */
+  translations: TextTranslations<'title' | 'body'>;
+}
+
+/** A save: the default-language text and, optionally, every other offered language's. */
+export interface DocumentInput {
+  title: string;
+  body: string;
+  translations?: Record<string, { title: string; body: string }> | undefined;
 }
 
 interface DocRow extends Record<string, unknown> {
@@ -44,6 +61,7 @@ interface DocRow extends Record<string, unknown> {
   version: number;
   title: string;
   body: string;
+  translations: Record<string, { title?: string; body?: string }> | null;
   updated_at: string;
   signed_count: number;
 }
@@ -51,7 +69,7 @@ interface DocRow extends Record<string, unknown> {
 /** The current version of each of the event's documents, with its signature count. */
 async function currentRows(db: Tx, eventId: number, type?: string): Promise<DocRow[]> {
   const res = await db.execute<DocRow>(sql`
-    SELECT DISTINCT ON (d.consent_type) d.id, d.consent_type, d.version, d.title, d.body, d.updated_at,
+    SELECT DISTINCT ON (d.consent_type) d.id, d.consent_type, d.version, d.title, d.body, d.translations, d.updated_at,
            (SELECT count(*)::int FROM consents c WHERE c.document_id = d.id AND c.status = 'signed') AS signed_count
       FROM event_consent_documents d
      WHERE d.event_id = ${eventId} ${type ? sql`AND d.consent_type = ${type}` : sql``}
@@ -63,9 +81,11 @@ function toBody(
   type: string,
   modules: EventModules,
   row: DocRow | undefined,
-  language = 'en',
+  offered: EventLanguages,
 ): ConsentDocumentBody {
-  const text = row ?? defaultConsentDocument(type, language);
+  const builtIn = defaultConsentDocument(type, offered.default_language);
+  const text = row ?? builtIn;
+  const stored = row ? row.translations : defaultConsentTranslations(type, builtIn.language);
   return {
     consent_type: type,
     title: text.title,
@@ -74,6 +94,7 @@ function toBody(
     required: requiredConsentTypes(modules).includes(type),
     signed_count: row ? Number(row.signed_count) : 0,
     updated_at: row ? isoTimestamp(row.updated_at) : null,
+    translations: offeredTranslations(stored, offered, ['title', 'body']),
   };
 }
 
@@ -89,7 +110,7 @@ export async function listConsentDocuments(
         type,
         event.modules,
         rows.find((r) => r.consent_type === type),
-        event.defaultLanguage,
+        offeredOf(event),
       ),
     ),
   };
@@ -113,32 +134,44 @@ export function checkDocumentText(input: { title: string; body: string }): { tit
 
 /**
  * PUT /events/{e}/consent_documents/{type} → `{consent_document}`. 404 for an unknown type; 422
- * (`{error}`, `extra.field` for pages) for an empty or too long title/body; 409 when another save of the same
- * document won a race (retry). Edits the current version in place while nobody signed it, else
- * adds version + 1. Audited `consent_documents.update` (metadata: type, version, new_version).
+ * (`{error}`, `extra.field` for pages, `extra.language` for a translation) for an empty or too long
+ * title/body, or a translation in a language the event does not offer or in its default; 409 when
+ * another save of the same document won a race (retry). Edits the current version in place while
+ * nobody signed it, else adds version + 1. `translations` absent: the current ones are kept when the
+ * default text is unchanged, else dropped (a translation belongs to the text it translates).
+ * Audited `consent_documents.update` (metadata: type, version, new_version; `languages` when translations were given).
  */
 export async function saveConsentDocument(
   ctx: EventCtx,
   type: string,
-  input: { title: string; body: string },
+  input: DocumentInput,
 ): Promise<{ consent_document: ConsentDocumentBody }> {
   if (!CONSENT_DOCUMENT_TYPES.includes(type)) throw notFound(DOCUMENT_NOT_FOUND);
   const text = checkDocumentText(input);
   const { event } = ctx.access;
+  const offered = offeredOf(event);
+  const given = input.translations && checkTranslations(input.translations, offered, checkDocumentText);
   try {
     return await ctx.db.transaction(async (tx) => {
+      const first = JSON.stringify(given ?? {});
       const inserted = await tx.execute<{ id: number }>(sql`
-        INSERT INTO event_consent_documents (event_id, consent_type, version, title, body)
-        VALUES (${event.id}, ${type}, 1, ${text.title}, ${text.body})
+        INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, translations)
+        VALUES (${event.id}, ${type}, 1, ${text.title}, ${text.body}, ${first}::jsonb)
         ON CONFLICT (event_id, consent_type, version) DO NOTHING RETURNING id`);
       let version = 1;
       let newVersion = inserted.rows.length > 0;
+      let translations: object = given ?? {};
       if (!newVersion) {
         // Locks the current version: a signature in flight (FOR SHARE) finishes first, and counts.
-        const current = await tx.execute<{ id: number; version: number }>(sql`
-          SELECT id, version FROM event_consent_documents
+        const current = await tx.execute<
+          Pick<DocRow, 'id' | 'version' | 'title' | 'body' | 'translations'>
+        >(sql`
+          SELECT id, version, title, body, translations FROM event_consent_documents
            WHERE event_id = ${event.id} AND consent_type = ${type} ORDER BY version DESC LIMIT 1 FOR UPDATE`);
         const row = current.rows[0]!;
+        const unchanged = row.title === text.title && row.body === text.body;
+        translations = given ?? (unchanged ? (row.translations ?? {}) : {});
+        const json = JSON.stringify(translations);
         const signed = await tx.execute(
           sql`SELECT 1 FROM consents WHERE document_id = ${row.id} AND status = 'signed' LIMIT 1`,
         );
@@ -146,9 +179,10 @@ export async function saveConsentDocument(
         version = newVersion ? Number(row.version) + 1 : Number(row.version);
         await tx.execute(
           newVersion
-            ? sql`INSERT INTO event_consent_documents (event_id, consent_type, version, title, body)
-                  VALUES (${event.id}, ${type}, ${version}, ${text.title}, ${text.body})`
-            : sql`UPDATE event_consent_documents SET title = ${text.title}, body = ${text.body}, updated_at = now()
+            ? sql`INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, translations)
+                  VALUES (${event.id}, ${type}, ${version}, ${text.title}, ${text.body}, ${json}::jsonb)`
+            : sql`UPDATE event_consent_documents SET title = ${text.title}, body = ${text.body},
+                         translations = ${json}::jsonb, updated_at = now()
                    WHERE id = ${row.id}`,
         );
       }
@@ -159,119 +193,18 @@ export async function saveConsentDocument(
         seriesId: event.seriesId,
         targetType: 'event',
         targetId: event.id,
-        metadata: { consent_type: type, version, new_version: newVersion },
+        metadata: {
+          consent_type: type,
+          version,
+          new_version: newVersion,
+          ...(given ? { languages: Object.keys(given) } : {}),
+        },
       });
       const [row] = await currentRows(tx, event.id, type);
-      return { consent_document: toBody(type, event.modules, row) };
+      return { consent_document: toBody(type, event.modules, row, offered) };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict('This document was changed at the same time; try again');
     throw error;
   }
-}
-
-/**
- * The titles the pages list a registration's consents under: per consent id, the title of the
- * version it signed, else of the event's current version, else the built-in title.
- */
-export async function consentTitlesOf(
-  db: Tx,
-  consentIds: number[],
-  lang?: string,
-): Promise<Map<number, string>> {
-  const titles = new Map<number, string>();
-  for (const id of consentIds) titles.set(id, (await consentDocumentText(db, id, lang)).title);
-  return titles;
-}
-
-/**
- * For a typed signature (inside its transaction): the id of the current version of the event's
- * document of `type`, stored first from the built-in text when the event has none, and share-locked
- * so an edit waits for the signature (and then makes a new version).
- */
-export async function documentIdForSigning(tx: Tx, eventId: number, type: string): Promise<number> {
-  const event = await tx.execute<{ default_language: string }>(
-    sql`SELECT default_language FROM events WHERE id = ${eventId}`,
-  );
-  const text = defaultConsentDocument(type, event.rows[0]?.default_language);
-  // The built-in text is stored with every shipped translation: the version keeps what each reader saw.
-  const translations = JSON.stringify(defaultConsentTranslations(type, text.language));
-  await tx.execute(sql`
-    INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, translations)
-    VALUES (${eventId}, ${type}, 1, ${text.title}, ${text.body}, ${translations}::jsonb)
-    ON CONFLICT (event_id, consent_type, version) DO NOTHING`);
-  const res = await tx.execute<{ id: number }>(sql`
-    SELECT id FROM event_consent_documents WHERE event_id = ${eventId} AND consent_type = ${type}
-     ORDER BY version DESC LIMIT 1 FOR SHARE`);
-  return Number(res.rows[0]!.id);
-}
-
-export interface ConsentPageText {
-  title: string;
-  /** The body split at blank lines. */
-  paragraphs: string[];
-  version: number | null;
-  /** The language of this title and text (the reader's, or the event's default when not translated). */
-  language: string;
-  /** True when the reader asked for another language and this text is the default one. */
-  fallback: boolean;
-  event: { name: string; logo_url: string | null; banner_url: string | null; timezone: string };
-}
-
-/**
- * The text a consent page shows: the version the consent was signed against, else the event's
- * current version, else the built-in text; in `lang` when that version has it (an organiser's
- * translation, or the built-in catalog text), else in the event's default language; with the
- * event's name, logo and banner. 404 for an unknown consent.
- */
-export async function consentDocumentText(
-  db: Tx,
-  consentId: number,
-  lang?: string,
-): Promise<ConsentPageText> {
-  const res = await db.execute<{
-    consent_type: string;
-    title: string | null;
-    body: string | null;
-    translations: Record<string, { title?: string; body?: string }> | null;
-    version: number | null;
-    name: string;
-    logo_url: string | null;
-    banner_url: string | null;
-    default_language: string;
-    timezone: string;
-  }>(sql`
-    SELECT c.consent_type, d.title, d.body, d.translations, d.version, e.name, e.logo_url, e.banner_url,
-           e.default_language, e.timezone
-      FROM consents c JOIN registrations r ON r.id = c.registration_id JOIN events e ON e.id = r.event_id
-      LEFT JOIN LATERAL (
-        SELECT title, body, translations, version FROM event_consent_documents d
-         WHERE (c.document_id IS NOT NULL AND d.id = c.document_id)
-            OR (c.document_id IS NULL AND d.event_id = r.event_id AND d.consent_type = c.consent_type)
-         ORDER BY version DESC LIMIT 1) d ON true
-     WHERE c.id = ${consentId}`);
-  const row = res.rows[0];
-  if (!row) throw notFound(DOCUMENT_NOT_FOUND);
-  const want = lang ?? row.default_language;
-  let text: { title: string; body: string; language: string };
-  if (row.title !== null && row.body !== null) {
-    const translated = want !== row.default_language ? row.translations?.[want] : undefined;
-    text =
-      translated?.title && translated.body
-        ? { title: translated.title, body: translated.body, language: want }
-        : { title: row.title, body: row.body, language: row.default_language };
-  } else {
-    text = defaultConsentDocument(row.consent_type, want);
-  }
-  return {
-    title: text.title || consentTitle(row.consent_type, text.language),
-    paragraphs: text.body
-      .split(/\n\s*\n/)
-      .map((p) => p.trim())
-      .filter((p) => p !== ''),
-    version: row.version === null ? null : Number(row.version),
-    language: text.language,
-    fallback: text.language !== want,
-    event: { name: row.name, logo_url: row.logo_url, banner_url: row.banner_url, timezone: row.timezone },
-  };
 }

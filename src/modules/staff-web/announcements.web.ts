@@ -5,7 +5,8 @@
  *   counts, and its chat blasts; `?show={id}` adds that announcement with the delivery state of
  *   each recipient (`&after=` pages them). (A query, not a path: one page, and the staff page
  *   matrix addresses pages by event only.)
- * - POST /staff/events/{e}/announcements: `intent=preview` re-renders the form with the email the
+ * - POST /staff/events/{e}/announcements (subject and message, and per other offered language
+ *   `tr_<code>_subject|body`, blank = none): `intent=preview` re-renders the form with the email the
  *   first recipient would get; `intent=send` schedules (time read in the event's zone), or for
  *   "send now" first shows a confirmation naming the number of addresses, whose button posts the
  *   same values with `confirmed=yes` and sends; then 303 to the announcement. Bad input re-renders the form (422) with the message.
@@ -24,6 +25,7 @@ import { listBlasts } from '../chat-blasts/chat-blasts.service.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
 import { STATUS_LABELS } from './format.js';
 import { attempt, eventFrame, field, fields, when } from './org-pages.js';
+import { formLanguages, translationsFromForm } from './translation-fields.js';
 
 const action = 'announcements.manage' as const;
 const session = { action, credential: 'session_cookie' } as const;
@@ -57,6 +59,8 @@ interface FormValues {
   statuses: string[];
   when: 'now' | 'later';
   send_at: string;
+  /** Subject and message per other offered language (`tr_<code>_subject|body`; blank = none). */
+  translations: Record<string, { subject: string; body: string }>;
 }
 
 const EMPTY: FormValues = {
@@ -66,6 +70,7 @@ const EMPTY: FormValues = {
   statuses: [...DEFAULT_STATUSES],
   when: 'now',
   send_at: '',
+  translations: {},
 };
 
 /** The form's values → the API body; a problem the service cannot name (no time given) → string. */
@@ -81,6 +86,7 @@ function toInput(v: FormValues, zone: string): ComposeInput | string {
   return {
     subject: v.subject,
     body: v.body,
+    translations: v.translations,
     audience: v.audience as ComposeInput['audience'],
     ...(v.audience === 'staff' ? {} : { statuses: statuses as ComposeInput['statuses'] }),
     send_at: sendAt,
@@ -145,6 +151,7 @@ export function announcementPages(web: Api, deps: Deps): void {
           label: STATUS_LABELS[s as RegistrationStatus] ?? s,
         })),
         zone: event.timezone,
+        languages: formLanguages(event),
       },
     };
   }
@@ -176,6 +183,10 @@ export function announcementPages(web: Api, deps: Deps): void {
         statuses: fields(body, 'statuses'),
         when: field(body, 'when') === 'later' ? 'later' : 'now',
         send_at: field(body, 'send_at'),
+        translations: translationsFromForm(body, formLanguages(ctx.access.event).others, [
+          'subject',
+          'body',
+        ] as const),
       };
       const input = toInput(values, ctx.access.event.timezone);
       const problem = (message: string) => render(ctx, 422, { values, errors: [{ message }] });

@@ -6,7 +6,8 @@
  * - POST /staff/events/{e}/emails/reminders: the switch (`enabled` checkbox) → 303.
  * - GET  /staff/events/{e}/emails/{template}: subject and body, the placeholders, a preview.
  * - POST /staff/events/{e}/emails/{template}: `intent=preview` shows the draft's preview (nothing
- *   saved), `intent=save` saves → 303; a problem re-renders the form with it (422).
+ *   saved), `intent=save` saves → 303; a problem re-renders the form with it (422). The wording
+ *   in each other offered language: `tr_<code>_subject|body` (blank = none, translation-fields.ts).
  * - POST /staff/events/{e}/emails/{template}/reset: back to Muster's wording → 303.
  */
 import type { FastifyReply } from 'fastify';
@@ -16,11 +17,12 @@ import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
 import { setRemindersEnabled } from '../email/email-settings.service.js';
+import type { WordingInput } from '../email/email-templates.service.js';
 import * as templates from '../email/email-templates.service.js';
-import type { Wording } from '../email/wording.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
 import { EventParams } from './home.web.js';
 import { eventNav } from './nav.js';
+import { formLanguages, translationsFromForm } from './translation-fields.js';
 
 const ACTION = 'email_templates.manage';
 const config = { action: ACTION, credential: 'session_cookie' } as const;
@@ -76,7 +78,7 @@ export function emailPages(web: Api, deps: Deps): void {
     reply: FastifyReply,
     template: string,
     status: number,
-    extra: { draft?: Wording; preview?: unknown; errors?: unknown[]; notice?: string },
+    extra: { draft?: WordingInput; preview?: unknown; errors?: unknown[]; notice?: string },
   ) => {
     const ctx = routeCtx(deps, request);
     const { email_template } = await templates.getTemplate(ctx, template);
@@ -86,7 +88,12 @@ export function emailPages(web: Api, deps: Deps): void {
       event: ctx.access.event,
       nav: eventNav(ctx.access, ctx.access.event.id, '/emails'),
       template: { ...email_template, title: TEMPLATE_TITLES[template] },
-      values: extra.draft ?? { subject: email_template.subject, body: email_template.body },
+      values: extra.draft ?? {
+        subject: email_template.subject,
+        body: email_template.body,
+        translations: email_template.translations,
+      },
+      languages: formLanguages(ctx.access.event),
       preview,
       errors: extra.errors ?? [],
       notice: extra.notice,
@@ -111,7 +118,12 @@ export function emailPages(web: Api, deps: Deps): void {
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
       const { template } = request.params;
-      const draft = { subject: one(request.body.subject), body: one(request.body.body) };
+      const { others } = formLanguages(ctx.access.event);
+      const draft = {
+        subject: one(request.body.subject),
+        body: one(request.body.body),
+        translations: translationsFromForm(request.body, others, ['subject', 'body'] as const),
+      };
       try {
         if (one(request.body.intent) === 'save') {
           await templates.putTemplate(ctx, template, draft);
@@ -121,7 +133,9 @@ export function emailPages(web: Api, deps: Deps): void {
         return renderEditor(request, reply, template, 200, { draft, preview });
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
-        const field = /^(The )?subject/i.test(error.message) ? 'subject' : 'body';
+        const lang = typeof error.extra.language === 'string' ? `${error.extra.language}-` : '';
+        const message = error.message.replace(/^translations\.[a-z-]+: /, '');
+        const field = `${lang}${/^(The )?subject/i.test(message) ? 'subject' : 'body'}`;
         return renderEditor(request, reply, template, 422, {
           draft,
           errors: [{ field, message: error.message }],

@@ -1,7 +1,8 @@
 /**
  * The setup wizard's content steps, over the same services as
  * `PUT /api/v1/events/{e}/consent_documents/{type}` and `PUT|DELETE /api/v1/events/{e}/images/{kind}`:
- * - POST …/setup/consents/{type}: saves one consent document (422 → the form again, field marked);
+ * - POST …/setup/consents/{type}: saves one consent document with its text in each other offered
+ *   language (`tr_<code>_title|body`, blank = none; 422 → the form again, field marked);
  * - POST …/setup/images/{kind}: a `multipart/form-data` upload (@fastify/multipart in this scope
  *   only). The body is parsed in preValidation, after the web scope's CSRF check, so these forms
  *   carry the CSRF token in their action URL (`?_csrf=`; web.plugin.ts reads it there too). A file
@@ -25,6 +26,7 @@ import {
 } from '../events/event-images.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { renderStep, setupUrl } from './setup.web.js';
+import { formLanguages, translationsFromForm } from './translation-fields.js';
 
 const PAGE = { action: 'event_setup.manage', credential: 'session_cookie' } as const;
 const EventId = Type.String({ pattern: '^[0-9]{1,9}$' });
@@ -32,13 +34,11 @@ const DocParams = Type.Object(
   { event_id: EventId, consent_type: Type.String({ pattern: '^[a-z_]{1,50}$' }) },
   { additionalProperties: false },
 );
-const DocForm = Type.Object(
-  {
-    _csrf: Type.Optional(Type.String({ maxLength: 200 })),
-    title: Type.Optional(Type.String({ maxLength: 1000 })),
-    body: Type.Optional(Type.String({ maxLength: 40_000 })),
-  },
-  { additionalProperties: false },
+/** `title`, `body` and per other offered language `tr_<code>_title|body` (translation-fields.ts). */
+const DocForm = Type.Record(
+  Type.String({ pattern: '^(_csrf|title|body|tr_[a-z]{2,3}_(title|body))$' }),
+  Type.String({ maxLength: 40_000 }),
+  { maxProperties: 50 },
 );
 const ImageParams = Type.Object(
   { event_id: EventId, kind: Type.Union(IMAGE_KINDS.map((k) => Type.Literal(k))) },
@@ -59,15 +59,22 @@ export function setupContentPages(web: Api, deps: Deps): void {
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
       const type = request.params.consent_type;
-      const draft = { consent_type: type, title: request.body.title ?? '', body: request.body.body ?? '' };
+      const { others } = formLanguages(ctx.access.event);
+      const draft = {
+        consent_type: type,
+        title: request.body.title ?? '',
+        body: request.body.body ?? '',
+        translations: translationsFromForm(request.body, others, ['title', 'body'] as const),
+      };
       try {
         await saveConsentDocument(ctx, type, draft);
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode === 404 || error.statusCode >= 500) throw error;
         const field = error.extra.field === 'body' ? 'body' : 'title';
+        const lang = typeof error.extra.language === 'string' ? `${error.extra.language}-` : '';
         return renderStep(deps, reply, ctx.access, error.statusCode, 'consents', {
           draft,
-          errors: [{ field: `doc-${type}-${field}`, message: error.message }],
+          errors: [{ field: `doc-${type}-${lang}${field}`, message: error.message }],
         });
       }
       return reply.redirect(`${setupUrl(ctx.access.event.id, 'consents')}?done=saved#doc-${type}`, 303);

@@ -29,6 +29,7 @@ import {
   valuesFromForm,
   valuesOf,
 } from './setup-steps.js';
+import { formLanguages } from './translation-fields.js';
 
 const PAGE = { action: 'event_setup.manage', credential: 'session_cookie' } as const;
 const EventId = Type.String({ pattern: '^[0-9]{1,9}$' });
@@ -49,7 +50,12 @@ export interface SetupPageExtra {
   values?: Record<string, string | boolean>;
   errors?: PageErrorItem[];
   /** Consent step: the document whose form is shown again with the typed text. */
-  draft?: { consent_type: string; title: string; body: string };
+  draft?: {
+    consent_type: string;
+    title: string;
+    body: string;
+    translations: Record<string, { title: string; body: string }>;
+  };
   notice?: string;
 }
 
@@ -88,6 +94,7 @@ export async function renderStep(
     notice: extra.notice ?? null,
     documents: step === 'consents' ? (await listConsentDocuments(ctx)).consent_documents : [],
     draft: extra.draft ?? null,
+    languages: formLanguages(event),
     logo: mediaPath(event.logoUrl),
     banner: mediaPath(event.bannerUrl),
   });

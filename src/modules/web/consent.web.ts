@@ -13,7 +13,7 @@ import type { Deps, RegistrationCtx } from '../../deps.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { formatWhen, languageInfo, type Translate, translator } from '../../lib/i18n/index.js';
-import { consentDocumentText } from '../events/consent-documents.service.js';
+import { consentDocumentText } from '../events/consent-document-text.js';
 import { signOwnConsent } from '../registration/lifecycle/registrations.service.js';
 import { eventBrand } from './brand.js';
 import type { PageErrorItem } from './forms.js';

@@ -18,7 +18,7 @@ import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { formatDate, type Translate, translator } from '../../lib/i18n/index.js';
 import { consentTitle } from '../events/consent-defaults.js';
-import { consentDocumentText, consentTitlesOf } from '../events/consent-documents.service.js';
+import { consentDocumentText, consentTitlesOf } from '../events/consent-document-text.js';
 import { problemsOf } from '../participants/record/problems.js';
 import {
   completePortal,

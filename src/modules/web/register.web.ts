@@ -17,7 +17,7 @@ import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { type Translate, translator } from '../../lib/i18n/index.js';
 import { consentTitle } from '../events/consent-defaults.js';
-import { consentTitlesOf } from '../events/consent-documents.service.js';
+import { consentTitlesOf } from '../events/consent-document-text.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';

@@ -13,7 +13,7 @@ import { EsignPermanentError } from '../../../integrations/docuseal.js';
 import { esignProviderFor } from '../../../integrations/esign.js';
 import { notFound, unprocessable } from '../../../lib/errors.js';
 import { recordAudit } from '../../audit/audit.service.js';
-import { documentIdForSigning } from '../../events/consent-documents.service.js';
+import { documentIdForSigning } from '../../events/consent-document-text.js';
 import { requiredConsentTypes } from './completion.js';
 import { recheckCompletion, type TransitionActor } from './lifecycle.js';
 
