@@ -66,6 +66,8 @@ describe('consent documents', () => {
       required: true,
       signed_count: 0,
       updated_at: null,
+      // The event offers English only: no other language to translate into.
+      translations: {},
     });
     expect(docs[2].required).toBe(false);
   });
