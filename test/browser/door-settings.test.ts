@@ -20,8 +20,8 @@ import {
   type SigninApp,
   startSigninApp,
 } from '../signin/harness.js';
-import { signInWithCode } from './flow.js';
-import { consoleErrors, describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
+import { signedInPage } from './flow.js';
+import { describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
 
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1100, height: 900 };
@@ -92,17 +92,11 @@ describeBrowser('the door’s settings in Chromium', () => {
     await t?.close();
   });
 
-  /** A signed-in browser at `size` on `path`; `init` runs before every page's scripts. */
+  /** A signed-in 360 px browser on `path`; `init` runs before every page's scripts. */
   async function signedIn(email: string, shot: string, path: string, init?: string) {
-    const context = await browser.newContext({ viewport: PHONE });
-    contexts.push(context);
-    if (init) await context.addInitScript(init);
-    const page = await context.newPage();
-    const errors = consoleErrors(page);
-    await page.goto(`${t.origin}${path}`);
-    await signInWithCode(t, page, email, `${shot}-signin`);
-    await page.waitForURL(`${t.origin}${path}`);
-    return { page, errors };
+    const signed = await signedInPage(t, browser, { email, shot, path, options: { viewport: PHONE }, init });
+    contexts.push(signed.context);
+    return signed;
   }
 
   async function openDesk(context: string, init?: string) {
