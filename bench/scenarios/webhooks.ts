@@ -179,14 +179,16 @@ export const webhooks: Scenario = {
               scan_context_id: context,
               client_scan_id: `lag-${k}`,
             }),
-          }).then(async (res) => {
-            const at = performance.timeOrigin + performance.now();
-            if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
-            answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
-          }).finally(() => {
-            open--;
-            freed?.();
-          }),
+          })
+            .then(async (res) => {
+              const at = performance.timeOrigin + performance.now();
+              if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
+              answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
+            })
+            .finally(() => {
+              open--;
+              freed?.();
+            }),
         );
       }
       await Promise.all(posts);

@@ -10,9 +10,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.js';
+import { closeAgents } from './agents.js';
 import { attempt, type Claimed } from './attempt.js';
 import { createRecorder } from './record.js';
-import { closeAgents } from './agents.js';
 
 export interface Dispatcher {
   /** Stops claiming; resolves when the attempts in flight have settled. */

@@ -78,7 +78,10 @@ export function createRecorder(deps: Deps): Recorder {
     pending = [];
     writing = writing.then(() =>
       recordOutcomes(deps, batch).catch((error) =>
-        deps.log.error({ err: error, deliveries: batch.length }, 'webhook dispatcher: recording attempts failed'),
+        deps.log.error(
+          { err: error, deliveries: batch.length },
+          'webhook dispatcher: recording attempts failed',
+        ),
       ),
     );
     return writing;
