@@ -56,7 +56,9 @@ export function startMemWindow(): MemWindow {
   const observer = new PerformanceObserver((list) => {
     const major = list
       .getEntries()
-      .some((e) => (e as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR);
+      .some(
+        (e) => (e as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR,
+      );
     if (!major) return;
     const m = process.memoryUsage();
     afterMajor = {

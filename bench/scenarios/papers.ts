@@ -51,7 +51,10 @@ function byDb(details: Record<string, Record<string, unknown>>): Record<string, 
   const out: Record<string, PaperDetail[]> = {};
   for (const [key, perDb] of Object.entries(details)) {
     if (!key.startsWith('papers-')) continue;
-    for (const [db, d] of Object.entries(perDb)) (out[db] ??= []).push(d as PaperDetail);
+    for (const [db, d] of Object.entries(perDb)) {
+      out[db] ??= [];
+      out[db].push(d as PaperDetail);
+    }
   }
   for (const sizes of Object.values(out)) sizes.sort((a, b) => a.n - b.n);
   return out;
@@ -97,11 +100,14 @@ export const papers: Scenario = {
         const rss = (r?: PaperRun) => r?.mem?.peakGrowthMB.rss ?? null;
         const kept = (r?: PaperRun) => r?.mem?.retainedMB.heapUsed ?? null;
         const two = sizes.length > 1;
-        const flat = (a: number | null, b: number | null) => (two && a !== null && b !== null ? b - a <= FLAT_MB : null);
+        const flat = (a: number | null, b: number | null) =>
+          two && a !== null && b !== null ? b - a <= FLAT_MB : null;
         const met =
           rss(wb) === null
             ? null
-            : rss(wb)! <= MEMORY_GOAL_MB && flat(rss(ws), rss(wb)) !== false && flat(kept(ws), kept(wb)) !== false;
+            : rss(wb)! <= MEMORY_GOAL_MB &&
+              flat(rss(ws), rss(wb)) !== false &&
+              flat(kept(ws), kept(wb)) !== false;
         return {
           what: `papers: ${file} server memory, ${small.n}→${big.n}`,
           db: db as 'pg' | 'pglite',

@@ -87,7 +87,9 @@ export async function limitedSecrets(t: TestApp, eventId: number): Promise<strin
               p.address->>'postal_code' AS postcode
          FROM people p JOIN registrations r ON r.person_id = p.id WHERE r.event_id = $1`,
     )),
-    ...(await q(`SELECT g.phone FROM guardians g JOIN registrations r ON r.id = g.registration_id WHERE r.event_id = $1`)),
+    ...(await q(
+      `SELECT g.phone FROM guardians g JOIN registrations r ON r.id = g.registration_id WHERE r.event_id = $1`,
+    )),
     ...(await q(
       `SELECT c.phone FROM emergency_contacts c JOIN registrations r ON r.id = c.registration_id WHERE r.event_id = $1`,
     )),

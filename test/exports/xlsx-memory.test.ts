@@ -11,7 +11,11 @@ import { describe, expect, it } from 'vitest';
 import type { Typed } from '../../src/modules/exports/cells.js';
 import { ENTRY_SLACK, xlsxSink } from '../../src/modules/exports/xlsx-writer.js';
 
-const COLUMNS = Array.from({ length: 40 }, (_, i) => ({ header: `Column ${i}`, type: 'text' as const, width: 12 }));
+const COLUMNS = Array.from({ length: 40 }, (_, i) => ({
+  header: `Column ${i}`,
+  type: 'text' as const,
+  width: 12,
+}));
 const BATCH = 500;
 const BATCHES = 16;
 
