@@ -25,6 +25,7 @@ import { DeskParams, DeskQuery } from './checkin.schemas.js';
 import { checkinDataRoutes } from './checkin-data.web.js';
 import { eventNav, may } from './nav.js';
 import { rollCallPage } from './roll-call.web.js';
+import { runSheetPage } from './run-sheet.web.js';
 
 const require = createRequire(import.meta.url);
 // The package exports its .wasm files; its browser (IIFE) build sits beside them in dist/.
@@ -82,4 +83,5 @@ export function checkinPages(web: Api, deps: Deps): void {
 
   checkinDataRoutes(web, deps);
   rollCallPage(web, deps);
+  runSheetPage(web, deps);
 }

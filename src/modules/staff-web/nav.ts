@@ -19,6 +19,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Participants', path: '/participants', action: 'participants.list' },
   { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
   { label: 'Arrivals', path: '/arrivals', action: 'travel.read' },
+  { label: 'Run sheet', path: '/run-sheet', action: 'participants.list' },
   { label: 'Invitations', path: '/invitations', action: 'participants.invite' },
   { label: 'Announcements', path: '/announcements', action: 'announcements.manage' },
   { label: 'Emails', path: '/emails', action: 'email_templates.manage' },

@@ -10,7 +10,8 @@
  *   door (event_write), like the bulk replay.
  * - the roll call (issue 24 "Exits and presence"): it lists the event's people by name, who is in
  *   and who left, so it is the participant list's rule (participants: not read_only); its live
- *   updates ride the stream above.
+ *   updates ride the stream above. The pickup run sheet (issue 24 "Travel pickups") lists the
+ *   day's arrivals by name in the same way: the participant list's rule too.
  * The data routes answer JSON (401 without a session); the stream is Server-Sent Events. Posts are
  * sent without the CSRF token here (403 for everyone before anything else); the same posts with a
  * valid token from read_only are refused with 403 and change nothing in test/web/staff-checkin.test.ts.
@@ -61,6 +62,13 @@ export const pages: StaffPage[] = [
     who: 'participants',
     target: 'event',
     url: (t) => `/staff/events/${t.event}/roll-call`,
+  },
+  {
+    route: 'GET /staff/events/:event_id/run-sheet',
+    action: 'participants.list',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/run-sheet`,
   },
   {
     route: `POST ${route('/scans')}`,
