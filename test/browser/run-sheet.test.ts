@@ -127,8 +127,7 @@ describeBrowser('pickup run sheet in Chromium', () => {
     await signInWithCode(t, small, world.users.ops.email, 'run-sheet-4-signin-360');
     await small.goto(`${t.origin}/staff/events/${world.events.A.id}/run-sheet`);
     await small.locator('#sheet-collected li', { hasText: 'Ali Anderson' }).waitFor();
-    const width = await small.evaluate(() => document.documentElement.scrollWidth);
-    expect(width).toBeLessThanOrEqual(360);
+    expect(await small.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await expectAccessible(small, 'run-sheet-4-360');
     await screenshot(small, 'run-sheet-4-360');
     await narrow.close();

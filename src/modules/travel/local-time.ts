@@ -42,3 +42,25 @@ export async function airportZone(iata: string | null | undefined, fallback: str
   if (!code || !/^[A-Z]{3}$/.test(code)) return fallback;
   return (await airportByIata(code))?.time_zone ?? fallback;
 }
+
+/**
+ * A leg's times on its airports' clocks: `departure_local` in the departure airport's zone and
+ * `arrival_local` in the arrival airport's zone ("Wed 8 Jul, 16:00 EDT"); null when the time or
+ * the airport's zone is unknown (an unknown code is never guessed into some other zone).
+ */
+export async function legLocalTimes(leg: {
+  departure_airport?: unknown;
+  arrival_airport?: unknown;
+  departure_time?: unknown;
+  arrival_time?: unknown;
+}): Promise<{ departure_local: string | null; arrival_local: string | null }> {
+  const at = async (code: unknown, time: unknown) => {
+    if (typeof code !== 'string' || typeof time !== 'string' || !time) return null;
+    const zone = await airportZone(code, '');
+    return zone ? localDateTime(time, zone) : null;
+  };
+  return {
+    departure_local: await at(leg.departure_airport, leg.departure_time),
+    arrival_local: await at(leg.arrival_airport, leg.arrival_time),
+  };
+}
