@@ -24,8 +24,8 @@ import {
   type SigninApp,
   startSigninApp,
 } from '../signin/harness.js';
-import { signInWithCode } from './flow.js';
-import { consoleErrors, describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
+import { signedInPage } from './flow.js';
+import { describeBrowser, expectAccessible, launchBrowser, screenshot } from './harness.js';
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const GREEN = [
@@ -104,14 +104,9 @@ describeBrowser('the door in Chromium (360 × 740)', () => {
 
   /** A signed-in phone on `path` (the desk by default). */
   async function openPhone(email: string, shot: string, path = `/staff/events/${event.id}/checkin`) {
-    const context = await browser.newContext(PHONE);
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = consoleErrors(page);
-    await page.goto(`${t.origin}${path}`);
-    await signInWithCode(t, page, email, `${shot}-signin`);
-    await page.waitForURL(`${t.origin}${path}`);
-    return { context, page, errors };
+    const phone = await signedInPage(t, browser, { email, shot, path, options: PHONE });
+    contexts.push(phone.context);
+    return phone;
   }
 
   async function openDesk(email: string, shot: string, context = 'Event check-in') {

@@ -3,12 +3,12 @@
  * through the HTTP API, links and codes read from the test SMTP server, and the page steps a person
  * takes (sign in, fill a section, sign a consent), each checked for accessibility and screenshotted.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { issueEventKey } from '../../src/modules/credentials/issue.service.js';
 import { createEventRecord, createSeries } from '../../src/modules/events/records.service.js';
 import type { SigninApp } from '../signin/harness.js';
-import { expectAccessible, screenshot } from './harness.js';
+import { consoleErrors, expectAccessible, screenshot } from './harness.js';
 
 export interface OpenEvent {
   id: number;
@@ -69,6 +69,26 @@ export async function signInWithCode(t: SigninApp, page: Page, email: string, sh
   const code = /(\d{6})/.exec(mail.text)![1]!;
   await page.getByLabel('Sign-in code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * A new browser profile (`options`: viewport and the like) that opens `path`, signs in as `email`
+ * and is back on `path`; `init` (a script) runs before each page's own scripts. The caller closes
+ * the returned context.
+ */
+export async function signedInPage(
+  t: SigninApp,
+  browser: Browser,
+  opts: { email: string; shot: string; path: string; options?: BrowserContextOptions; init?: string },
+) {
+  const context = await browser.newContext(opts.options);
+  if (opts.init) await context.addInitScript(opts.init);
+  const page = await context.newPage();
+  const errors = consoleErrors(page);
+  await page.goto(`${t.origin}${opts.path}`);
+  await signInWithCode(t, page, opts.email, `${opts.shot}-signin`);
+  await page.waitForURL(`${t.origin}${opts.path}`);
+  return { context, page, errors };
 }
 
 export async function heading(page: Page): Promise<string> {

@@ -407,6 +407,25 @@ describe('the mobile app’s session, in order', () => {
     expectFields('NFC scan answer', nfc.json, F.CREATE_SCAN);
     expectParticipantBase(nfc.json.participant);
 
+    // 9b. A ticket of a withdrawn registration (issue 24): the door refuses it; the app shows
+    // `error` from the 409, and nothing is stored (the scan sync below has only the two scans).
+    const gone = await makeRegistrant(t.deps, eventId, 'gone@example.org', 'withdrawn', {
+      first: 'Gina',
+      last: 'Gone',
+    });
+    const goneQr = await t.deps.db.execute<{ uuid: string }>(
+      sql`SELECT uuid FROM registrations WHERE id = ${gone.registrationId}`,
+    );
+    const refused = await call(token, 'POST', `${E}/scans`, {
+      participant_id: parseQr(`attend://checkin/${goneQr.rows[0]!.uuid}`),
+      scan_context_id: checkIn.id,
+      client_scan_id: `${Date.now().toString(36)}-qr2`,
+      source: 'qr',
+      scanned_at: new Date().toISOString(),
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toBe('Not admitted: Registration withdrawn');
+
     // 10. Incremental scan sync from the bootstrap cursor, as sync.ts pages it.
     await new Promise((resolve) => setTimeout(resolve, 20));
     const delta = await call(token, 'GET', `${E}/scans?since=${encodeURIComponent(boot.json.synced_at)}`);

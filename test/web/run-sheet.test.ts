@@ -216,7 +216,7 @@ describe('pickup run sheet', () => {
     for (const page of [ops, limited]) expect(page.body).not.toContain('Secret Lane');
   });
 
-  it('is linked from the desk, the overview, the arrivals board and the navigation', async () => {
+  it('is linked from the desk, the overview, the scan-context settings, the arrivals board and the navigation', async () => {
     const desk = await open(
       'ops',
       `/staff/events/${world.events.A.id}/checkin?context=${world.contexts.pickupA}`,
@@ -228,6 +228,10 @@ describe('pickup run sheet', () => {
     const overview = await open('ops', `/staff/events/${world.events.A.id}`);
     expect(overview.body).toContain(
       `href="/staff/events/${world.events.A.id}/run-sheet?context=${world.contexts.pickupA}">travel pickup (run sheet)</a>`,
+    );
+    const settings = await open('eventAdmin', `/staff/events/${world.events.A.id}/scan-contexts`);
+    expect(settings.body).toContain(
+      `href="/staff/events/${world.events.A.id}/run-sheet?context=${world.contexts.pickupA}">Pickup run sheet`,
     );
     const board = await open('ops', `/staff/events/${world.events.A.id}/arrivals?date=${DAY}`);
     expect(board.body).toContain(

@@ -75,6 +75,17 @@ export async function listScanContexts(ctx: EventCtx): Promise<{ scan_contexts: 
   return { scan_contexts: rows.map(contextJson) };
 }
 
+/**
+ * The scan-context settings page's list (staff-web/scan-contexts.web.ts): each context's JSON (its
+ * effective `refuse` list) plus `own_refuse`, whether it has a list of its own (false: the default).
+ */
+export async function scanContextSettings(
+  ctx: EventCtx,
+): Promise<(ScanContextJson & { own_refuse: boolean })[]> {
+  const rows = await contextRows(ctx.db, ctx.access.event.id);
+  return rows.map((row) => ({ ...contextJson(row), own_refuse: row.refuse !== null }));
+}
+
 /** A `scan_context_id` filter must name a context of the event (422), when given. */
 export async function checkContextFilter(db: Tx, eventId: number, id: number | undefined): Promise<void> {
   if (id === undefined) return;

@@ -7,7 +7,8 @@
  *   Its scripts (web/public/js/desk*.js) do the work; the page carries their settings as data
  *   attributes: each context's refuse list and presence tracking (the offline verdict), whether
  *   the caller may override, the event's time zone. No participant data is in the markup.
- * - The page's data routes (live stream, search, roster, scans, undo): checkin-data.web.ts.
+ * - The page's data routes (live stream, search, roster, scans, undo): checkin-data.web.ts; the roll
+ *   call: roll-call.web.ts; the scan-context settings (refuse lists, presence): scan-contexts.web.ts.
  * - The QR decoder (zxing-wasm's reader build and its WebAssembly file) from node_modules, at
  *   /assets/vendor/: no CDN (the CSP allows scripts and fetches from this origin only).
  */
@@ -26,6 +27,7 @@ import { checkinDataRoutes } from './checkin-data.web.js';
 import { eventNav, may } from './nav.js';
 import { rollCallPage } from './roll-call.web.js';
 import { runSheetPage } from './run-sheet.web.js';
+import { scanContextPages } from './scan-contexts.web.js';
 
 const require = createRequire(import.meta.url);
 // The package exports its .wasm files; its browser (IIFE) build sits beside them in dist/.
@@ -84,4 +86,5 @@ export function checkinPages(web: Api, deps: Deps): void {
   checkinDataRoutes(web, deps);
   rollCallPage(web, deps);
   runSheetPage(web, deps);
+  scanContextPages(web, deps);
 }

@@ -18,6 +18,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Overview', path: '', action: 'events.overview' },
   { label: 'Participants', path: '/participants', action: 'participants.list' },
   { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
+  { label: 'Scan contexts', path: '/scan-contexts', action: 'scan_contexts.manage' },
   { label: 'Arrivals', path: '/arrivals', action: 'travel.read' },
   { label: 'Run sheet', path: '/run-sheet', action: 'participants.list' },
   { label: 'Invitations', path: '/invitations', action: 'participants.invite' },

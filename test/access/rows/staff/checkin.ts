@@ -12,6 +12,9 @@
  *   and who left, so it is the participant list's rule (participants: not read_only); its live
  *   updates ride the stream above. The pickup run sheet (issue 24 "Travel pickups") lists the
  *   day's arrivals by name in the same way: the participant list's rule too.
+ * - the scan-context settings page and its forms (issue 24: "Per-context `refuse` list, editable by
+ *   event admins on the scan-context settings (page and API)"): the API's rule for changing a
+ *   context (contract §11: "set by event admins"): event_admin, series roles, global admins.
  * The data routes answer JSON (401 without a session); the stream is Server-Sent Events. Posts are
  * sent without the CSRF token here (403 for everyone before anything else); the same posts with a
  * valid token from read_only are refused with 403 and change nothing in test/web/staff-checkin.test.ts.
@@ -87,5 +90,28 @@ export const pages: StaffPage[] = [
     url: (t) => `${base(t)}/undo`,
     payload: 'participant_id=1&scan_context_id=1',
     answers: 'json',
+  },
+  {
+    route: 'GET /staff/events/:event_id/scan-contexts',
+    action: 'scan_contexts.manage',
+    who: 'event_manage',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/scan-contexts`,
+  },
+  {
+    route: 'POST /staff/events/:event_id/scan-contexts/:id',
+    action: 'scan_contexts.manage',
+    who: 'event_manage',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/scan-contexts/1`,
+    payload: 'refuse=minor',
+  },
+  {
+    route: 'POST /staff/events/:event_id/scan-contexts/:id/default',
+    action: 'scan_contexts.manage',
+    who: 'event_manage',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/scan-contexts/1/default`,
+    payload: '',
   },
 ];
