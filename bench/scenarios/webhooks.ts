@@ -28,6 +28,7 @@ import { type GoalLine, largest, type Scenario } from './types.js';
 const PARTICIPANTS = 6000;
 const RATE = 200; // scans per second in the lag phase
 const CONNECTIONS = 50;
+const LAG_CONNECTIONS = 50;
 const GOAL_RATIO = 0.9;
 
 export interface WebhooksResult {
@@ -159,10 +160,16 @@ export const webhooks: Scenario = {
       const answered = new Map<number, number>(); // scan id → performance.now() of its 200
       const posts: Promise<void>[] = [];
       const t0 = performance.now();
+      // At most LAG_CONNECTIONS posts in flight: an app that falls behind the rate must not make
+      // the client open connections without bound (the listen queue overflows and resets them).
+      let open = 0;
+      let freed: (() => void) | undefined;
       for (let k = 0; k < RATE * lagSeconds; k++) {
         const due = t0 + (k * 1000) / RATE;
         const wait = due - performance.now();
         if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        while (open >= LAG_CONNECTIONS) await new Promise<void>((r) => (freed = r));
+        open++;
         posts.push(
           fetch(`${base}/api/v1/events/${eventId}/scans`, {
             method: 'POST',
@@ -172,11 +179,16 @@ export const webhooks: Scenario = {
               scan_context_id: context,
               client_scan_id: `lag-${k}`,
             }),
-          }).then(async (res) => {
-            const at = performance.timeOrigin + performance.now();
-            if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
-            answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
-          }),
+          })
+            .then(async (res) => {
+              const at = performance.timeOrigin + performance.now();
+              if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
+              answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
+            })
+            .finally(() => {
+              open--;
+              freed?.();
+            }),
         );
       }
       await Promise.all(posts);

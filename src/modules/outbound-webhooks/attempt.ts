@@ -2,15 +2,11 @@
  * One delivery attempt and its record (docs/webhooks.md "Outbound", "Delivery"): the target is
  * checked again (targets.ts: a name that now resolves to a private address is refused without
  * connecting), the body is signed with the `standardwebhooks` package under the endpoint's secret
- * (and the previous one during a rotation: two signatures), sent (send.ts), and the result written
- * in one statement: the log row, the delivery (`succeeded`, or the next attempt per the retry
- * schedule, or `failed` after the last), and the endpoint's failure run. An endpoint failing for
- * longer than MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS is switched off (disable.ts).
+ * (and the previous one during a rotation: two signatures) and sent (send.ts); the outcome (the
+ * delivery's next state per the retry schedule) is recorded in batches by record.ts.
  */
-import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { Deps } from '../../deps.js';
-import { disableIfFailingTooLong } from './disable.js';
 import { type AttemptResult, post } from './send.js';
 import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
 
@@ -65,28 +61,21 @@ async function send(deps: Deps, row: Claimed): Promise<AttemptResult> {
   }
 }
 
-/** Runs one attempt of a claimed delivery and records it. */
-export async function attempt(deps: Deps, row: Claimed): Promise<void> {
+/** What one attempt leads to: the delivery's next state and, when pending, the delay in seconds. */
+export interface Outcome {
+  row: Claimed;
+  result: AttemptResult;
+  ok: boolean;
+  next: 'succeeded' | 'failed' | 'pending';
+  delaySeconds: number;
+}
+
+/** Runs one attempt of a claimed delivery; the caller records it (record.ts). Never throws for HTTP. */
+export async function attempt(deps: Deps, row: Claimed): Promise<Outcome> {
   const result = await send(deps, row);
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   const schedule = deps.config.outboundWebhooks.retrySchedule;
   const last = row.attempts >= schedule.length;
-  const delay = last ? 0 : schedule[row.attempts]!;
   const next = ok ? 'succeeded' : last ? 'failed' : 'pending';
-  await deps.db.execute(sql`
-    WITH a AS (
-      INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempt, status_code, duration_ms, response_excerpt, error)
-      VALUES (${row.delivery_id}, ${row.endpoint_id}, ${row.attempts}, ${result.status}, ${result.durationMs},
-              ${result.excerpt}, ${result.error})),
-    d AS (
-      UPDATE webhook_deliveries
-         SET status = ${next}::text,
-             delivered_at = CASE WHEN ${ok}::boolean THEN now() END,
-             next_attempt_at = CASE WHEN ${next}::text = 'pending'
-               THEN now() + make_interval(secs => ${delay}::double precision) ELSE next_attempt_at END
-       WHERE id = ${row.delivery_id} AND status = 'pending' AND attempts = ${row.attempts}::int)
-    UPDATE webhook_endpoints
-       SET failing_since = CASE WHEN ${ok}::boolean THEN NULL ELSE now() END
-     WHERE id = ${row.endpoint_id} AND (failing_since IS NOT NULL) = ${ok}::boolean`);
-  if (!ok) await disableIfFailingTooLong(deps, row.endpoint_id);
+  return { row, result, ok, next, delaySeconds: last ? 0 : schedule[row.attempts]! };
 }

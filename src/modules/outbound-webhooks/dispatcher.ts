@@ -4,12 +4,15 @@
  * `FOR UPDATE SKIP LOCKED` (any number of worker processes share it), and a claim moves the row's
  * `next_attempt_at` forward by a lease (the attempt timeout + 10 s), so a delivery whose worker
  * died mid-attempt is due again when the lease ends, with the same `webhook-id`. Attempts:
- * attempt.ts. It runs in every worker process (`muster serve` with the worker, `muster worker`) and
+ * attempt.ts; their outcomes are written in batches (record.ts), and a slot frees when the HTTP
+ * exchange ends. It runs in every worker process (`muster serve` with the worker, `muster worker`) and
  * stops claiming when the job queue stops.
  */
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.js';
+import { closeAgents } from './agents.js';
 import { attempt, type Claimed } from './attempt.js';
+import { createRecorder } from './record.js';
 
 export interface Dispatcher {
   /** Stops claiming; resolves when the attempts in flight have settled. */
@@ -41,6 +44,7 @@ export async function claimDue(deps: Deps, n: number): Promise<Claimed[]> {
 export function startWebhookDispatcher(deps: Deps): Dispatcher {
   const cfg = deps.config.outboundWebhooks;
   const inFlight = new Set<Promise<void>>();
+  const recorder = createRecorder(deps);
   let stopped = false;
   let wake: (() => void) | undefined;
   const sleep = (ms: number) =>
@@ -66,18 +70,24 @@ export function startWebhookDispatcher(deps: Deps): Dispatcher {
       }
       for (const row of claimed) {
         const run = attempt(deps, row)
+          .then((outcome) => recorder.add(outcome))
           .catch((error) =>
             deps.log.error({ err: error, delivery_id: row.delivery_id }, 'webhook attempt failed'),
           )
           .finally(() => {
             inFlight.delete(run);
-            wake?.();
+            // Claim again once half the slots are free: one claim per few deliveries, not per one.
+            if (inFlight.size <= cfg.concurrency / 2) wake?.();
           });
         inFlight.add(run);
       }
       // Busy: look again as soon as a slot frees; idle: after the poll interval.
       if (claimed.length === 0 || inFlight.size >= cfg.concurrency) await sleep(cfg.pollMs);
     }
+    // Write what finished before the database closes; an outcome lost here is sent again later.
+    await Promise.allSettled([...inFlight]);
+    await recorder.drain();
+    closeAgents();
   };
   const running = loop();
   return {
@@ -85,7 +95,6 @@ export function startWebhookDispatcher(deps: Deps): Dispatcher {
       stopped = true;
       wake?.();
       await running;
-      await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -3,10 +3,14 @@
  * checked (the URL's host goes only into `Host` and TLS SNI/certificate checks, never to a second
  * DNS lookup), no redirects followed (a 3xx is a failure), at most 64 KB of the answer read, the
  * whole attempt bounded by the timeout. Never throws: every outcome is an AttemptResult.
+ * Connections are kept alive per checked address (agents.ts), so a burst to one receiver does not
+ * open a connection per message; a kept connection the receiver closed meanwhile is retried once
+ * on a new one (Node's `reusedSocket` pattern).
  */
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { agentFor } from './agents.js';
 
 /** Most bytes of a response body read; the rest is dropped with the connection. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -27,6 +31,7 @@ export function post(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  reuse = true,
 ): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -55,15 +60,21 @@ export function post(
         'user-agent': 'Muster-Webhooks/1.0',
         ...headers,
       },
-      agent: false,
+      agent: reuse ? agentFor(url.protocol, target.address, url.port, url.hostname) : false,
     });
     const timer = setTimeout(() => {
       req.destroy();
       done({ status: null, excerpt: null, error: `timeout after ${timeoutMs} ms` });
     }, timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      done({ status: null, excerpt: null, error: error.code ?? error.message.slice(0, 200) }),
-    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && error.code === 'ECONNRESET' && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(post(url, target, headers, body, timeoutMs, false));
+        return;
+      }
+      done({ status: null, excerpt: null, error: error.code ?? error.message.slice(0, 200) });
+    });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       const chunks: Buffer[] = [];
