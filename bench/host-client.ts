@@ -18,6 +18,8 @@ export class HostClient {
       execArgv: [
         '--import',
         'tsx',
+        // bench/memory.ts: a full collection before and after a measured window.
+        '--expose-gc',
         ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
         // BENCH_HOST_FLAGS="--single-threaded-gc …": Node/V8 flags for the server process only.
         ...(process.env.BENCH_HOST_FLAGS?.split(/\s+/).filter(Boolean) ?? []),

@@ -36,6 +36,28 @@ export interface ElStats {
   gc?: { count: number; totalMs: number; maxMs: number; majorCount: number };
 }
 
+/** Parts of `process.memoryUsage()` (bytes, or MB where named so). */
+export interface MemParts {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Memory of the server process over a window, by part (bench/memory.ts says what each part is). */
+export interface MemStats {
+  /** Whether the baseline and `retainedMB` were taken after a full garbage collection. */
+  gcForced: boolean;
+  /** Each part at the start (after a full collection), MB. */
+  startMB: MemParts;
+  /** Each part's peak during the window minus its start, MB. */
+  peakGrowthMB: MemParts;
+  /** heapUsed and external right after V8's own major collections, highest, minus the start (MB). */
+  afterMajorGcPeakMB: { heapUsed: number; external: number } | null;
+  /** Each part after a full collection at the end minus its start, MB: what the window left behind. */
+  retainedMB: MemParts;
+}
+
 export interface HostApi {
   /** Opens the database and servers; `reset` first removes a previous bench seed. */
   open(args: { target: DbTarget; reset: boolean }): Promise<OpenResult>;
@@ -53,6 +75,9 @@ export interface HostApi {
   sessionCookie(): Promise<{ cookie: string }>;
   elStart(): Promise<void>;
   elStop(): Promise<ElStats>;
+  /** Memory by part over a window (bench/memory.ts): full collection, baseline, 20 ms samples. */
+  memStart(): Promise<void>;
+  memStop(): Promise<MemStats>;
   /**
    * PGlite only: stops the servers and the embedded worker, opens the same data folder with
    * `new PGlite(dir)` on the host's main thread, runs the statement `repeats` times while sampling

@@ -20,6 +20,7 @@ import { SESSION_COOKIE, type SealedSession } from '../src/http/session-cookie.j
 import { createDeps, type OwnedDeps } from '../src/server.js';
 import { type FloorServer, startFloorServer } from './floor.js';
 import type { DbTarget, ElStats, HostApi, HostRequest, HostResponse, Servers } from './host-protocol.js';
+import { type MemWindow, startMemWindow } from './memory.js';
 import { type BenchEvent, growTo, resetBench, setupBenchEvent } from './seed-large.js';
 import { FLOOR_TABLE, floorFillStatements } from './sql.js';
 
@@ -35,6 +36,7 @@ interface Running {
 let running: Running | null = null;
 let event: BenchEvent | null = null;
 let histogram: IntervalHistogram | null = null;
+let memWindow: MemWindow | null = null;
 /** RSS sampling alongside the event-loop monitor (every 20 ms). */
 let rss: { start: number; max: number; timer: NodeJS.Timeout } | null = null;
 /** GC pauses observed alongside the event-loop monitor: each pause's duration and the major ones. */
@@ -225,6 +227,18 @@ const api: HostApi = {
       stats.rssGrowthMB = Math.round((Math.max(rss.max, process.memoryUsage.rss()) - rss.start) / 2 ** 20);
       rss = null;
     }
+    return stats;
+  },
+
+  async memStart() {
+    memWindow?.stop();
+    memWindow = startMemWindow();
+  },
+
+  async memStop() {
+    if (!memWindow) throw new Error('host: memory window not started');
+    const stats = memWindow.stop();
+    memWindow = null;
     return stats;
   },
 

@@ -3,7 +3,8 @@
  * adult participant signs in through the email-code flow, opens the Travel section, picks an
  * airport by typing "heath" (combobox: expanded listbox, arrow keys, Enter), checks a flight against
  * the fake AeroDataBox server and sees the form filled (airports, times, airline, mode); an unknown
- * flight, a wrong date and a provider that is down each give their plain message. Saved, the flight
+ * flight, a wrong date and a provider that is down each give their plain message; each leg time
+ * (entered in UTC) shows its airport-local reading and follows an edit. Saved, the flight
  * is the journey's leg and the stored later legs are kept. axe-core on every state; the same form at
  * 360 px; and without JavaScript the plain fields still submit, an airport typed by name being
  * refused with the codes it may mean. Staff get the same on the participant page's travel edit.
@@ -145,6 +146,13 @@ describeBrowser('travel form in Chromium', () => {
     expect(await group.getByLabel('Flight arrival date and time (UTC)').inputValue()).toBe(
       '2027-07-06T17:05',
     );
+    // Each time (entered in UTC) is also shown on its airport's clock, updated as the form fills.
+    const locals = group.locator('.local-time');
+    await expect.poll(() => locals.nth(0).textContent()).toBe('Local time at LHR: Tue 6 Jul, 10:30 BST');
+    await expect.poll(() => locals.nth(1).textContent()).toBe('Local time at JFK: Tue 6 Jul, 13:05 GMT-4');
+    await group.getByLabel('Flight arrival date and time (UTC)').fill('2027-07-06T18:05');
+    await expect.poll(() => locals.nth(1).textContent()).toBe('Local time at JFK: Tue 6 Jul, 14:05 GMT-4');
+    await group.getByLabel('Flight arrival date and time (UTC)').fill('2027-07-06T17:05');
     const journey = page.getByRole('group', { name: 'Going home', exact: true });
     expect(await journey.getByLabel('How are you travelling?').inputValue()).toBe('plane');
     expect(await journey.getByLabel('Airline, train or bus company').inputValue()).toBe('British Airways');

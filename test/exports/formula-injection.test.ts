@@ -127,6 +127,8 @@ describe('CSV formula injection', () => {
     expect(seen).toContain("'\t=1+1");
     expect(seen).toContain("'\r=2+2");
     expect(seen).toContain("'-10+20");
+    expect(seen).toContain("'+44 cmd");
+    expect(seen).toContain('pollen\r\n+SUM(1,2)');
     expect(seen).toContain("'=2+2");
     expect(seen).toContain('say "hi", then\n-2+3');
   }, 300_000);

@@ -1,8 +1,9 @@
 /**
  * Shared helpers of the export tests: a CSV reader that splits rows the way a spreadsheet program
  * does (every unquoted LF, CR or CRLF ends a row), and values a participant could plant to smuggle a
- * formula into staff's files.
+ * formula into staff's files; and the values a limited user's files must never hold.
  */
+import type { TestApp } from '../support/app.js';
 
 /** Reads CSV like Excel or LibreOffice: quotes only open at a cell's start; any unquoted line end ends the row. */
 export function spreadsheetRows(text: string): string[][] {
@@ -70,4 +71,31 @@ export const PLANTED = [
 /** Every cell of a spreadsheet-read CSV that would start a formula (E.164 phones are plain numbers). */
 export function formulaCells(rows: string[][]): string[] {
   return rows.flat().filter((c) => FORMULA_START.test(c) && !E164.test(c));
+}
+
+/**
+ * What a limited user's files (CSV, XLSX, PDF) must not hold for `eventId`: every phone (the
+ * person's, guardians', emergency contacts'), date of birth, address line, postcode and travel
+ * origin address of its registrations.
+ */
+export async function limitedSecrets(t: TestApp, eventId: number): Promise<string[]> {
+  const q = async (text: string) =>
+    (await t.deps.database.pool.query(text, [eventId])).rows.flatMap((r) => Object.values(r));
+  const values = [
+    ...(await q(
+      `SELECT p.phone, to_char(p.date_of_birth, 'YYYY-MM-DD') AS dob, p.address->>'line_1' AS line,
+              p.address->>'postal_code' AS postcode
+         FROM people p JOIN registrations r ON r.person_id = p.id WHERE r.event_id = $1`,
+    )),
+    ...(await q(
+      `SELECT g.phone FROM guardians g JOIN registrations r ON r.id = g.registration_id WHERE r.event_id = $1`,
+    )),
+    ...(await q(
+      `SELECT c.phone FROM emergency_contacts c JOIN registrations r ON r.id = c.registration_id WHERE r.event_id = $1`,
+    )),
+    ...(await q(
+      `SELECT t.origin_address FROM travels t JOIN registrations r ON r.id = t.registration_id WHERE r.event_id = $1`,
+    )),
+  ];
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== ''))];
 }

@@ -70,7 +70,7 @@ describe('check-in desk page', () => {
     expect(page.body).toContain('<h1 class="desk-title">Check-in desk</h1>');
     expect(page.body).toMatch(
       new RegExp(
-        `<option value="${world.contexts.checkInA}" data-refuse="withdrawn rejected banned" data-presence="false" selected>`,
+        `<option value="${world.contexts.checkInA}" data-refuse="withdrawn rejected banned" data-presence="false" data-pickup="false" selected>`,
       ),
     );
     // ops may not let a refused person in: the desk offers no override (the API answers 403 anyway).

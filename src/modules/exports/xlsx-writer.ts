@@ -2,9 +2,10 @@
  * XLSX writer (docs/exports.md "XLSX"): exceljs's streaming WorkbookWriter. The data sheet is named
  * after the preset, has a bold header row frozen in place, an autofilter over every column, column
  * widths and number formats for dates and times; a second sheet "About" says who exported what,
- * when and with which filters. Rows are committed as they arrive, so memory stays flat.
+ * when and with which filters. Rows are committed as they arrive and the writer waits for the zip to
+ * compress them (see `sheetEntry`), so memory stays flat in the row count.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { CellType } from './columns.js';
 import { drained, type SheetSink } from './sink.js';
@@ -22,7 +23,58 @@ export function sheetName(label: string): string {
   return label.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31);
 }
 
-export function xlsxSink(columns: SheetColumn[], name: string): SheetSink {
+/** Uncompressed sheet XML the zip may have waiting before `write` waits for it (bytes). */
+export const ENTRY_SLACK = 1 << 20;
+
+/** The writable end of a zip entry (a readable-stream v2 PassThrough inside archiver). */
+interface EntryInput {
+  _writableState?: { length?: number };
+  once(event: 'drain' | 'close', fn: () => void): unknown;
+  off(event: 'drain' | 'close', fn: () => void): unknown;
+}
+
+/** What the sheet's zip entry has not yet compressed, and a wait for it. */
+export interface SheetEntry {
+  /** Bytes of sheet XML waiting to be compressed. */
+  pending(): number;
+  /** Resolves once the zip has taken everything waiting, or `out` has closed. */
+  drained(out: Readable): Promise<void>;
+}
+
+/**
+ * The sheet's zip entry. exceljs's streaming worksheet writes its XML into the zip (archiver)
+ * without back-pressure (its StreamBuf ignores `write()`'s answer), so when rows are committed
+ * faster than the zip deflates them, the uncompressed XML piles up in the entry's input: measured
+ * ~70 MB at 20,000 rows of 60 columns (docs/performance.md "Papers"). Waiting for it bounds that.
+ * Null if exceljs's internals change shape (test/exports/xlsx-memory.test.ts then fails).
+ */
+export function sheetEntry(sheet: ExcelJS.Worksheet): SheetEntry | null {
+  const input = (sheet as unknown as { stream?: { pipes?: EntryInput[] } }).stream?.pipes?.[0];
+  if (typeof input?._writableState?.length !== 'number' || typeof input.once !== 'function') return null;
+  const pending = () => input._writableState?.length ?? 0;
+  return {
+    pending,
+    drained: (out) =>
+      new Promise<void>((resolve) => {
+        if (pending() === 0 || out.destroyed) return resolve();
+        const done = () => {
+          input.off('drain', done);
+          input.off('close', done);
+          out.off('close', done);
+          resolve();
+        };
+        input.once('drain', done);
+        input.once('close', done);
+        out.once('close', done);
+      }),
+  };
+}
+
+/**
+ * The XLSX sink. `pending()`: bytes of sheet XML not yet compressed (bounded by ENTRY_SLACK plus
+ * one `write`'s rows; test/exports/xlsx-memory.test.ts).
+ */
+export function xlsxSink(columns: SheetColumn[], name: string): SheetSink & { pending(): number } {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
@@ -41,10 +93,13 @@ export function xlsxSink(columns: SheetColumn[], name: string): SheetSink {
   const header = sheet.addRow(columns.map((c) => c.header));
   header.font = { bold: true };
   header.commit();
+  const entry = sheetEntry(sheet);
   return {
     stream: out,
+    pending: () => entry?.pending() ?? 0,
     async write(rows) {
       for (const row of rows) sheet.addRow(row).commit();
+      if (entry && entry.pending() > ENTRY_SLACK) await entry.drained(out);
       await drained(out);
     },
     async end(about) {

@@ -14,6 +14,7 @@ import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { arrivalsBoard, type Board } from '../travel/board.service.js';
 import { pageResponses } from '../web/web.schemas.js';
+import { may } from './nav.js';
 import { eventFrame, when } from './org-pages.js';
 
 const action = 'travel.read' as const;
@@ -75,6 +76,7 @@ export function arrivalsPages(web: Api, deps: Deps): void {
         ...view(board),
         refresh: request.query.refresh ?? 30,
         scripts: ['/assets/js/arrivals.js'],
+        runSheet: may(ctx.access, 'participants.list'),
       });
     },
   );

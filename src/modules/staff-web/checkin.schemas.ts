@@ -15,6 +15,15 @@ export const DeskQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** GET …/run-sheet: which pickup context and which day (YYYY-MM-DD in the event's zone; default today). */
+export const RunSheetQuery = Type.Object(
+  {
+    context: Type.Optional(Type.String({ maxLength: 12, description: 'Travel pickup context id' })),
+    date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
+  },
+  { additionalProperties: false },
+);
+
 /** POST …/checkin/scans: the API's bulk replay body (at least one scan). */
 export const DeskScansBody = Type.Object(
   { scans: Type.Array(BulkScanItem, { minItems: 1, maxItems: MAX_BULK_SCANS }) },

@@ -26,6 +26,7 @@ import { DeskParams, DeskQuery } from './checkin.schemas.js';
 import { checkinDataRoutes } from './checkin-data.web.js';
 import { eventNav, may } from './nav.js';
 import { rollCallPage } from './roll-call.web.js';
+import { runSheetPage } from './run-sheet.web.js';
 import { scanContextPages } from './scan-contexts.web.js';
 
 const require = createRequire(import.meta.url);
@@ -84,5 +85,6 @@ export function checkinPages(web: Api, deps: Deps): void {
 
   checkinDataRoutes(web, deps);
   rollCallPage(web, deps);
+  runSheetPage(web, deps);
   scanContextPages(web, deps);
 }

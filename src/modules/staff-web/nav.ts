@@ -20,6 +20,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
   { label: 'Scan contexts', path: '/scan-contexts', action: 'scan_contexts.manage' },
   { label: 'Arrivals', path: '/arrivals', action: 'travel.read' },
+  { label: 'Run sheet', path: '/run-sheet', action: 'participants.list' },
   { label: 'Invitations', path: '/invitations', action: 'participants.invite' },
   { label: 'Announcements', path: '/announcements', action: 'announcements.manage' },
   { label: 'Emails', path: '/emails', action: 'email_templates.manage' },

@@ -29,7 +29,13 @@ import {
   valuesFromDetail,
 } from '../web/forms.js';
 import { fieldId, type Section } from '../web/sections.js';
-import { airportErrors, flightTexts, hasAirportFields, TRAVEL_FORM_SCRIPT } from '../web/travel-form.js';
+import {
+  airportErrors,
+  flightTexts,
+  hasAirportFields,
+  localTimes,
+  TRAVEL_FORM_SCRIPT,
+} from '../web/travel-form.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
 import { pageData, participantPath, readCtx, readDetail, sectionView } from './record/page.js';
 import { STAFF_SECTIONS, sectionFor } from './record/sections.js';
@@ -96,7 +102,13 @@ async function renderForm(
     ...state,
     fieldErrors,
     fieldId,
-    ...(hasAirportFields(section) ? { flightTexts: flightTexts('en'), scripts: [TRAVEL_FORM_SCRIPT] } : {}),
+    ...(hasAirportFields(section)
+      ? {
+          flightTexts: flightTexts('en'),
+          scripts: [TRAVEL_FORM_SCRIPT],
+          localTimes: await localTimes(section, state.values, 'en'),
+        }
+      : {}),
   };
   if (isHtmx(request)) return reply.page(status, 'staff/participant-form', data);
   const detail = await readDetail(ctx, pe);

@@ -3,9 +3,9 @@
  * call"): for a scan context that tracks presence, who is inside now, who left (when, and who
  * collected them for callers who may read personal data) and who was expected and never arrived.
  * Action `participants.list` (it lists the event's people by name: event access except
- * `read_only`). Its script (web/public/js/roll-call.js) listens to the desk's scan stream
- * (…/checkin/stream, Server-Sent Events) and reloads the lists when any device scans, so two
- * phones at two doors see one roll. Without JavaScript it is the same lists, reloaded by hand.
+ * `read_only`). Its script (web/public/js/live-lists.js, shared with the run sheet) listens to
+ * the desk's scan stream (…/checkin/stream, Server-Sent Events) and reloads the lists when any
+ * device scans, so two phones at two doors see one roll. Without JavaScript it is the same lists, reloaded by hand.
  */
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';

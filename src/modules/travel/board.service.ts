@@ -9,6 +9,7 @@ import type { EventCtx } from '../../deps.js';
 import type { LiveStatus } from '../../integrations/flights/provider.js';
 import { airportByIata } from './airports.data.js';
 import { type BoardRow, boardRows } from './board.repo.js';
+import { localTime } from './local-time.js';
 import { type TrackingState, trackingState } from './tracking.budget.js';
 import type { PickupState } from './travel.schemas.js';
 
@@ -44,22 +45,6 @@ export interface Board {
   tracking: TrackingState;
 }
 
-const FORMATS = new Map<string, Intl.DateTimeFormat>();
-function localText(iso: string | null, zone: string): string {
-  if (!iso) return '';
-  let f = FORMATS.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone: zone,
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    FORMATS.set(zone, f);
-  }
-  return f.format(new Date(iso));
-}
-
 function pickup(row: BoardRow): PickupState | null {
   if (row.direction === 'outbound') return null;
   if (row.collected) return 'collected';
@@ -90,8 +75,8 @@ async function group(rows: BoardRow[], inbound: boolean): Promise<BoardAirport[]
       otherAirport: inbound ? row.departure_airport : row.arrival_airport,
       scheduled,
       expected,
-      scheduledText: localText(scheduled, airport.timeZone),
-      expectedText: localText(expected, airport.timeZone),
+      scheduledText: localTime(scheduled, airport.timeZone),
+      expectedText: localTime(expected, airport.timeZone),
       delayMinutes:
         live && scheduled ? Math.round((Date.parse(live) - Date.parse(scheduled)) / 60_000) : null,
       status: row.live_status,

@@ -33,7 +33,13 @@ import {
 import { knownError } from './known-errors.js';
 import { type PageLanguage, pageLanguage } from './language.js';
 import { fieldId, SECTIONS, type Section, sectionByKey, sectionsIn } from './sections.js';
-import { airportErrors, flightTexts, hasAirportFields, TRAVEL_FORM_SCRIPT } from './travel-form.js';
+import {
+  airportErrors,
+  flightTexts,
+  hasAirportFields,
+  localTimes,
+  TRAVEL_FORM_SCRIPT,
+} from './travel-form.js';
 import { CsrfForm, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
 
 type Json = Record<string, unknown>;
@@ -92,7 +98,7 @@ function sectionOf(key: string, lang: string): Section {
 export const ownPage = (deps: Deps, request: FastifyRequest & RoutedRequest<'registrations.own'>) =>
   pageLanguage(deps, request, { eventId: ownCtx(deps, request).access.registration.eventId });
 
-function renderSection(
+async function renderSection(
   reply: FastifyReply,
   status: number,
   pe: string,
@@ -114,7 +120,11 @@ function renderSection(
     fieldErrors,
     fieldId,
     ...(hasAirportFields(section)
-      ? { scripts: [TRAVEL_FORM_SCRIPT], flightTexts: flightTexts(page.lang) }
+      ? {
+          scripts: [TRAVEL_FORM_SCRIPT],
+          flightTexts: flightTexts(page.lang),
+          localTimes: await localTimes(section, values, page.lang),
+        }
       : {}),
   });
 }

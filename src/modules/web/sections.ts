@@ -33,6 +33,11 @@ export interface Field {
   optionLabels?: Record<string, string>;
   /** The message when a required field is left blank (`Enter your legal first name`). */
   requiredMessage?: string;
+  /**
+   * A leg's time (entered in UTC): the airport field whose zone it is also shown in, as
+   * "Local time at LHR: Thu 9 Jul, 14:05 BST" under the input (docs/travel.md "Times").
+   */
+  localOf?: string;
 }
 
 export interface Group {
@@ -93,8 +98,10 @@ function buildSections(t: Translate): Section[] {
           hint: t('form.flight.airport_hint'),
         }),
         f(`${leg}.arrival_airport`, t('form.flight.to'), 'airport', { hint: t('form.flight.airport_hint') }),
-        f(`${leg}.departure_time`, t('form.flight.departure'), 'datetime'),
-        f(`${leg}.arrival_time`, t('form.flight.arrival'), 'datetime'),
+        f(`${leg}.departure_time`, t('form.flight.departure'), 'datetime', {
+          localOf: `${leg}.departure_airport`,
+        }),
+        f(`${leg}.arrival_time`, t('form.flight.arrival'), 'datetime', { localOf: `${leg}.arrival_airport` }),
       ],
     };
   };

@@ -2,11 +2,13 @@
  * The travel section's extras (docs/travel.md "Travel form"): the words its script shows
  * (web/public/js/travel-form.js: the airport type-ahead and "Check this flight"), and the check of
  * the airport fields on submit, so the form works without JavaScript: a typed airport must be a
- * known IATA code; anything else is a field error that names the closest airports by code.
+ * known IATA code; anything else is a field error that names the closest airports by code. And
+ * each leg time's reading on its airport's clock, shown under the (UTC) input.
  */
 import { type Translate, translator } from '../../lib/i18n/index.js';
 import { airportByIata } from '../travel/airports.data.js';
 import { searchAirports } from '../travel/airports.service.js';
+import { airportZone, localDateTime } from '../travel/local-time.js';
 import type { PageErrorItem, Values } from './forms.js';
 import { fieldId, type Section } from './sections.js';
 
@@ -31,13 +33,21 @@ export function flightTexts(lang: string): Record<string, string> {
     'unavailable',
     'airports_found',
     'no_airports',
+    'local_time',
   ];
   return Object.fromEntries(keys.map((k) => [k, raw(t, `form.flight.${k}`)]));
 }
 
 /** A catalog message with its `{placeholders}` left for the script. */
 const raw = (t: Translate, key: string) =>
-  t(key, { code: '{code}', carrier: '{carrier}', from: '{from}', to: '{to}', count: '{count}' });
+  t(key, {
+    code: '{code}',
+    carrier: '{carrier}',
+    from: '{from}',
+    to: '{to}',
+    count: '{count}',
+    time: '{time}',
+  });
 
 /**
  * The airport fields of `section` whose value is not a known IATA airport code, as field errors:
@@ -66,4 +76,30 @@ export async function airportErrors(
     errors.push({ field: fieldId(field.name), message });
   }
   return errors;
+}
+
+/**
+ * For each leg time field of `section` (`localOf`), its value on the airport's clock:
+ * `{field name: "Local time at LHR: Thu 9 Jul, 14:05 BST"}`; '' when the time is not a full
+ * `YYYY-MM-DDTHH:MM` (read as UTC, as the form enters it) or the airport is unknown.
+ */
+export async function localTimes(
+  section: Section,
+  values: Values,
+  lang: string,
+): Promise<Record<string, string>> {
+  const t = translator(lang);
+  const out: Record<string, string> = {};
+  for (const field of section.groups.flatMap((g) => g.fields)) {
+    if (!field.localOf) continue;
+    const time = String(values[field.name] ?? '').trim();
+    const code = String(values[field.localOf] ?? '')
+      .trim()
+      .toUpperCase();
+    const zone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(time) ? await airportZone(code, '') : '';
+    out[field.name] = zone
+      ? t('form.flight.local_time', { code, time: localDateTime(`${time.slice(0, 16)}:00Z`, zone) })
+      : '';
+  }
+  return out;
 }

@@ -258,6 +258,11 @@ function chooseContext() {
     rollCall.href = rollCall.href.replace(/context=\d+/, `context=${state.contextId}`);
     $('desk-rollcall-item').hidden = !presence;
   }
+  const runSheet = $('desk-runsheet');
+  if (runSheet) {
+    runSheet.href = runSheet.href.replace(/context=\d+/, `context=${state.contextId}`);
+    $('desk-runsheet-item').hidden = contextSelect.selectedOptions[0]?.dataset.pickup !== 'true';
+  }
   redraw();
 }
 

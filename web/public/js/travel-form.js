@@ -5,6 +5,9 @@
 // - each flight number gets a date and a "Check this flight" button: POST
 //   /api/v1/travel/validate_flight (the form's CSRF token in x-csrf-token), and the answer fills the
 //   flight's airports and times (and the journey's airline and mode), or a plain message says why not.
+// - each leg time (entered in UTC) shows its reading on its airport's clock below it
+//   (p[data-local-of]: "Local time at LHR: Thu 9 Jul, 14:05 BST"), updated as the time or the
+//   airport changes; the zone comes from the airport search's `time_zone`.
 // Every text comes from the form's data-flight-texts (the page's language). No innerHTML.
 // Used by the participant's Travel section and the staff participant page's travel edit.
 // Staff participant pages swap the section's form in with htmx: forms arriving later are enhanced
@@ -100,6 +103,7 @@ const enhance = (form) => {
     const pick = (i) => {
       const a = items[i];
       input.value = a.iata;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
       chosen.textContent = airportName(a);
       close();
       input.focus();
@@ -153,6 +157,44 @@ const enhance = (form) => {
     return describe;
   };
 
+  // Each leg time's reading on its airport's clock, as the server renders it (travel-form.ts localTimes).
+  const zones = new Map();
+  const zoneOf = (code) => {
+    if (!zones.has(code))
+      zones.set(
+        code,
+        searchAirports(code)
+          .then((list) => list.find((a) => a.iata === code)?.time_zone ?? null)
+          .catch(() => null),
+      );
+    return zones.get(code);
+  };
+  const clock = (timeZone) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+  const showLocal = async (p) => {
+    const mine = (p.seq = (p.seq ?? 0) + 1);
+    const time = document.getElementById(p.id.slice(0, -'-local'.length))?.value ?? '';
+    const code = (field(p.dataset.localOf)?.value ?? '').trim().toUpperCase();
+    const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(time) && /^[A-Z]{3}$/.test(code);
+    const zone = ok ? await zoneOf(code) : null;
+    if (mine !== p.seq) return; // a newer change answered meanwhile
+    p.textContent = zone ? fill(texts.local_time, { code, time: clock(zone).format(new Date(`${time.slice(0, 16)}:00Z`)) }) : '';
+  };
+  const refreshLocal = () => {
+    for (const p of form.querySelectorAll('p[data-local-of]')) showLocal(p);
+  };
+  form.addEventListener('input', refreshLocal);
+  form.addEventListener('change', refreshLocal);
+
   const describers = new Map();
   for (const input of form.querySelectorAll('input[data-airport]')) describers.set(input.name, combobox(input));
 
@@ -175,7 +217,10 @@ const enhance = (form) => {
     };
     const set = (name, value) => {
       const target = field(name);
-      if (target && value) target.value = value;
+      if (target && value) {
+        target.value = value;
+        target.dispatchEvent(new Event('change', { bubbles: true }));
+      }
     };
     button.addEventListener('click', async () => {
       const code = input.value.trim();

@@ -5,6 +5,7 @@ import { RESEND_LABEL, resendableGuardians } from '../../dashboard/guardian-link
 import { listNotes } from '../../notes/notes.service.js';
 import { getParticipant } from '../../participants/participants.service.js';
 import { registrantInvitation } from '../../registration/invitations/registrant-invite.service.js';
+import { legLocalTimes } from '../../travel/local-time.js';
 import { localTime, STATUS_HINTS, STATUS_LABELS } from '../format.js';
 import { eventNav, may } from '../nav.js';
 import { historyRows } from './history-view.js';
@@ -24,7 +25,13 @@ export const participantPath = (eventId: number, pe: number | string) =>
 /** The caller's view of registration `pe` (404 page when it is not a registration of the event). */
 export async function readDetail(ctx: PageCtx, pe: string): Promise<Json> {
   const json = await getParticipant(ctx, { id: Number(pe) });
-  return (JSON.parse(json) as { participant: Json }).participant;
+  const detail = (JSON.parse(json) as { participant: Json }).participant;
+  // Each leg's times on its airports' clocks, for the travel section's legs table (view.ts).
+  for (const key of ['travel_inbound', 'travel_outbound']) {
+    const legs = (detail[key] as Json | undefined)?.legs;
+    if (Array.isArray(legs)) for (const leg of legs as Json[]) Object.assign(leg, await legLocalTimes(leg));
+  }
+  return detail;
 }
 
 /** May the caller edit anything now? Only a live registration (withdrawn/rejected are 409). */

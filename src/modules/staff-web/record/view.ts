@@ -100,7 +100,9 @@ const LEG_COLUMNS: Column[] = [
   ['From', 'departure_airport'],
   ['To', 'arrival_airport'],
   ['Departs', 'departure_time'],
+  ['Departs, local time', 'departure_local'],
   ['Arrives', 'arrival_time'],
+  ['Arrives, local time', 'arrival_local'],
   ['Live status', 'live_status'],
   ['Picked up', 'travel_picked_up_at'],
 ];

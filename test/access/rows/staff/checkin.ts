@@ -10,7 +10,8 @@
  *   door (event_write), like the bulk replay.
  * - the roll call (issue 24 "Exits and presence"): it lists the event's people by name, who is in
  *   and who left, so it is the participant list's rule (participants: not read_only); its live
- *   updates ride the stream above.
+ *   updates ride the stream above. The pickup run sheet (issue 24 "Travel pickups") lists the
+ *   day's arrivals by name in the same way: the participant list's rule too.
  * - the scan-context settings page and its forms (issue 24: "Per-context `refuse` list, editable by
  *   event admins on the scan-context settings (page and API)"): the API's rule for changing a
  *   context (contract §11: "set by event admins"): event_admin, series roles, global admins.
@@ -64,6 +65,13 @@ export const pages: StaffPage[] = [
     who: 'participants',
     target: 'event',
     url: (t) => `/staff/events/${t.event}/roll-call`,
+  },
+  {
+    route: 'GET /staff/events/:event_id/run-sheet',
+    action: 'participants.list',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/run-sheet`,
   },
   {
     route: `POST ${route('/scans')}`,
