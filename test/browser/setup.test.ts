@@ -101,6 +101,10 @@ describeBrowser('event setup wizard in Chromium', () => {
     await page.getByLabel('Ends').fill('2027-02-06T17:00');
     await save(page, 'details fixed', 'setup-03b-details-fixed');
 
+    await page.waitForURL(/\/setup\/languages/);
+    await page.getByLabel('Español (es)').check();
+    await save(page, 'languages', 'setup-03c-languages');
+
     await page.waitForURL(/\/setup\/registration/);
     await page.getByLabel('Registration opens').fill('2026-12-01T08:00');
     await page.getByLabel('Registration closes').fill('2027-01-15T23:59');
@@ -116,7 +120,7 @@ describeBrowser('event setup wizard in Chromium', () => {
 
     await page.waitForURL(/\/setup\/consents/);
     const waiver = page.locator('#doc-waiver');
-    await waiver.getByLabel('Text').fill('I will follow the mountain guides.\n\nI bring my own boots.');
+    await page.locator('#doc-waiver-body').fill('I will follow the mountain guides.\n\nI bring my own boots.');
     await expectAccessible(page, 'consents');
     await screenshot(page, 'setup-07-consents');
     await waiver.getByRole('button', { name: 'Save Participation waiver' }).click();

@@ -30,6 +30,61 @@ const cookie = (b: Browser) =>
     .join('; ');
 
 describe('setup wizard pages', () => {
+  it('offers the shipped languages and a default, saved through the event update service', async () => {
+    const { id, browser } = await draft();
+    const base = `/staff/events/${id}/setup`;
+    const page = await getPage(env.t.app, browser, `${base}/languages`);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain(
+      '<legend>Languages offered to participants and guardians (pages and emails)</legend>',
+    );
+    for (const code of ['en', 'es', 'de', 'ar']) expect(page.body).toContain(`id="f-language_${code}"`);
+    expect(page.body).toContain('<label for="f-default_language">Default language</label>');
+    const csrf = csrfOf(page.body);
+    const languagesOf = async () =>
+      (
+        await query<{ default_language: string; languages: string[] }>(
+          env,
+          'SELECT default_language, languages FROM events WHERE id = $1',
+          [id],
+        )
+      )[0]!;
+    const before = await languagesOf();
+
+    // The default must be offered: 422, the message on the default's field, nothing saved.
+    const notOffered = await postForm(
+      env.t.app,
+      browser,
+      `${base}/languages`,
+      { language_en: 'true', language_de: 'true', default_language: 'es' },
+      csrf,
+    );
+    expect(notOffered.statusCode).toBe(422);
+    expect(notOffered.body).toContain('id="f-default_language-error"');
+    expect(notOffered.body).toMatch(/id="f-language_de"[^>]*checked/);
+    // No language at all: 422 on the first box.
+    const none = await postForm(env.t.app, browser, `${base}/languages`, { default_language: 'en' }, csrf);
+    expect(none.statusCode).toBe(422);
+    expect(none.body).toContain('id="f-language_en-error"');
+    expect(await languagesOf()).toEqual(before);
+
+    const saved = await postForm(
+      env.t.app,
+      browser,
+      `${base}/languages`,
+      { language_en: 'true', language_es: 'true', default_language: 'es' },
+      csrf,
+    );
+    expect(saved.statusCode, saved.body.slice(0, 400)).toBe(303);
+    expect(saved.headers.location).toBe(`${base}/registration?done=saved`);
+    expect(await languagesOf()).toEqual({ default_language: 'es', languages: ['en', 'es'] });
+    const again = await getPage(env.t.app, browser, `${base}/languages`);
+    expect(again.body).toMatch(/id="f-language_es"[^>]*checked/);
+    expect(again.body).not.toMatch(/id="f-language_de"[^>]*checked/);
+    expect(again.body).toContain('<option value="es" selected>');
+  });
+
   it('walks every step to "setup complete"', async () => {
     const { id, browser } = await draft();
     const base = `/staff/events/${id}/setup`;
@@ -68,7 +123,7 @@ describe('setup wizard pages', () => {
       csrf,
     );
     expect(saved.statusCode, saved.body.slice(0, 400)).toBe(303);
-    expect(saved.headers.location).toBe(`${base}/registration?done=saved`);
+    expect(saved.headers.location).toBe(`${base}/languages?done=saved`);
     const [row] = await query<{ starts_at: string }>(
       env,
       'SELECT starts_at::text FROM events WHERE id = $1',

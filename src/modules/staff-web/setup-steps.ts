@@ -5,6 +5,7 @@
  * optional texts clear the field, unchecked module boxes switch the module off.
  */
 
+import { languageInfo, SHIPPED_LANGUAGES } from '../../lib/i18n/catalog.js';
 import { zoneOffsetMs } from '../../lib/zoned-time.js';
 import type { EventFields } from '../events/event-input.schemas.js';
 import type { EventRow } from '../events/records.service.js';
@@ -12,14 +13,18 @@ import type { EventRow } from '../events/records.service.js';
 export interface SetupField {
   name: string;
   label: string;
-  type: 'text' | 'email' | 'datetime' | 'checkbox';
+  type: 'text' | 'email' | 'datetime' | 'checkbox' | 'select';
   hint?: string;
+  /** A select's values, and what each shows. */
+  options?: string[];
+  optionLabels?: Record<string, string>;
   required?: boolean;
   autocomplete?: string;
 }
 
 export const STEPS = [
   { id: 'details', label: 'Details and schedule' },
+  { id: 'languages', label: 'Languages' },
   { id: 'registration', label: 'Registration window' },
   { id: 'modules', label: 'Modules' },
   { id: 'contact', label: 'Support email' },
@@ -29,7 +34,7 @@ export const STEPS = [
 ] as const;
 export type StepId = (typeof STEPS)[number]['id'];
 /** Steps whose form saves event fields through the event update service. */
-export const FIELD_STEPS = ['details', 'registration', 'modules', 'contact'] as const;
+export const FIELD_STEPS = ['details', 'languages', 'registration', 'modules', 'contact'] as const;
 export type FieldStepId = (typeof FIELD_STEPS)[number];
 
 const ZONE_HINT = 'In the event’s time zone.';
@@ -43,6 +48,14 @@ const MODULES: [string, string][] = [
   ['nfc_badge_write_on_checkin_enabled', 'Write NFC badges at check-in'],
   ['groups_enabled', 'Groups'],
 ];
+
+/** A shipped language as the wizard names it: `Español (es)`, with a note when its catalog is partial. */
+function languageLabel(code: string): string {
+  const info = languageInfo(code);
+  return `${info.name} (${code})${info.complete ? '' : ', page frame only: the rest in English'}`;
+}
+/** The checkbox of one shipped language in the languages step (`language_es`). */
+const LANGUAGE_BOX = 'language_';
 
 export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
   details: [
@@ -60,6 +73,24 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
     { name: 'location_address', label: 'Address', type: 'text', autocomplete: 'street-address' },
     { name: 'location_city', label: 'City', type: 'text' },
     { name: 'location_country', label: 'Country', type: 'text' },
+  ],
+  languages: [
+    ...SHIPPED_LANGUAGES.map(
+      (code): SetupField => ({
+        name: `${LANGUAGE_BOX}${code}`,
+        label: languageLabel(code),
+        type: 'checkbox',
+      }),
+    ),
+    {
+      name: 'default_language',
+      label: 'Default language',
+      type: 'select',
+      required: true,
+      options: [...SHIPPED_LANGUAGES],
+      optionLabels: Object.fromEntries(SHIPPED_LANGUAGES.map((c) => [c, languageLabel(c)])),
+      hint: 'What participants and guardians get unless they choose another offered language; it must be offered.',
+    },
   ],
   registration: [
     { name: 'registration_open_at', label: 'Registration opens', type: 'datetime', hint: ZONE_HINT },
@@ -100,7 +131,10 @@ export function valuesOf(step: FieldStepId, event: EventRow): Record<string, str
   const values: Record<string, string | boolean> = {};
   const modules = event.modules as unknown as Record<string, unknown>;
   for (const f of STEP_FIELDS[step]) {
-    if (step === 'modules')
+    if (f.name.startsWith(LANGUAGE_BOX))
+      values[f.name] = event.languages.includes(f.name.slice(LANGUAGE_BOX.length));
+    else if (f.name === 'default_language') values[f.name] = event.defaultLanguage;
+    else if (step === 'modules')
       values[f.name] = f.type === 'checkbox' ? modules[f.name] === true : String(modules[f.name] ?? '');
     else if (f.type === 'checkbox') values[f.name] = modules[f.name] === true;
     else {
@@ -138,6 +172,10 @@ export function fieldsFromForm(step: FieldStepId, body: FormBody): EventFields {
     else target[f.name] = value === '' ? null : value;
   }
   if (step === 'modules') out.modules = modules;
+  if (step === 'languages') {
+    out.languages = SHIPPED_LANGUAGES.filter((code) => out[`${LANGUAGE_BOX}${code}`] === true);
+    for (const code of SHIPPED_LANGUAGES) delete out[`${LANGUAGE_BOX}${code}`];
+  }
   return out as EventFields;
 }
 
@@ -145,5 +183,6 @@ export function fieldsFromForm(step: FieldStepId, body: FormBody): EventFields {
 export function fieldOfMessage(step: FieldStepId, message: string): string | undefined {
   const names = STEP_FIELDS[step].map((f) => f.name).sort((a, b) => b.length - a.length);
   const text = message.replace(/^modules\./, '');
+  if (step === 'languages' && text.startsWith('languages')) return `${LANGUAGE_BOX}${SHIPPED_LANGUAGES[0]}`;
   return names.find((n) => text.startsWith(n)) ?? names.find((n) => text.includes(` ${n}`));
 }
