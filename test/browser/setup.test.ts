@@ -120,7 +120,9 @@ describeBrowser('event setup wizard in Chromium', () => {
 
     await page.waitForURL(/\/setup\/consents/);
     const waiver = page.locator('#doc-waiver');
-    await page.locator('#doc-waiver-body').fill('I will follow the mountain guides.\n\nI bring my own boots.');
+    await page
+      .locator('#doc-waiver-body')
+      .fill('I will follow the mountain guides.\n\nI bring my own boots.');
     await expectAccessible(page, 'consents');
     await screenshot(page, 'setup-07-consents');
     await waiver.getByRole('button', { name: 'Save Participation waiver' }).click();
