@@ -42,6 +42,7 @@ const TEMPLATE_KEYS = [
   'placeholders',
   'subject',
   'template',
+  'translations',
   'updated_at',
 ];
 
