@@ -1,6 +1,6 @@
 /**
- * The scan-context settings page (docs/checkin.md "Scan-context settings"; contract §11 "Door
- * verdicts"): per scan context, which attention codes refuse an entry there and whether it tracks
+ * The scan-context settings page (docs/checkin.md "Scan-context settings" and "Door verdicts"):
+ * per scan context, which attention codes refuse an entry there and whether it tracks
  * presence. Action `scan_contexts.manage` (event admins, series roles, global admins), like
  * `PATCH /api/v1/events/{e}/scan_contexts/{id}`, whose service (and audit entry
  * `scan_contexts.update`) both forms use:
