@@ -108,6 +108,9 @@ export const actions = {
     target: 'series',
     denyMessage: 'Creating an event requires a series API key',
   },
+  // "New event" and "Copy an earlier event" pages (docs/series-events.md "New event and copy"): the
+  // rules of `events.create` for people: global admins and series roles (owner, organizer). Keys 403.
+  'series_events.create': { keys: NO_KEYS, users: 'series_member', target: 'series' },
   'series.events.read': { keys: SERIES_KEY, users: 'event_access', target: 'series:event' },
   'series.events.update': { keys: SERIES_KEY, users: 'event_manage', target: 'series:event' },
   // docs/decisions.md "Credentials and roles": keys reach `setup/complete` for their event(s); users need event management.

@@ -2,9 +2,10 @@
  * The staff home (docs/staff-dashboard.md "Staff home"): the events the signed-in user can reach,
  * by the same rules and in the same order as `GET /api/v1/events` (accounts.service.ts
  * listAccessibleEvents; docs/decisions.md "Credentials and roles"), each with the user's role, dates, registrations by
- * status and check-in progress.
+ * status, check-in progress and whether it is still a draft.
  */
-import { type RegistrationStatus, registrationStatuses } from '../../db/schema/index.js';
+import { and, eq, inArray } from 'drizzle-orm';
+import { events, type RegistrationStatus, registrationStatuses } from '../../db/schema/index.js';
 import type { UserCtx } from '../../deps.js';
 import { getMe, listAccessibleEvents } from '../accounts/accounts.service.js';
 import { checkinProgress, statusCounts } from './dashboard.repo.js';
@@ -25,13 +26,29 @@ export interface HomeEvent extends AccessibleEvent {
   /** Registrations in any status. */
   total: number;
   checkin: { complete: number; checked_in: number };
+  /** Not set up yet (`setup_complete` false): shown as "Draft". */
+  draft: boolean;
+}
+
+/** The ids among `ids` of events whose setup is not complete. */
+async function draftIds(ctx: UserCtx, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(inArray(events.id, ids), eq(events.setupComplete, false)));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** `{events}`: every reachable event with counts (an empty list for a participant-only user). */
 export async function staffHome(ctx: UserCtx): Promise<{ events: HomeEvent[] }> {
   const { events } = await listAccessibleEvents(ctx);
   const ids = events.map((e) => e.id);
-  const [counts, progress] = await Promise.all([statusCounts(ctx.db, ids), checkinProgress(ctx.db, ids)]);
+  const [counts, progress, drafts] = await Promise.all([
+    statusCounts(ctx.db, ids),
+    checkinProgress(ctx.db, ids),
+    draftIds(ctx, ids),
+  ]);
   return {
     events: events.map((e) => {
       const c = countsByStatus(counts.filter((r) => r.event_id === e.id));
@@ -41,6 +58,7 @@ export async function staffHome(ctx: UserCtx): Promise<{ events: HomeEvent[] }> 
         counts: c,
         total: Object.values(c).reduce((a, b) => a + b, 0),
         checkin: { complete: p?.complete ?? 0, checked_in: p?.checked_in ?? 0 },
+        draft: drafts.has(e.id),
       };
     }),
   };

@@ -76,13 +76,14 @@ export function slugConflict(error: unknown, slug: string | undefined): ApiError
  * the default modules overlaid by the given ones. With a series key: the key's owner gets
  * `event_admin` (unless a global admin), and the audit entry `events.create` names the owner as
  * actor and the key (`series_api_key_name`, `series_api_key_id`) in its metadata. Without a
- * principal (CLI) the audit entry has no actor.
+ * principal (CLI) the audit entry has no actor. `metadata` adds to the audit entry's (a copy names
+ * its source event there).
  */
 export async function insertEvent(
   tx: Tx,
   series: SeriesRow,
   prepared: PreparedEvent,
-  opts: { principal?: Principal; setupComplete?: boolean } = {},
+  opts: { principal?: Principal; setupComplete?: boolean; metadata?: Record<string, unknown> } = {},
 ): Promise<EventRow> {
   const slug = prepared.columns.slug ?? (await slugFromName(tx, prepared.columns.name));
   // createEventRecord answers 409 when the slug is taken.
@@ -94,7 +95,7 @@ export async function insertEvent(
     modules: prepared.modules,
   });
   const p = opts.principal;
-  const metadata: Record<string, unknown> = { slug: row.slug };
+  const metadata: Record<string, unknown> = { slug: row.slug, ...opts.metadata };
   if (p?.kind === 'series_key') {
     metadata.series_api_key_name = p.credentialName;
     metadata.series_api_key_id = p.credentialId;

@@ -10,7 +10,13 @@ import { events, series as seriesTable } from '../../db/schema/index.js';
 import type { EventCtx, SeriesCtx, SeriesEventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { assertSlugFree, insertEvent, prepareEvent, slugConflict } from './event-create.service.js';
+import {
+  assertSlugFree,
+  insertEvent,
+  type PreparedEvent,
+  prepareEvent,
+  slugConflict,
+} from './event-create.service.js';
 import {
   checkEventSeriesId,
   checkWindows,
@@ -50,12 +56,31 @@ export async function createSeriesEvent(ctx: SeriesCtx, body: EventRequestBody) 
   const series = ctx.access.series;
   checkEventSeriesId(body.event.event_series_id, series);
   const prepared = prepareEvent(body.event, ctx.config.operatorDomains);
-  // A slug generated from the name can lose a race with a parallel create: try the next free one.
+  const row = await insertInSeries(ctx, prepared);
+  return { event: serializeEventFull(row, series, 0) };
+}
+
+/**
+ * Inserts a prepared event into the context's series (insertEvent: a draft, audited
+ * `events.create`), then runs `after` in the same transaction (a copy's content). A slug generated
+ * from the name can lose a race with a parallel create: the next free one is tried. Throws 409 for
+ * a given slug that is taken.
+ */
+export async function insertInSeries(
+  ctx: SeriesCtx,
+  prepared: PreparedEvent,
+  opts: { metadata?: Record<string, unknown>; after?: (tx: Tx, row: EventRow) => Promise<void> } = {},
+): Promise<EventRow> {
+  const series = ctx.access.series;
   for (let attempt = 1; ; attempt++) {
     try {
       return await ctx.db.transaction(async (tx) => {
-        const row = await insertEvent(tx, series, prepared, { principal: ctx.access.principal });
-        return { event: serializeEventFull(row, series, 0) };
+        const row = await insertEvent(tx, series, prepared, {
+          principal: ctx.access.principal,
+          ...(opts.metadata ? { metadata: opts.metadata } : {}),
+        });
+        await opts.after?.(tx, row);
+        return row;
       });
     } catch (error) {
       const taken = slugConflict(error, prepared.columns.slug);

@@ -1,8 +1,9 @@
 /**
  * Staff home and the event overview (docs/staff-dashboard.md "Staff home", "Event overview").
  * - GET /staff: the events the signed-in user can reach (the rules of GET /api/v1/events), with
- *   role, dates, registrations by status and check-in progress. A user with no staff role sees a
- *   short "no events" page.
+ *   role, dates, registrations by status and check-in progress, drafts marked "Draft"; a "New
+ *   event" link per series the user is a member of (global admins: every series). A user with no
+ *   staff role sees a short "no events" page.
  * - GET /staff/events/{event_id}: the event's overview (event access: any role on the event or its
  *   series, global admins): funnel, guardians, consents, check-in per scan context, travel today,
  *   recent activity (callers who may read the event's audit trail); the navigation lists the pages
@@ -16,6 +17,7 @@ import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { RESEND_LABEL, resendableGuardians } from '../dashboard/guardian-links.repo.js';
 import { staffHome } from '../dashboard/home.service.js';
 import { eventOverview } from '../dashboard/overview.service.js';
+import { listSeries } from '../events/series.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { localTime, STATUS_LABELS } from './format.js';
 import { eventNav, may } from './nav.js';
@@ -26,9 +28,24 @@ export const EventParams = Type.Object(
 );
 
 const OverviewQuery = Type.Object(
-  { done: Type.Optional(Type.Literal('guardian_link')) },
+  {
+    done: Type.Optional(
+      Type.Union([
+        Type.Literal('guardian_link'),
+        Type.Literal('event_created'),
+        Type.Literal('event_copied'),
+      ]),
+    ),
+  },
   { additionalProperties: false },
 );
+const DONE = {
+  guardian_link: 'A new link was emailed to the guardian; any earlier link no longer works.',
+  event_created: 'The event was created as a draft. Finish its setup before inviting anyone.',
+  event_copied:
+    'The event was copied as a draft, its dates moved to the new start date. Check its setup before inviting anyone.',
+} as const;
+
 /** How many guardians the overview lists with a resend button (the rest: the filtered table). */
 export const GUARDIANS_LISTED = 50;
 
@@ -40,8 +57,11 @@ export function homePages(web: Api, deps: Deps): void {
       schema: { hide: true, response: pageResponses },
     },
     async (request, reply) => {
-      const { events } = await staffHome(routeCtx(deps, request));
-      return reply.page(200, 'staff/home', { title: 'Your events', events, labels: STATUS_LABELS });
+      const ctx = routeCtx(deps, request);
+      const { events } = await staffHome(ctx);
+      // "New event" for each series the caller may create events in (series_events.create).
+      const { series } = await listSeries(ctx);
+      return reply.page(200, 'staff/home', { title: 'Your events', events, series, labels: STATUS_LABELS });
     },
   );
   web.get(
@@ -73,10 +93,11 @@ export function homePages(web: Api, deps: Deps): void {
         guardians: guardians?.slice(0, GUARDIANS_LISTED).map((g) => ({ ...g, label: RESEND_LABEL[g.state] })),
         moreGuardians: (guardians?.length ?? 0) > GUARDIANS_LISTED,
         invitations,
-        notice:
-          request.query.done === 'guardian_link'
-            ? 'A new link was emailed to the guardian; any earlier link no longer works.'
-            : null,
+        // "Copy this event" for callers who may create events in its series.
+        copyHref: may(access, 'series_events.create')
+          ? `/staff/series/${access.event.seriesId}/events/new?from=${access.event.uuid}`
+          : null,
+        notice: request.query.done ? DONE[request.query.done] : null,
       });
     },
   );

@@ -27,6 +27,7 @@ import { exportPages } from './exports.web.js';
 import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
 import { invitationPages } from './invitations.web.js';
+import { newEventPages } from './new-event.web.js';
 import { participantPages } from './participant.web.js';
 import { participantActionPages } from './participant-actions.web.js';
 import { participantsPages } from './participants.web.js';
@@ -45,6 +46,7 @@ export const STAFF_CSP = PAGE_CSP.replace(
 /** Areas of the dashboard, one registration function each (keep one line per area). */
 const AREAS: ((web: Api, deps: Deps) => void)[] = [
   homePages,
+  newEventPages, // a new event of a series: blank or a copy of an earlier one
   participantsPages, // the participants table (dashboard)
   checkinPages, // check-in desk
   arrivalsPages, // arrivals board (live flight status)

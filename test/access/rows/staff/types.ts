@@ -14,6 +14,7 @@ export type Who =
   | 'participants' // event access except read_only
   | 'event_write' // any event role but read_only, series roles, global admins
   | 'event_manage' // event_admin, series roles, global admins
+  | 'series_member' // a series role on the series (owner or organizer), global admins
   | 'series_owner' // the series' owner, global admins
   | 'global_admin';
 
@@ -43,6 +44,7 @@ export const MEETS: Record<Who, readonly string[]> = {
   participants: ['limited', 'ops', 'eventAdmin', 'safeguarding', 'seriesOwner', 'seriesOrganizer', 'admin'],
   event_write: ['limited', 'ops', 'eventAdmin', 'safeguarding', 'seriesOwner', 'seriesOrganizer', 'admin'],
   event_manage: ['eventAdmin', 'seriesOwner', 'seriesOrganizer', 'admin'],
+  series_member: ['seriesOwner', 'seriesOrganizer', 'admin'],
   series_owner: ['seriesOwner', 'admin'],
   global_admin: ['admin'],
 };
