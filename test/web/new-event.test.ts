@@ -62,9 +62,7 @@ describe('new event page', () => {
     const page = await getPage(t.app, owner, newUrl());
     expect(page.statusCode).toBe(200);
     expect(page.headers['cache-control']).toMatch(/^no-store/);
-    expect(page.body).toContain(
-      `<option value="${world.events.A.uuid}">Summit Alpha (2026-07-10)</option>`,
-    );
+    expect(page.body).toContain(`<option value="${world.events.A.uuid}">Summit Alpha (2026-07-10)</option>`);
     const res = await postForm(
       t.app,
       owner,
