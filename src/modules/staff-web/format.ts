@@ -26,6 +26,18 @@ export const STATUS_HINTS: Record<RegistrationStatus, string> = {
   rejected: 'Rejected by the organisers.',
 };
 
+/**
+ * A guardian's status as staff read it (docs/staff-dashboard.md "One word for invited"): `invited`
+ * is a portal link emailed and not yet opened, never a registration status.
+ */
+export const GUARDIAN_STATUS_LABELS: Record<string, string> = {
+  pending: 'No link sent yet',
+  invited: 'Link sent, not yet opened',
+  accepted: 'Opened the link, not finished',
+  completed: 'Completed',
+  declined: 'Declined',
+};
+
 /** One formatter per time zone (building an Intl.DateTimeFormat costs far more than using one). */
 const FORMATTERS = new Map<string, Intl.DateTimeFormat | null>();
 
@@ -59,3 +71,17 @@ export function localTime(iso: string | null | undefined, timeZone: string): str
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
 }
+
+/**
+ * An email's delivery state (email_log `status`) as staff read it: the Emails page and each
+ * announcement's recipients (docs/email.md "Emails sent").
+ */
+export const EMAIL_STATE_LABELS: Record<string, string> = {
+  queued: 'Waiting to send',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  opened: 'Opened',
+  bounced: 'Bounced',
+  failed: 'Failed',
+  suppressed: 'Not sent: address blocked after a bounce',
+};
