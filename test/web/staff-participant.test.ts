@@ -155,7 +155,9 @@ describe('section edits', () => {
     const lead = (await open('safeguarding', id)).body;
     // Fields by their labels (field-labels.ts), with old → new values for the lead.
     expect(lead).toContain('Record edited by staff: Diet, Intolerances, Dietary notes<');
-    expect(lead).toMatch(/<strong>Diet<\/strong>: <span class="old">[^<]+<\/span> → <span class="new">vegan<\/span>/);
+    expect(lead).toMatch(
+      /<strong>Diet<\/strong>: <span class="old">[^<]+<\/span> → <span class="new">vegan<\/span>/,
+    );
     // Others read the same entry without the sensitive field names, and never the values.
     const ops = (await open('ops', id)).body;
     expect(ops).toContain('Record edited by staff: A sensitive section');
