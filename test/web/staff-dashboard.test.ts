@@ -104,8 +104,8 @@ describe('event overview', () => {
     expect(body).toContain(`<a href="${tableA}?status=complete">1</a>`);
     expect(body).toContain('Minors awaiting a guardian');
     expect(body).toContain('(guardians not yet done: 2)');
-    expect(body).toContain('Consents outstanding (code of conduct): <strong>1</strong>');
-    expect(body).toContain('Consents outstanding (waiver): <strong>1</strong>');
+    expect(body).toContain('Consents outstanding (Code of conduct): <strong><a href="');
+    expect(body).toContain('Consents outstanding (Participation waiver): <strong><a href="');
     expect(body).toContain('<tr><th scope="row">Airport pickup</th><td>1 of 1</td>');
     expect(body).toContain('<tr><th scope="row">Lunch</th><td>1 of 1</td>');
     expect(body).toContain('Travel today');

@@ -16,6 +16,7 @@ import { httpStatusOf } from '../../lib/errors.js';
 import { formatPhone } from '../../lib/phone.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
+import { CONSENT_DOCUMENT_TYPES, consentTitle } from '../events/consent-defaults.js';
 import { listPendingInvitations } from '../registration/invitations/pending.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { localTime, STATUS_LABELS } from './format.js';
@@ -34,6 +35,7 @@ export const TableQuerySchema = Type.Object(
     travel: choice('inbound', 'outbound'),
     pickup: choice('awaiting'),
     flags: choice('medical', 'dietary'),
+    consent: Type.Optional(Type.String({ pattern: '^([a-z][a-z0-9_]{0,49})?$' })),
     sort: choice('relevance', 'name', 'status', 'checked_in', 'updated'),
     dir: choice('asc', 'desc'),
     page: Type.Optional(Type.String({ pattern: '^[0-9]{0,5}$' })),
@@ -67,7 +69,14 @@ export function tableHref(base: string, query: TableQuery, changes: Partial<Tabl
 
 /** How many pending invitations the table shows above the registrations. */
 const PENDING_SHOWN = 10;
-const REGISTRATION_ONLY: (keyof TableQuery)[] = ['minor', 'checked_in', 'travel', 'pickup', 'flags'];
+const REGISTRATION_ONLY: (keyof TableQuery)[] = [
+  'minor',
+  'checked_in',
+  'travel',
+  'pickup',
+  'flags',
+  'consent',
+];
 
 /**
  * Invitations emailed and not yet accepted have no registration yet, so the registrations table
@@ -123,6 +132,7 @@ export function participantsPages(web: Api, deps: Deps): void {
         pending,
         base,
         labels: STATUS_LABELS,
+        consents: CONSENT_DOCUMENT_TYPES.map((type) => [type, consentTitle(type)]),
         href: (changes: Partial<TableQuery>) => tableHref(base, table.query, changes),
         time: (iso: string | null) => localTime(iso, event.timezone),
         phone: formatPhone,

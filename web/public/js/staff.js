@@ -10,3 +10,23 @@ document.addEventListener('htmx:afterSwap', (event) => {
   if (!focusable.hasAttribute('tabindex')) focusable.setAttribute('tabindex', '-1');
   focusable.focus({ preventScroll: false });
 });
+
+// A "Copy" button beside a secret shown once (data-copy="<field id>"): shown only with JavaScript;
+// copies the field's value to the clipboard and says so in the status line beside it.
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  const field = document.getElementById(button.dataset.copy);
+  const status = document.getElementById(`${button.dataset.copy}-copied`);
+  if (!(field instanceof HTMLInputElement)) continue;
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied = true;
+    } catch {
+      field.select();
+      copied = document.execCommand('copy');
+    }
+    if (status) status.textContent = copied ? 'Copied.' : 'Could not copy: select the field and copy it.';
+  });
+}
