@@ -125,7 +125,7 @@ describeBrowser('staff invitations and API keys in Chromium', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.origin });
     await page.getByRole('button', { name: 'Copy the secret' }).click();
     await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     await expectAccessible(page, 'API keys with the new secret');
     await screenshot(page, 'staff-api-keys-1-created-desktop');
     const api = await fetch(`${t.api}/series/current`, { headers: { authorization: `Bearer ${secret}` } });

@@ -4,13 +4,16 @@
  * - sortable column headers (a link per sortable column, toggling the direction, `aria-sort`);
  * - the overview's "Consents outstanding" counts link to the table filtered to those people;
  * - "API keys" in the event navigation for those who may manage the series' keys, and only them;
- * - the Team page says what each role sees and may do, in words computed from the policy.
+ * - the Team page says what each role sees and may do, in words computed from the policy;
+ * - ticked rows: add to a group, send the invitation again (only to those not started), export the
+ *   selection (the Exports page and its files hold only those people); nothing ticked → 422, no change.
  */
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { buildWorld, type UserName, type World } from '../support/world.js';
-import { getPage, signedInBrowser } from './support.js';
+import { snapshotDb, startTestApp, type TestApp } from '../support/app.js';
+import { addRegistration, buildWorld, type UserName, type World } from '../support/world.js';
+import { csrfOf, getPage, postForm, signedInBrowser } from './support.js';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -161,5 +164,117 @@ describe('role descriptions on the Team page', () => {
     const res = await open('eventAdmin', `/staff/events/${world.events.A.id}/team`);
     expect(res.body).toContain('<option value="safeguarding_lead">Safeguarding lead</option>');
     expect(res.body).not.toMatch(/>(event admin|safeguarding lead|read only)</);
+  });
+});
+
+describe('ticked rows', () => {
+  async function admin() {
+    const b = await signedInBrowser(t.deps, world.users.eventAdmin.id);
+    const page = await getPage(app, b, tableA);
+    return { b, page, csrf: csrfOf(page.body) };
+  }
+
+  it('offers checkboxes and the actions the caller may take', async () => {
+    const { page } = await admin();
+    expect(page.body).toContain(`form="selection" aria-label="Tick Ali"`);
+    expect(page.body).toContain('Send the invitation again');
+    expect(page.body).toContain('Export the selection');
+    const limited = await open('limited', tableA);
+    expect(limited.body).toContain('Export the selection');
+    expect(limited.body).not.toContain('Add to group');
+  });
+
+  it('exports only the ticked participants', async () => {
+    const { b, csrf } = await admin();
+    const { adultA, minorA } = world.regs;
+    const res = await postForm(
+      app,
+      b,
+      `${tableA}/selection/export`,
+      { registration_ids: [String(adultA.id), String(minorA.id)] },
+      csrf,
+    );
+    expect(res.statusCode).toBe(303);
+    const exportsPage = `/staff/events/${world.events.A.id}/exports?ids=${adultA.id},${minorA.id}`;
+    expect(res.headers.location).toBe(exportsPage);
+    const page = await getPage(app, b, exportsPage);
+    expect(page.body).toContain('Only the 2 participants you selected');
+    expect(page.body).toContain(`roster.csv?ids=${adultA.id}%2C${minorA.id}`);
+    const file = await getPage(
+      app,
+      b,
+      `/staff/events/${world.events.A.id}/exports/roster.csv?ids=${minorA.id}`,
+    );
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toContain('Minor');
+    expect(file.body).not.toContain('Anderson');
+    expect(file.body).not.toContain('Withdrawn');
+  });
+
+  it('refuses an empty selection or bad ids with a plain 422, changing nothing', async () => {
+    const { b, csrf } = await admin();
+    const before = await snapshotDb(t.deps);
+    for (const url of [`${tableA}/selection/export`, `${tableA}/selection/invitations`]) {
+      const res = await postForm(app, b, url, { registration_ids: ['x1'] }, csrf);
+      expect(res.statusCode, url).toBe(422);
+      expect(res.body).toContain('Tick at least one participant');
+    }
+    const file = await getPage(app, b, `/staff/events/${world.events.A.id}/exports/roster.csv?ids=1,a`);
+    expect(file.statusCode).toBe(422);
+    expect(await snapshotDb(t.deps)).toEqual(before);
+  });
+
+  it('sends the invitation again only to those who have not started', async () => {
+    const fresh = await t.deps.db.transaction((tx) =>
+      addRegistration(tx, {
+        eventId: world.events.A.id,
+        email: 'nora.new@example.com',
+        firstName: 'Nora',
+        lastName: 'New',
+        preferredName: null,
+        dateOfBirth: null,
+        status: 'invited',
+      }),
+    );
+    const { b, csrf } = await admin();
+    const res = await postForm(
+      app,
+      b,
+      `${tableA}/selection/invitations`,
+      { registration_ids: [String(fresh.id), String(world.regs.adultA.id)] },
+      csrf,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('emailed again to 1 participant who had not started');
+    expect(res.body).toContain('1 of the ticked participants was left alone');
+    const sent = await t.deps.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM invitations WHERE lower(email) = 'nora.new@example.com'`,
+    );
+    expect(sent.rows[0]?.n).toBe(1);
+  });
+
+  it('adds the ticked participants to a group through the Groups page', async () => {
+    const group = await t.deps.db.execute<{ id: number }>(
+      sql`INSERT INTO groups (event_id, name) VALUES (${world.events.A.id}, 'Bus 1') RETURNING id`,
+    );
+    const groupId = String(group.rows[0]?.id);
+    const { b, page, csrf } = await admin();
+    expect((await getPage(app, b, tableA)).body).toContain(`<option value="${groupId}">Bus 1</option>`);
+    expect(page.statusCode).toBe(200);
+    const { adultA, minorA } = world.regs;
+    const res = await postForm(
+      app,
+      b,
+      `/staff/events/${world.events.A.id}/groups/assign`,
+      { group_id: groupId, intent: 'add', registration_ids: [String(adultA.id), String(minorA.id)] },
+      csrf,
+    );
+    expect(res.statusCode).toBe(303);
+    const members = await t.deps.db.execute<{ registration_id: number }>(
+      sql`SELECT registration_id FROM registration_groups WHERE group_id = ${Number(groupId)} ORDER BY registration_id`,
+    );
+    expect(members.rows.map((r) => Number(r.registration_id))).toEqual(
+      [adultA.id, minorA.id].sort((x, y) => x - y),
+    );
   });
 });

@@ -14,6 +14,7 @@ import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
 import { formatPhone } from '../../lib/phone.js';
+import { listGroups } from '../groups/groups.service.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
 import { CONSENT_DOCUMENT_TYPES, consentTitle } from '../events/consent-defaults.js';
@@ -95,6 +96,21 @@ async function pendingAbove(ctx: Parameters<typeof listPendingInvitations>[0], q
   return { rows: page.invitations, total: counts.pending, more: page.next_before !== null };
 }
 
+/**
+ * What the caller may do with ticked rows (selection.web.ts): add to a group (groups.manage, when
+ * the event has groups), invite again (participants.invite), export (exports.read); null when
+ * nothing, and then the table has no checkboxes.
+ */
+async function selectionActions(ctx: Parameters<typeof listGroups>[0]) {
+  const groups = may(ctx.access, 'groups.manage') ? (await listGroups(ctx)).groups : [];
+  const actions = {
+    groups: groups.map((g) => ({ id: g.id, name: g.name })),
+    invite: may(ctx.access, 'participants.invite'),
+    export: may(ctx.access, 'exports.read'),
+  };
+  return actions.groups.length > 0 || actions.invite || actions.export ? actions : null;
+}
+
 /** The 403 of this page, said plainly; other errors go to the pages' error handler. */
 async function noAccessPage(
   this: unknown,
@@ -121,6 +137,7 @@ export function participantsPages(web: Api, deps: Deps): void {
       const query = tableQuery(request.query);
       const table = await participantsTable(ctx, query);
       const pending = await pendingAbove(ctx, query);
+      const selection = await selectionActions(ctx);
       const base = `/staff/events/${event.id}/participants`;
       const partial = request.headers['hx-request'] === 'true' && request.headers['hx-boosted'] === undefined;
       reply.header('Vary', 'HX-Request');
@@ -130,6 +147,7 @@ export function participantsPages(web: Api, deps: Deps): void {
         nav: eventNav(ctx.access, event.id, '/participants'),
         table,
         pending,
+        selection,
         base,
         labels: STATUS_LABELS,
         consents: CONSENT_DOCUMENT_TYPES.map((type) => [type, consentTitle(type)]),

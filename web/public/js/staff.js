@@ -30,3 +30,18 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
     if (status) status.textContent = copied ? 'Copied.' : 'Could not copy: select the field and copy it.';
   });
 }
+
+// "Tick every participant on this page" (data-select-all="<form id>"): shown only with JavaScript;
+// ticks or clears every checkbox of that form. Bound on the document, so it also works after htmx
+// replaces the table.
+document.addEventListener('change', (event) => {
+  const all = event.target;
+  if (!(all instanceof HTMLInputElement) || !all.dataset.selectAll) return;
+  for (const box of document.querySelectorAll(`input[type=checkbox][form="${all.dataset.selectAll}"]`))
+    box.checked = all.checked;
+});
+const showSelectAll = () => {
+  for (const all of document.querySelectorAll('input[data-select-all]')) all.hidden = false;
+};
+showSelectAll();
+document.addEventListener('htmx:afterSwap', showSelectAll);
