@@ -125,6 +125,9 @@ export const actions = {
     target: 'none',
     denyMessage: 'Only global admins can read the email log',
   },
+  // What went out for one event (docs/email.md "Emails sent"): the event's managers, the people who
+  // already see each announcement's recipients and manage the emails' wording; keys 403.
+  'email_log.event': { keys: NO_KEYS, users: 'event_manage', target: 'event:id' },
   // The suppression list (read and lift an entry): global admins only, like the email log.
   'email_suppressions.manage': {
     keys: NO_KEYS,

@@ -57,6 +57,7 @@ export const ACTION_WORDS: Record<Action, string | null> = {
   'chat_blasts.read': 'read chat messages sent to groups',
   'chat_blasts.write': 'send chat messages to groups',
   'email_log.read': null,
+  'email_log.event': 'see which emails the event sent and whether they arrived',
   'email_suppressions.manage': null,
   'participants.invite': 'invite participants',
   'invitations.manage': 'resend and revoke invitations',

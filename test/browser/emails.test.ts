@@ -1,8 +1,10 @@
 /**
- * The staff emails page in headless Chromium at 360 px (docs/email.md "Editable wording"): a series
- * organizer signs in, opens the event's emails, rewords the guardian invitation, previews the draft
- * (the facts and link filled in by Muster), saves it, and turns reminders off; every page passes the
- * accessibility probe with no CSP violation. Screenshots in test-artifacts/screenshots/emails-*.png.
+ * The staff emails pages in headless Chromium at 360 px (docs/email.md "Editable wording", "Emails
+ * sent"): a series organizer signs in, opens the event's Emails tab (nothing sent yet), its
+ * "Wording and reminders" sub-tab, rewords the guardian invitation, previews the draft (the facts
+ * and link filled in by Muster), saves it, and turns reminders off; then invites someone from the
+ * Invitations page and finds the invitation on the Emails tab with its delivery state (also at
+ * desktop width); every page passes the accessibility probe with no CSP violation. Screenshots in test-artifacts/screenshots/emails-*.png.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -39,6 +41,10 @@ describeBrowser('staff emails page in Chromium', () => {
     await signInWithCode(t, page, 'olive.organizer@muster.example', 'emails-01-code');
     await page.waitForURL(emails);
     expect(await heading(page)).toBe('Emails');
+    expect(await page.getByText('Nothing sent yet.').count()).toBe(1);
+    await expectAccessible(page, 'emails sent (none yet)');
+    await page.getByRole('link', { name: 'Wording and reminders' }).click();
+    await page.waitForURL(`${emails}/wording`);
     await expectAccessible(page, 'emails');
     await screenshot(page, 'emails-02-list');
 
@@ -77,6 +83,33 @@ describeBrowser('staff emails page in Chromium', () => {
       [event.id],
     );
     expect(rows.rows).toEqual([{ templates: 1, reminders: false }]);
+
+    // What went out: an invitation sent from the Invitations page is listed on the Emails tab with
+    // its delivery state, at 360 px and at desktop width.
+    await page.goto(`${t.origin}/staff/events/${event.id}/invitations`);
+    await page.getByLabel('Email address', { exact: true }).fill('pat.parent@example.org');
+    await page.getByRole('button', { name: 'Send invitation', exact: true }).click();
+    await t.smtp.waitFor((m) => m.to.includes('pat.parent@example.org'), 60_000);
+    await page.goto(emails);
+    const row = page.getByRole('row', { name: /pat\.parent@example\.org/ });
+    for (let i = 0; i < 100 && !/Sent \d/.test((await row.textContent()) ?? ''); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      await page.reload();
+    }
+    expect(await row.textContent()).toMatch(/Invitation to register.*Sent \d/s);
+    expect(await row.textContent()).toContain('Lakeside Camp');
+    await expectAccessible(page, 'emails sent');
+    await screenshot(page, 'emails-05-sent-360');
+    const wide = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await wide.addCookies(await context.cookies());
+    const desk = await wide.newPage();
+    const deskErrors = consoleErrors(desk);
+    await desk.goto(emails);
+    expect(await desk.getByRole('row', { name: /pat\.parent@example\.org/ }).count()).toBe(1);
+    await expectAccessible(desk, 'emails sent (desktop)');
+    await screenshot(desk, 'emails-05-sent-desktop');
+    expect(deskErrors).toEqual([]);
+    await wide.close();
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);

@@ -1,8 +1,10 @@
 /**
  * Staff invitations and API keys pages in headless Chromium, signed in through the real email-code
  * flow: a series owner pastes two addresses, sees both sent and pending (and the invitees' emails
- * arrive); reaches the API keys from the event's navigation, creates an API key whose secret is
- * shown once (copied with the Copy button) and gone on reload, and revokes it after a confirmation. Each page checked for
+ * arrive), finds the same two pending invitations above the participants table (resends one from
+ * there: its email arrives) and counted on the overview; reaches the API keys from the event's
+ * navigation, creates an API key whose secret is shown once (copied with the Copy button) and gone
+ * on reload, and revokes it after a confirmation. Each page checked for
  * the accessibility basics, no console errors (CSP), screenshots at desktop width and 360 px.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -109,6 +111,31 @@ describeBrowser('staff invitations and API keys in Chromium', () => {
       /^\/staff\/series\/[0-9a-f-]{36}\/api-keys$/,
     );
     await shots('staff-invitations-1-pending');
+    expect(errors).toEqual([]);
+  });
+
+  it('the same pending invitations are counted and listed on the participants table and the overview', async () => {
+    await page.goto(`${t.origin}/staff/events/${eventId}/participants`);
+    await page.getByRole('heading', { name: 'Invitations pending: 2' }).waitFor();
+    const pending = page.locator('section[aria-labelledby=pending-heading]');
+    expect(await pending.getByText('sam.sailor@example.org', { exact: true }).count()).toBe(1);
+    expect(await pending.getByText('rae.rower@example.org', { exact: true }).count()).toBe(1);
+    expect(
+      await pending.getByRole('button', { name: 'Resend the invitation to rae.rower@example.org' }).count(),
+    ).toBe(1);
+    await expectAccessible(page, 'participants table with pending invitations');
+    await shots('staff-invitations-2-table');
+    // Resend from the table: a fresh invitation email reaches the outbox, back on the page.
+    const before = t.smtp.received.length;
+    await pending.getByRole('button', { name: 'Resend the invitation to rae.rower@example.org' }).click();
+    await t.smtp.waitFor(
+      (m) => m.to.includes('rae.rower@example.org') && t.smtp.received.indexOf(m) >= before,
+      60_000,
+    );
+    await page.goto(`${t.origin}/staff/events/${eventId}`);
+    const counted = page.getByText('Invitations pending (emailed, not yet accepted):');
+    expect(await counted.locator('a').textContent()).toBe('2');
+    await expectAccessible(page, 'overview with pending invitations');
     expect(errors).toEqual([]);
   });
 

@@ -376,10 +376,10 @@ function sampleItems() {
           name: 'Pat First',
           email: 'pat@example.org',
           is_primary: true,
-          emergency_contacts: [{ name: 'Gran First', phone: '+44111', relationship: 'Grandparent' }],
+          emergency_contacts: [{ name: 'Gran First', phone: '+447700900111', relationship: 'Grandparent' }],
         },
       ],
-      emergency_contacts: [{ name: 'Uncle Bob', phone: '+44222', relationship: 'Uncle' }],
+      emergency_contacts: [{ name: 'Uncle Bob', phone: '+447700900222', relationship: 'Uncle' }],
       travel_inbound: {
         mode: 'plane',
         legs: [

@@ -144,14 +144,14 @@ const full = (): ImportItem => ({
       name: 'Pat Bee',
       email: 'pat@example.org',
       is_primary: true,
-      emergency_contacts: [{ name: 'Gran', phone: '1', relationship: 'Gran' }],
+      emergency_contacts: [{ name: 'Gran', phone: '+44 7700 900001', relationship: 'Gran' }],
     },
     { name: 'Sam Bee', email: 'sam@example.org' },
   ],
   // As in an export: the guardian's contact (Gran) is listed at the top level too; it is not duplicated.
   emergency_contacts: [
-    { name: 'Uncle', phone: '2', relationship: 'Uncle' },
-    { name: 'Gran', phone: '1', relationship: 'Gran' },
+    { name: 'Uncle', phone: '+44 7700 900002', relationship: 'Uncle' },
+    { name: 'Gran', phone: '+44 7700 900001', relationship: 'Gran' },
   ],
   travel_inbound: {
     mode: 'plane',
@@ -234,6 +234,58 @@ describe('importParticipants', { timeout: 120_000 }, () => {
       await expect(db.transaction((tx) => importParticipants(tx, 999_999, [full()]))).rejects.toThrow(
         'Event not found',
       );
+    });
+  });
+
+  it('stores phones in E.164 read with the event’s country; a number that is not one is a 422, nothing written', async () => {
+    await withFreshDatabase(async (db) => {
+      const series = await createSeries(db, { name: 'Phone Import' });
+      const event = await createEventRecord(db, {
+        seriesId: series.id,
+        name: 'Phone Event',
+        locationCountry: 'GB',
+      });
+      const q = async (text: string) => (await db.execute(sql.raw(text))).rows;
+      const names = { legal_first_name: 'Ann', legal_last_name: 'Bee' };
+      const refused = db.transaction((tx) =>
+        importParticipants(tx, event.id, [
+          { email: 'ann@example.org', personal: names, phone: '07700 900123' },
+          {
+            email: 'bo@example.org',
+            personal: names,
+            guardians: [{ name: 'Pat', email: 'pat@example.org', phone: 'call me' }],
+          },
+        ]),
+      );
+      await expect(refused).rejects.toThrow(
+        'items[1] (bo@example.org): guardians[0].phone must be a phone number in international format',
+      );
+      expect(await q('SELECT count(*)::int AS n FROM people')).toEqual([{ n: 0 }]);
+
+      await db.transaction((tx) =>
+        importParticipants(tx, event.id, [
+          {
+            email: 'ann@example.org',
+            personal: names,
+            phone: '07700 900123',
+            guardians: [
+              {
+                name: 'Pat',
+                email: 'pat@example.org',
+                phone: '+1 202 555 0143',
+                emergency_contacts: [{ name: 'Gran', phone: '020 7946 0958', relationship: 'Gran' }],
+              },
+            ],
+            emergency_contacts: [{ name: 'Uncle', phone: '0044 7700 900456', relationship: 'Uncle' }],
+          },
+        ]),
+      );
+      expect(await q('SELECT phone FROM people')).toEqual([{ phone: '+447700900123' }]);
+      expect(await q('SELECT phone FROM guardians')).toEqual([{ phone: '+12025550143' }]);
+      expect(await q('SELECT phone FROM emergency_contacts ORDER BY phone')).toEqual([
+        { phone: '+442079460958' },
+        { phone: '+447700900456' },
+      ]);
     });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The staff emails page (/staff/events/:event_id/emails; docs/email.md): an event admin sees the
+ * The staff email wording page (/staff/events/:event_id/emails/wording; docs/email.md): an event admin sees the
  * reminder switch and the editable emails, previews a draft (nothing saved), gets a 422 page naming
  * an unknown placeholder, saves (303, then the saved wording), resets, and switches reminders off;
  * forms without the CSRF token are refused (403) and change nothing.
@@ -15,6 +15,7 @@ let app: FastifyInstance;
 let world: World;
 let admin: Browser;
 let page: string;
+let wording: string;
 
 const q = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
   (await t.deps.database.pool.query<T>(text, params)).rows;
@@ -25,6 +26,7 @@ beforeAll(async () => {
   world = await buildWorld(t.deps);
   admin = await signedInBrowser(t.deps, world.users.eventAdmin.id);
   page = `/staff/events/${world.events.A.id}/emails`;
+  wording = `${page}/wording`;
 }, 60_000);
 
 afterAll(async () => {
@@ -33,7 +35,7 @@ afterAll(async () => {
 
 describe('staff emails page', () => {
   it('shows the reminder switch and the three editable emails', async () => {
-    const res = await getPage(app, admin, page);
+    const res = await getPage(app, admin, wording);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toContain('<h1>Emails</h1>');
@@ -47,6 +49,8 @@ describe('staff emails page', () => {
     ])
       expect(res.body).toContain(title);
     expect(res.body).toContain('aria-current="page">Emails</a>');
+    expect(res.body).toContain('aria-current="page">Wording and reminders</a>');
+    expect(res.body).toContain(`<a href="${page}">Sent</a>`);
   });
 
   it('previews a draft without saving it', async () => {
@@ -109,7 +113,7 @@ describe('staff emails page', () => {
     expect(await q(`SELECT template, subject FROM email_templates`)).toEqual([
       { template: 'invitation', subject: 'See you at {{event_name}}' },
     ]);
-    const list = await getPage(app, admin, page);
+    const list = await getPage(app, admin, wording);
     expect(list.body).toContain('Your wording');
 
     const reset = await postForm(app, admin, `${page}/invitation/reset`, {}, csrfOf(after.body));
@@ -118,13 +122,13 @@ describe('staff emails page', () => {
   });
 
   it('switches reminders off and on, audited like the event update route', async () => {
-    const list = await getPage(app, admin, page);
+    const list = await getPage(app, admin, wording);
     const off = await postForm(app, admin, `${page}/reminders`, {}, csrfOf(list.body));
-    expect([off.statusCode, off.headers.location]).toEqual([303, `${page}?done=reminders`]);
+    expect([off.statusCode, off.headers.location]).toEqual([303, `${wording}?done=reminders`]);
     expect(await q(`SELECT email_reminders_enabled FROM events WHERE id = $1`, [world.events.A.id])).toEqual([
       { email_reminders_enabled: false },
     ]);
-    const shown = await getPage(app, admin, `${page}?done=reminders`);
+    const shown = await getPage(app, admin, `${wording}?done=reminders`);
     expect(shown.body).toMatch(/id="reminders-enabled" name="enabled" value="true" aria-describedby/);
     const on = await postForm(app, admin, `${page}/reminders`, { enabled: 'true' }, csrfOf(shown.body));
     expect(on.statusCode).toBe(303);

@@ -208,10 +208,11 @@ describe('pickup run sheet', () => {
 
   it('shows phones to ops, and neither phones nor addresses to limited', async () => {
     const ops = await open('ops');
-    expect(item(ops.body, 'Mia Martin')).toContain('<a href="tel:+447700900556">+447700900556</a>');
+    expect(item(ops.body, 'Mia Martin')).toContain('<a href="tel:+447700900556">+44 7700 900556</a>');
     const limited = await open('limited');
     expect(limited.statusCode).toBe(200);
     expect(names(limited.body, 'missing')).toEqual(['Mia Martin']);
+    expect(limited.body).not.toContain('7700 9005');
     expect(limited.body).not.toContain('+4477009005');
     for (const page of [ops, limited]) expect(page.body).not.toContain('Secret Lane');
   });

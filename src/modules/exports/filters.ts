@@ -41,7 +41,8 @@ export const MAX_SELECTED = 500;
 function parseIds(raw: string): number[] {
   const parts = raw.split(',').map((x) => x.trim());
   if (parts.length > MAX_SELECTED) throw unprocessable(`Select at most ${MAX_SELECTED} participants`);
-  if (parts.some((x) => !ID.test(x))) throw unprocessable('ids must be participant numbers separated by commas');
+  if (parts.some((x) => !ID.test(x)))
+    throw unprocessable('ids must be participant numbers separated by commas');
   return [...new Set(parts.map(Number))];
 }
 

@@ -18,6 +18,8 @@
  *   others deleted); a guardian's `emergency_contacts`, the registration's own
  *   `emergency_contacts` and a travel's `legs` (by position) are replaced by the given list
  *   (top-level contacts that repeat a given guardian's contact, as in an export, are skipped);
+ * - phones are stored in E.164, read with the event's country as the default region
+ *   (import.phones.ts); a number that cannot be read is a 422 naming the item and the field;
  * - `status` defaults to `invited` for a new registration; an existing one keeps its status
  *   unless the item gives one.
  * The person (names, phone, date of birth, address…) is shared by all of their registrations, so
@@ -27,6 +29,8 @@ import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { banEmails, bans, events, people, registrations } from '../../db/schema/index.js';
 import { notFound } from '../../lib/errors.js';
+import { regionOf } from '../../lib/phone.js';
+import { normaliseItemPhones } from './import.phones.js';
 import { importError, validateImportItems } from './import.validate.js';
 import type { ImportItem } from './record/item.schema.js';
 import { pick } from './record/pick.js';
@@ -52,7 +56,8 @@ type Writable<T> = { [K in keyof T]?: T[K] | SQL };
 /**
  * Imports participants into event `eventId` inside the caller's transaction.
  * `items` are validated first (ImportItemSchema; plain JSON may be passed). Throws ApiError 404
- * when the event does not exist and 422 (naming item index, email and field) for invalid items,
+ * when the event does not exist and 422 (naming item index, email and field) for invalid items
+ * (phones that are not phone numbers included),
  * a new person without `personal.legal_first_name`/`legal_last_name`, or a banned email; nothing
  * is written in that case. Returns counts and the registration ids in item order.
  */
@@ -62,8 +67,13 @@ export async function importParticipants(
   input: ImportItem[],
 ): Promise<ImportResult> {
   const items = validateImportItems(input);
-  const [event] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId));
+  const [event] = await tx
+    .select({ id: events.id, country: events.locationCountry })
+    .from(events)
+    .where(eq(events.id, eventId));
   if (!event) throw notFound('Event not found');
+  const phoneProblems = normaliseItemPhones(items, regionOf(event.country));
+  if (phoneProblems.length > 0) throw importError(phoneProblems);
 
   const emails = items.map((i) => i.email);
   const existingPeople = new Map<string, number>();

@@ -23,7 +23,7 @@ import { AUDIENCES, type ComposeInput, DEFAULT_STATUSES } from '../announcements
 import * as announcements from '../announcements/announcements.service.js';
 import { listBlasts } from '../chat-blasts/chat-blasts.service.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
-import { STATUS_LABELS } from './format.js';
+import { EMAIL_STATE_LABELS, STATUS_LABELS } from './format.js';
 import { attempt, eventFrame, field, fields, when } from './org-pages.js';
 import { formLanguages, translationsFromForm } from './translation-fields.js';
 
@@ -107,7 +107,11 @@ async function shownOf(ctx: Ctx, id: string, after: number | undefined) {
     created: when(a.created_at, zone),
     scheduled: when(a.send_at, zone),
     sent: when(a.sent_at, zone),
-    recipients: detail.recipients.map((r) => ({ ...r, sent: when(r.sent_at, zone) })),
+    recipients: detail.recipients.map((r) => ({
+      ...r,
+      sent: when(r.sent_at, zone),
+      state: EMAIL_STATE_LABELS[r.status] ?? r.status,
+    })),
     next_after: detail.next_after,
   };
 }

@@ -1,9 +1,10 @@
 /**
- * The event's emails page (docs/email.md): the reminder switch and the wording of
+ * The event's email wording pages (docs/email.md): the reminder switch and the wording of
  * the editable emails, with a preview. Event admins, series roles and global admins
  * (`email_templates.manage`, like GET|PUT /api/v1/events/{e}/email_templates/{template}).
- * - GET  /staff/events/{e}/emails: the switch and the list of editable emails.
- * - POST /staff/events/{e}/emails/reminders: the switch (`enabled` checkbox) → 303.
+ * The Emails tab itself lists what went out (emails-sent.web.ts); this is its "Wording" sub-page.
+ * - GET  /staff/events/{e}/emails/wording: the switch and the list of editable emails.
+ * - POST /staff/events/{e}/emails/reminders: the switch (`enabled` checkbox) → 303 to the list.
  * - GET  /staff/events/{e}/emails/{template}: subject and body, the placeholders, a preview.
  * - POST /staff/events/{e}/emails/{template}: `intent=preview` shows the draft's preview (nothing
  *   saved), `intent=save` saves → 303; a problem re-renders the form with it (422). The wording
@@ -20,6 +21,7 @@ import { setRemindersEnabled } from '../email/email-settings.service.js';
 import type { WordingInput } from '../email/email-templates.service.js';
 import * as templates from '../email/email-templates.service.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
+import { emailTabs } from './emails-sent.web.js';
 import { EventParams } from './home.web.js';
 import { eventNav } from './nav.js';
 import { formLanguages, translationsFromForm } from './translation-fields.js';
@@ -47,7 +49,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 
 export function emailPages(web: Api, deps: Deps): void {
   web.get(
-    '/staff/events/:event_id/emails',
+    '/staff/events/:event_id/emails/wording',
     { config, schema: { hide: true, params: EventParams, querystring: DoneQuery, response: pageResponses } },
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
@@ -56,6 +58,7 @@ export function emailPages(web: Api, deps: Deps): void {
         title: `Emails · ${ctx.access.event.name}`,
         event: ctx.access.event,
         nav: eventNav(ctx.access, ctx.access.event.id, '/emails'),
+        tabs: emailTabs(ctx.access, ctx.access.event.id, '/emails/wording'),
         templates: email_templates.map((t) => ({ ...t, title: TEMPLATE_TITLES[t.template] })),
         remindersEnabled: ctx.access.event.emailRemindersEnabled,
         notice: NOTICES[request.query.done ?? ''],
@@ -69,7 +72,7 @@ export function emailPages(web: Api, deps: Deps): void {
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
       await setRemindersEnabled(ctx, one(request.body.enabled) === 'true');
-      return reply.redirect(`/staff/events/${ctx.access.event.id}/emails?done=reminders`, 303);
+      return reply.redirect(`/staff/events/${ctx.access.event.id}/emails/wording?done=reminders`, 303);
     },
   );
 

@@ -21,8 +21,8 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
 import { EXPORT_MEDIA, ExportQuerySchema } from '../exports/exports.schemas.js';
-import { MAX_SELECTED } from '../exports/filters.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
+import { MAX_SELECTED } from '../exports/filters.js';
 import { mayDownload, PRESET_NAMES, PRESETS } from '../exports/presets.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { PRESET_TEXT } from './export-texts.js';
@@ -51,9 +51,7 @@ const PageQuery = Type.Object(
     group: Type.Optional(Type.String({ maxLength: 20 })),
     scan_context: Type.Optional(Type.String({ maxLength: 40 })),
     /** A selection from the participants table (participant_event_ids), carried as `ids`. */
-    pe: Type.Optional(
-      Type.Array(Type.String({ pattern: '^[0-9]{1,9}$' }), { maxItems: MAX_SELECTED }),
-    ),
+    pe: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]{1,9}$' }), { maxItems: MAX_SELECTED })),
     ids: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,499}$' })),
   },
   { additionalProperties: false },

@@ -59,3 +59,17 @@ export function localTime(iso: string | null | undefined, timeZone: string): str
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
 }
+
+/**
+ * An email's delivery state (email_log `status`) as staff read it: the Emails page and each
+ * announcement's recipients (docs/email.md "Emails sent").
+ */
+export const EMAIL_STATE_LABELS: Record<string, string> = {
+  queued: 'Waiting to send',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  opened: 'Opened',
+  bounced: 'Bounced',
+  failed: 'Failed',
+  suppressed: 'Not sent: address blocked after a bounce',
+};

@@ -24,7 +24,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action; series?: true 
   { label: 'Run sheet', path: '/run-sheet', action: 'participants.list' },
   { label: 'Invitations', path: '/invitations', action: 'participants.invite' },
   { label: 'Announcements', path: '/announcements', action: 'announcements.manage' },
-  { label: 'Emails', path: '/emails', action: 'email_templates.manage' },
+  { label: 'Emails', path: '/emails', action: 'email_log.event' },
   { label: 'Exports', path: '/exports', action: 'exports.read' },
   { label: 'Groups', path: '/groups', action: 'groups.manage' },
   { label: 'Team', path: '/team', action: 'event_roles.manage' },

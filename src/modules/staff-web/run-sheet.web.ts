@@ -12,6 +12,7 @@
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { formatPhone } from '../../lib/phone.js';
 import { listScanContexts } from '../checkin/contexts.js';
 import { runSheet } from '../checkin/run-sheet.service.js';
 import { eventToday } from '../travel/board.service.js';
@@ -47,6 +48,7 @@ export function runSheetPage(web: Api, deps: Deps): void {
         date,
         sheet,
         statusText: STATUS_TEXT,
+        phone: formatPhone,
         pickupText: PICKUP_TEXT,
       });
     },

@@ -23,6 +23,7 @@ import { auditPages } from './audit.web.js';
 import { banPages } from './bans.web.js';
 import { checkinPages } from './checkin.web.js';
 import { emailPages } from './emails.web.js';
+import { sentEmailPages } from './emails-sent.web.js';
 import { exportPages } from './exports.web.js';
 import { groupPages } from './groups.web.js';
 import { homePages } from './home.web.js';
@@ -58,6 +59,7 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   banPages, // the ban list (global admins)
   groupPages, // an event's groups and who is in them
   exportPages, // export downloads for the session cookie
+  sentEmailPages, // what went out (the Emails tab)
   emailPages, // email wording and reminders
   participantPages, // the participant page and its section edits (record)
   participantActionPages, // withdraw/reinstate/reject, notes (record)

@@ -88,10 +88,11 @@ function travelProblems(name: string, travel: TravelPatchInput, problems: Proble
 }
 
 /**
- * Normalises the phone at `holder[key]` to E.164 in place, or returns the problem naming `field`.
+ * Normalises the phone at `holder[key]` to E.164 in place (lib/phone.ts normalisePhone, the one
+ * normaliser every phone write goes through), or returns the problem naming `field`.
  * Blank and absent values are left as they are (blank clears the field).
  */
-function phoneAt<K extends string>(
+export function phoneAt<K extends string>(
   holder: { [k in K]?: string | null },
   key: K,
   field: string,

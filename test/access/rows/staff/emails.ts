@@ -8,12 +8,22 @@ import type { StaffPage } from './types.js';
 const E = (t: { event: number }) => `/staff/events/${t.event}/emails`;
 
 export const pages: StaffPage[] = [
+  // What went out (docs/email.md "Emails sent"): no spec line names a reader of an event's sent
+  // mail; decided as the people who already see each announcement's recipients and their delivery
+  // state and who manage the emails' wording: event_manage.
   {
     route: 'GET /staff/events/:event_id/emails',
-    action: 'email_templates.manage',
+    action: 'email_log.event',
     who: 'event_manage',
     target: 'event',
     url: E,
+  },
+  {
+    route: 'GET /staff/events/:event_id/emails/wording',
+    action: 'email_templates.manage',
+    who: 'event_manage',
+    target: 'event',
+    url: (t) => `${E(t)}/wording`,
   },
   {
     route: 'GET /staff/events/:event_id/emails/:template',
