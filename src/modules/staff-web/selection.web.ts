@@ -11,7 +11,6 @@
  * - "Add to group" posts to the Groups page's own POST …/groups/assign (`groups.manage`).
  * Nothing ticked, or more than 500: a 422 page saying so; no change.
  */
-import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
