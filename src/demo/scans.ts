@@ -1,8 +1,9 @@
 /** Demo check-ins: scans by the ops user in the check-in and hotel contexts, and NFC badges. */
 import type { Faker } from '@faker-js/faker';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
-import { registrations, scanContexts, scans } from '../db/schema/index.js';
+import { scanContexts, scans } from '../db/schema/index.js';
+import { storeBadge } from '../modules/checkin/nfc.service.js';
 
 /** About half of the complete registrations are checked in by the ops user; a third of those have a badge. */
 export async function seedDemoScans(
@@ -54,13 +55,8 @@ export async function seedDemoScans(
       });
     }
     if (f.datatype.boolean({ probability: 0.35 })) {
-      await tx
-        .update(registrations)
-        .set({
-          nfcBadgeToken: f.string.hexadecimal({ length: 16, casing: 'lower', prefix: '' }),
-          nfcBadgeAssignedAt: new Date(at).toISOString(),
-        })
-        .where(eq(registrations.id, rid));
+      const token = f.string.hexadecimal({ length: 16, casing: 'lower', prefix: '' });
+      await storeBadge(tx, rid, token, { at: new Date(at).toISOString() });
     }
   }
   if (rows.length) await tx.insert(scans).values(rows);

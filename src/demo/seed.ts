@@ -22,7 +22,7 @@ import {
 import { recordAudit } from '../modules/audit/audit.service.js';
 import { issueEventKey, issueMobileToken, issueSeriesKey } from '../modules/credentials/issue.service.js';
 import { createEventRecord, createSeries } from '../modules/events/records.service.js';
-import { importParticipants } from '../modules/participants/import.service.js';
+import { importParticipants } from '../modules/registration/import/import.service.js';
 import { seedTodaysFlights } from './flights-today.js';
 import { demoParticipants } from './participants.js';
 import { seedDemoScans } from './scans.js';

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import type { Deps } from '../deps.js';
+import { linkChatUser, unlinkChatUser } from '../modules/participants/record/people.js';
 import { emailOf, obj, str } from './payload.js';
 
 const USER_EVENTS = new Set(['team_join', 'user_change']);
@@ -23,25 +24,12 @@ export async function applyChatEvent(
   const email = emailOf(profile.email);
   const name = str(profile.real_name, 200) ?? str(user.real_name, 200) ?? str(user.name, 200) ?? null;
   if (user.deleted === true) {
-    await tx.execute(
-      sql`UPDATE people SET chat_user_id = NULL, updated_at = now() WHERE chat_user_id = ${chatUserId}`,
-    );
+    await unlinkChatUser(tx, chatUserId);
     return 'unlinked';
   }
   await tx.execute(sql`
     INSERT INTO chat_accounts (chat_user_id, email, display_name) VALUES (${chatUserId}, ${email ?? null}, ${name})
     ON CONFLICT (chat_user_id) DO UPDATE SET email = EXCLUDED.email,
       display_name = coalesce(EXCLUDED.display_name, chat_accounts.display_name), updated_at = now()`);
-  // A workspace user whose address changed no longer speaks for the old person.
-  await tx.execute(sql`UPDATE people SET chat_user_id = NULL, updated_at = now()
-    WHERE chat_user_id = ${chatUserId} AND (${email ?? null}::text IS NULL OR lower(email) <> ${email ?? null})`);
-  if (!email) return 'unmatched';
-  const res = await tx.execute(sql`UPDATE people SET chat_user_id = ${chatUserId}, updated_at = now()
-    WHERE lower(email) = ${email} AND chat_user_id IS DISTINCT FROM ${chatUserId} RETURNING id`);
-  if (res.rows.length > 0) return 'linked';
-  // Nothing to update: linked already, or nobody has this address.
-  const linked = await tx.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM people WHERE lower(email) = ${email}`,
-  );
-  return Number(linked.rows[0]?.n) > 0 ? 'linked' : 'unmatched';
+  return linkChatUser(tx, chatUserId, email ?? null);
 }

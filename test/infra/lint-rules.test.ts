@@ -1,6 +1,7 @@
 /**
  * `npm run lint` enforces the layer table, the module-cycle and routes rules
- * (.dependency-cruiser.cjs) and the 400-line limit (scripts/file-length.mjs). Both checkers run here
+ * (.dependency-cruiser.cjs), the 400-line limit (scripts/file-length.mjs) and the table writers
+ * (scripts/table-writers.mjs). The checkers run here
  * on small fixture trees in a temporary folder: a tree that breaks each rule must fail naming the
  * rule, and the same tree without the offending files must pass.
  */
@@ -33,6 +34,7 @@ function run(cmd: string, args: string[]): Promise<{ code: number; output: strin
 const cruise = () =>
   run(DEPCRUISE, ['src', '--config', path.join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err']);
 const lengths = () => run(process.execPath, [path.join(ROOT, 'scripts', 'file-length.mjs')]);
+const writers = () => run(process.execPath, [path.join(ROOT, 'scripts', 'table-writers.mjs')]);
 
 /** Files that obey every rule: lib ← modules, a module using another, routes → service → repo. */
 const CLEAN: Record<string, string> = {
@@ -96,5 +98,34 @@ describe('lint rules', { timeout: 240_000 }, () => {
     const result = await lengths();
     expect(result.code).toBe(1);
     expect(result.output).toContain('src/lib/long.ts: 401 lines');
+  });
+
+  it('a write to registrations or people outside the named writers fails, naming file and line', async () => {
+    await put(
+      'src/modules/participants/record/touch.ts',
+      'export const touch = (tx) => tx.execute(`UPDATE registrations SET updated_at = now()`);\n',
+    );
+    await put(
+      'src/modules/registration/lifecycle/writes.ts',
+      'export const make = (tx) => tx.insert(people);\n',
+    );
+    await put(
+      'src/modules/notes/notes.ts',
+      '// UPDATE registrations is only mentioned here\nexport const n = 1;\n',
+    );
+    expect(await writers()).toEqual({ code: 0, output: '' });
+    await put(
+      'src/modules/notes/bump.ts',
+      'export const bump = (tx) =>\n  tx.update(registrations).set({});\n',
+    );
+    await put('src/demo/people.ts', 'export const sql = `INSERT INTO people (email) VALUES ($1)`;\n');
+    const result = await writers();
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('src/modules/notes/bump.ts:2: writes registrations');
+    expect(result.output).toContain('src/demo/people.ts:1: writes people');
+    expect(result.output).not.toContain('notes.ts:');
+    await rm(path.join(dir, 'src/modules/notes/bump.ts'));
+    await rm(path.join(dir, 'src/demo/people.ts'));
+    expect(await writers()).toEqual({ code: 0, output: '' });
   });
 });

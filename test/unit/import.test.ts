@@ -14,7 +14,7 @@ import {
   type ImportItem,
   importParticipants,
   validateImportItems,
-} from '../../src/modules/participants/import.service.js';
+} from '../../src/modules/registration/import/import.service.js';
 import { withFreshDatabase } from '../cli/harness.js';
 
 function problemOf(fn: () => unknown): string {

@@ -18,7 +18,7 @@ import {
   type ImportResult,
   importParticipants,
   parseImportFile,
-} from '../../modules/participants/import.service.js';
+} from '../../modules/registration/import/import.service.js';
 import {
   type InviteResult,
   inviteImported,

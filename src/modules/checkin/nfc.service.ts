@@ -39,14 +39,24 @@ async function lockBadge(tx: Tx, event: EventRow, registrationId: number): Promi
   return row;
 }
 
-async function store(
+/**
+ * Writes registration `registrationId`'s badge token and its assignment time: `now`, `clear`
+ * (NULL), `keep`, or an ISO 8601 instant (the demo's past check-ins). Returns both as stored.
+ */
+export async function storeBadge(
   tx: Tx,
   registrationId: number,
   token: string | null,
-  assigned: 'keep' | 'now' | 'clear',
+  assigned: 'keep' | 'now' | 'clear' | { at: string },
 ) {
   const assignedAt =
-    assigned === 'now' ? sql`now()` : assigned === 'clear' ? sql`NULL` : sql`nfc_badge_assigned_at`;
+    typeof assigned === 'object'
+      ? sql`${assigned.at}::timestamptz`
+      : assigned === 'now'
+        ? sql`now()`
+        : assigned === 'clear'
+          ? sql`NULL`
+          : sql`nfc_badge_assigned_at`;
   const res = await tx.execute<BadgeRow>(
     sql`UPDATE registrations SET nfc_badge_token = ${token}, nfc_badge_assigned_at = ${assignedAt}
          WHERE id = ${registrationId}
@@ -79,7 +89,7 @@ export async function ensureBadge(ctx: EventCtx, registrationId: number) {
   return ctx.db.transaction(async (tx) => {
     let row = await lockBadge(tx, event, registrationId);
     if (row.token === null) {
-      row = await store(tx, registrationId, newBadgeToken(), 'clear');
+      row = await storeBadge(tx, registrationId, newBadgeToken(), 'clear');
       await audit(ctx, tx, 'nfc_badges.ensure', registrationId);
     }
     return ensureBody(row);
@@ -95,7 +105,7 @@ export async function confirmBadge(ctx: EventCtx, registrationId: number, input:
     if (input.badge_token !== undefined && input.badge_token !== row.token)
       throw unprocessable(BADGE_MISMATCH);
     if (row.assigned_at === null) {
-      row = await store(tx, registrationId, row.token, 'now');
+      row = await storeBadge(tx, registrationId, row.token, 'now');
       await audit(ctx, tx, 'nfc_badges.confirm', registrationId);
     }
     return { success: true as const, badge_token: row.token!, assigned_at: isoTimestamp(row.assigned_at)! };
@@ -107,7 +117,7 @@ export async function resetBadge(ctx: EventCtx, registrationId: number) {
   const event = ctx.access.event;
   return ctx.db.transaction(async (tx) => {
     await lockBadge(tx, event, registrationId);
-    const row = await store(tx, registrationId, newBadgeToken(), 'clear');
+    const row = await storeBadge(tx, registrationId, newBadgeToken(), 'clear');
     await audit(ctx, tx, 'nfc_badges.reset', registrationId);
     return ensureBody(row);
   });

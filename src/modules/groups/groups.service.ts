@@ -15,6 +15,7 @@ import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/
 import { isoSql } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { registrationInEvent } from '../notes/notes.service.js';
+import { touchGroupMembers, touchRegistration } from '../participants/record/touch.js';
 import {
   type CreateGroupInput,
   GROUP_NAME_MAX,
@@ -123,11 +124,7 @@ export async function deleteGroup(ctx: UserEventCtx, rawId: string): Promise<voi
   const id = groupId(rawId);
   await ctx.db.transaction(async (tx) => {
     // Memberships go with the group (ON DELETE CASCADE); their registrations count as changed.
-    await tx.execute(
-      sql`UPDATE registrations SET updated_at = now()
-           WHERE id IN (SELECT registration_id FROM registration_groups WHERE group_id = ${id})
-             AND event_id = ${event.id}`,
-    );
+    await touchGroupMembers(tx, event.id, id);
     const res = await tx.execute<{ name: string }>(
       sql`DELETE FROM groups WHERE event_id = ${event.id} AND id = ${id} RETURNING name`,
     );
@@ -167,7 +164,7 @@ export async function setRegistrationGroups(
         sql`INSERT INTO registration_groups (registration_id, group_id)
             SELECT ${registrationId}, id FROM groups WHERE event_id = ${event.id} AND id IN (${idList})`,
       );
-    await tx.execute(sql`UPDATE registrations SET updated_at = now() WHERE id = ${registrationId}`);
+    await touchRegistration(tx, registrationId);
     await recordAudit(tx, {
       action: 'groups.assign',
       principal: ctx.access.principal,

@@ -10,6 +10,7 @@ import type { UserEventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isoSqlText } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { touchRegistration } from '../participants/record/touch.js';
 import { type CreateNoteInput, MAX_NOTE_LENGTH, type NoteJson } from './notes.schemas.js';
 
 export const PARTICIPANT_NOT_FOUND = 'Participant not found for this event';
@@ -96,9 +97,7 @@ export async function createNote(
     );
     const id = inserted.rows[0]!.id;
     // Notes are part of the registration's record (docs/decisions.md "Notes"): clients re-sync it.
-    await tx.execute(
-      sql`UPDATE registrations SET updated_at = now() WHERE id = ${registrationId} AND updated_at <> now()`,
-    );
+    await touchRegistration(tx, registrationId);
     await recordAudit(tx, {
       action: 'notes.create',
       principal: ctx.access.principal,

@@ -16,6 +16,7 @@ import { normalizeEmail } from '../../lib/identifiers.js';
 import { findUserByEmail, type UserRow } from '../accounts/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isBanned } from '../bans/bans.service.js';
+import { linkPeopleToUser } from '../participants/record/people.js';
 
 async function isStaff(tx: Tx, user: UserRow): Promise<boolean> {
   if (user.globalAdmin) return true;
@@ -75,8 +76,6 @@ export async function accountForSignIn(tx: Tx, rawEmail: string): Promise<UserRo
     user = created ?? (await findUserByEmail(tx, email));
     if (!user) return null;
   }
-  await tx.execute(
-    sql`UPDATE people SET user_id = ${user.id} WHERE lower(email) = ${email} AND user_id IS NULL`,
-  );
+  await linkPeopleToUser(tx, email, user.id);
   return user;
 }

@@ -9,7 +9,7 @@
  * The person (names, phone, date of birth, address, pronouns) is shared by all of their
  * registrations, so a write through one registration changes what every event sees of them.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Tx } from '../../../db/client.js';
 import {
@@ -20,6 +20,7 @@ import {
   emergencyContacts,
   medicalDetails,
   people,
+  registrations,
   safeguardingDetails,
 } from '../../../db/schema/index.js';
 import type { Address } from '../../../db/schema/participants.js';
@@ -56,35 +57,47 @@ function cleanAddress(address: Static<typeof ImportAddressSchema> | null): Addre
   return out as Address;
 }
 
-/**
- * Creates or updates the person of `item`: updates person `existingId` with the keys given, or
- * inserts a new person (the caller has checked `personal.legal_first_name`/`legal_last_name`).
- */
-export async function upsertPerson(
-  tx: Tx,
-  item: ImportItem,
-  existingId: number | undefined,
-): Promise<number> {
+/** The person columns `item` gives (absent keys left out). */
+function personValues(item: ImportItem): Partial<typeof people.$inferInsert> {
   const values: Partial<typeof people.$inferInsert> = {
     ...pick<typeof people.$inferInsert>(item, PERSON_KEYS),
     ...pick<typeof people.$inferInsert>(item.personal, PERSONAL_KEYS),
   };
   if (item.personal?.address !== undefined) values.address = cleanAddress(item.personal.address);
-  if (existingId !== undefined) {
-    if (Object.keys(values).length) await tx.update(people).set(values).where(eq(people.id, existingId));
-    return existingId;
-  }
-  const [row] = await tx
-    .insert(people)
-    .values({
-      ...values,
-      email: item.email,
-      // Both checked before any write.
-      legalFirstName: item.personal!.legal_first_name!,
-      legalLastName: item.personal!.legal_last_name!,
-    })
-    .returning({ id: people.id });
-  return row!.id;
+  return values;
+}
+
+/** Updates person `personId` with the keys `item` gives (nothing when it gives none). */
+export async function updatePerson(tx: Tx, item: ImportItem, personId: number): Promise<void> {
+  const values = personValues(item);
+  if (Object.keys(values).length) await tx.update(people).set(values).where(eq(people.id, personId));
+}
+
+/**
+ * The new person `item` describes, for the lifecycle's createPersonAndRegistration (the caller has
+ * checked `personal.legal_first_name`/`legal_last_name`).
+ */
+export function newPerson(item: ImportItem): typeof people.$inferInsert {
+  return {
+    ...personValues(item),
+    email: item.email,
+    // Both checked before any write.
+    legalFirstName: item.personal!.legal_first_name!,
+    legalLastName: item.personal!.legal_last_name!,
+  };
+}
+
+/**
+ * Updates registration `registrationId`'s own columns (the per-event personal fields, the freedom
+ * waiver; not its status: the lifecycle writes that). Nothing when `values` is empty.
+ */
+export async function updateRegistration(
+  tx: Tx,
+  registrationId: number,
+  values: { [K in keyof typeof registrations.$inferInsert]?: (typeof registrations.$inferInsert)[K] | SQL },
+): Promise<void> {
+  if (Object.keys(values).length)
+    await tx.update(registrations).set(values).where(eq(registrations.id, registrationId));
 }
 
 /** Writes every section the item mentions for registration `rid`. */

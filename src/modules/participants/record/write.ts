@@ -6,11 +6,11 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
-import { registrations } from '../../../db/schema/index.js';
+import type { registrations } from '../../../db/schema/index.js';
 import type { ImportItem } from './item.schema.js';
 import { pick } from './pick.js';
 import type { PortalPatchInput, RecordPatchInput } from './sections.schemas.js';
-import { REGISTRATION_PERSONAL_KEYS, upsertPerson, writeSections } from './upsert.js';
+import { REGISTRATION_PERSONAL_KEYS, updatePerson, updateRegistration, writeSections } from './upsert.js';
 import { contactKey, insertContacts } from './upsert-lists.js';
 
 export interface RecordTarget {
@@ -46,12 +46,9 @@ export async function writeRecordPatch(tx: Tx, reg: RecordTarget, patch: RecordP
     email: reg.email,
     emergency_contacts: await withoutGuardianContacts(tx, reg.id, patch),
   } as ImportItem;
-  await upsertPerson(tx, item, reg.personId);
+  await updatePerson(tx, item, reg.personId);
   const own = pick<typeof registrations.$inferInsert>(patch.personal, REGISTRATION_PERSONAL_KEYS);
-  await tx
-    .update(registrations)
-    .set({ ...own, updatedAt: sql`now()` })
-    .where(sql`${registrations.id} = ${reg.id}`);
+  await updateRegistration(tx, reg.id, { ...own, updatedAt: sql`now()` });
   await writeSections(tx, reg.id, item);
 }
 

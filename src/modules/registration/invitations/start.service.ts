@@ -11,7 +11,6 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
-import type { RegistrationStatus } from '../../../db/schema/index.js';
 import type { MobileCtx } from '../../../deps.js';
 import { conflict, unprocessable } from '../../../lib/errors.js';
 import { normalizeEmail } from '../../../lib/identifiers.js';
@@ -21,6 +20,7 @@ import { isBanned } from '../../bans/bans.service.js';
 import { transition } from '../lifecycle/lifecycle.js';
 import { ticketById } from '../lifecycle/registration.repo.js';
 import type { TicketJson } from '../lifecycle/registration.schemas.js';
+import { createPersonAndRegistration } from '../lifecycle/writes.js';
 import { ALREADY_REGISTERED, EMAIL_BANNED } from './invitations.service.js';
 
 interface InvitationRow {
@@ -68,24 +68,19 @@ export async function startRegistration(ctx: MobileCtx, token: string): Promise<
     if (!inv.open) throw unprocessable('Registration for this event is not open');
 
     const [first, last] = splitName(user.name);
-    const person = await tx.execute<{ id: number }>(sql`
-      INSERT INTO people (user_id, email, legal_first_name, legal_last_name)
-      VALUES (${user.id}, ${inv.email}, ${inv.first_name ?? first}, ${inv.last_name ?? last})
-      ON CONFLICT ((lower(email))) DO UPDATE SET user_id = COALESCE(people.user_id, EXCLUDED.user_id)
-      RETURNING id`);
-    const personId = person.rows[0]!.id;
-    const existing = await tx.execute<{ id: number; status: RegistrationStatus }>(
-      sql`SELECT id, status FROM registrations WHERE event_id = ${inv.event_id} AND person_id = ${personId} FOR UPDATE`,
-    );
-    let registrationId: number;
-    if (existing.rows[0]) {
-      if (existing.rows[0].status !== 'invited') throw conflict(ALREADY_REGISTERED);
-      registrationId = existing.rows[0].id;
-    } else {
-      const created = await tx.execute<{ id: number }>(
-        sql`INSERT INTO registrations (event_id, person_id, status) VALUES (${inv.event_id}, ${personId}, 'invited') RETURNING id`,
-      );
-      registrationId = created.rows[0]!.id;
+    const reg = await createPersonAndRegistration(tx, {
+      eventId: inv.event_id,
+      person: {
+        userId: user.id,
+        email: inv.email,
+        legalFirstName: inv.first_name ?? first,
+        legalLastName: inv.last_name ?? last,
+      },
+      status: 'invited',
+    });
+    const registrationId = reg.registrationId;
+    if (!reg.created && reg.status !== 'invited') throw conflict(ALREADY_REGISTERED);
+    if (reg.created)
       await recordAudit(tx, {
         action: 'registrations.create',
         principal: p,
@@ -95,7 +90,6 @@ export async function startRegistration(ctx: MobileCtx, token: string): Promise<
         targetId: registrationId,
         metadata: { invitation_id: inv.id },
       });
-    }
     await transition(tx, {
       registrationId,
       to: 'in_progress',

@@ -62,3 +62,24 @@ export const CHECKED_STATUSES: readonly RegistrationStatus[] = [
   'awaiting_guardian',
   'complete',
 ];
+
+/** A timestamp a status sets when a registration enters it (column of `registrations`). */
+export interface StatusStamp {
+  column: 'submittedAt' | 'completedAt' | 'withdrawnAt';
+  /** Keep an earlier value (the first submission); otherwise the latest entry wins. */
+  keepFirst: boolean;
+}
+
+/**
+ * The one timestamp rule (docs/registration.md "Timestamps"), for transitions and import alike:
+ * entering `awaiting_guardian` or `complete` implies a submission (`submitted_at`, the first one
+ * kept); `complete` sets `completed_at` and `withdrawn` sets `withdrawn_at` to the latest entry.
+ */
+export const STATUS_STAMPS: Partial<Record<RegistrationStatus, readonly StatusStamp[]>> = {
+  awaiting_guardian: [{ column: 'submittedAt', keepFirst: true }],
+  complete: [
+    { column: 'submittedAt', keepFirst: true },
+    { column: 'completedAt', keepFirst: false },
+  ],
+  withdrawn: [{ column: 'withdrawnAt', keepFirst: false }],
+};

@@ -13,6 +13,7 @@ import { notFound } from '../../../lib/errors.js';
 import { type AuditVia, recordAudit } from '../../audit/audit.service.js';
 import { completionStatus, loadCompletionFacts, lostCompletion } from './completion.js';
 import { type ActorRole, assertTransition, CHECKED_STATUSES } from './lifecycle.rules.js';
+import { writeStatus } from './writes.js';
 
 export { REGISTRATION_NOT_FOUND } from '../../../access/own.js';
 export { ACTOR_ROLES, type ActorRole, rolesFor, TRANSITIONS } from './lifecycle.rules.js';
@@ -41,8 +42,9 @@ export interface TransitionInput {
 
 /**
  * Moves one registration to `to` under a row lock. 404 `Registration not found`; 422 when the
- * move is not allowed (see `assertTransition`). Sets `completed_at` on `complete` and
- * `withdrawn_at` on `withdrawn`. Returns the previous and the new status.
+ * move is not allowed (see `assertTransition`). Writes the status with the timestamps it sets
+ * (STATUS_STAMPS: `submitted_at` kept, `completed_at` on `complete`, `withdrawn_at` on
+ * `withdrawn`). Returns the previous and the new status.
  */
 export async function transition(
   tx: Tx,
@@ -56,12 +58,7 @@ export async function transition(
   if (!row) throw notFound(REGISTRATION_NOT_FOUND);
   const from = row.status;
   assertTransition(from, input.to, input.actor.role);
-  await tx.execute(sql`
-    UPDATE registrations
-       SET status = ${input.to},
-           completed_at = CASE WHEN ${input.to}::text = 'complete' THEN now() ELSE completed_at END,
-           withdrawn_at = CASE WHEN ${input.to}::text = 'withdrawn' THEN now() ELSE withdrawn_at END
-     WHERE id = ${input.registrationId}`);
+  await writeStatus(tx, input.registrationId, input.to);
   await recordAudit(tx, {
     action: 'registrations.transition',
     principal: input.actor.principal,

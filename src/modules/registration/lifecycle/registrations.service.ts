@@ -14,6 +14,7 @@ import { CONSENT_NOT_FOUND, recordTypedSignature, requestConsents } from './cons
 import { recheckCompletion, transition } from './lifecycle.js';
 import * as repo from './registration.repo.js';
 import type { ConsentJson, TicketJson } from './registration.schemas.js';
+import { markSubmitted } from './writes.js';
 
 export { startRegistration } from '../invitations/start.service.js';
 
@@ -46,7 +47,7 @@ export async function submitRegistration(
     const facts = await loadCompletionFacts(tx, own.id);
     const missing = facts ? missingSections(facts) : [];
     if (missing.length > 0) throw unprocessable(`Registration is incomplete: ${missing.join(', ')}`);
-    await tx.execute(sql`UPDATE registrations SET submitted_at = now() WHERE id = ${own.id}`);
+    await markSubmitted(tx, own.id);
     const minor = facts ? isMinor(facts) : false;
     await requestConsents(ctx, tx, own.id, minor ? 'guardian' : 'participant');
     if (minor) await sendGuardianInvitations(ctx, tx, own.id);

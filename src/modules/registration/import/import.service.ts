@@ -25,21 +25,28 @@
  * The person (names, phone, date of birth, address…) is shared by all of their registrations, so
  * importing into one event updates what every event sees of that person.
  */
-import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
-import { banEmails, bans, events, people, registrations } from '../../db/schema/index.js';
-import { notFound } from '../../lib/errors.js';
-import { regionOf } from '../../lib/phone.js';
-import { normaliseItemPhones } from './import.phones.js';
-import { importError, validateImportItems } from './import.validate.js';
-import type { ImportItem } from './record/item.schema.js';
-import { pick } from './record/pick.js';
-import type { Problem } from './record/problems.js';
-import { REGISTRATION_PERSONAL_KEYS, upsertPerson, writeSections } from './record/upsert.js';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client.js';
+import { banEmails, bans, events, people, registrations } from '../../../db/schema/index.js';
+import { notFound } from '../../../lib/errors.js';
+import { regionOf } from '../../../lib/phone.js';
+import { normaliseItemPhones } from '../../participants/import.phones.js';
+import { importError, validateImportItems } from '../../participants/import.validate.js';
+import type { ImportItem } from '../../participants/record/item.schema.js';
+import { pick } from '../../participants/record/pick.js';
+import type { Problem } from '../../participants/record/problems.js';
+import {
+  newPerson,
+  REGISTRATION_PERSONAL_KEYS,
+  updatePerson,
+  updateRegistration,
+  writeSections,
+} from '../../participants/record/upsert.js';
+import { createPersonAndRegistration, writeStatus } from '../lifecycle/writes.js';
 
-export { parseImportFile } from './import.parse.js';
-export { validateImportItems } from './import.validate.js';
-export { type ImportItem, ImportItemSchema } from './record/item.schema.js';
+export { parseImportFile } from '../../participants/import.parse.js';
+export { validateImportItems } from '../../participants/import.validate.js';
+export { type ImportItem, ImportItemSchema } from '../../participants/record/item.schema.js';
 
 export interface ImportResult {
   /** Registrations created by this import. */
@@ -49,9 +56,6 @@ export interface ImportResult {
   /** participant_event_id of every item, in item order. */
   registrationIds: number[];
 }
-
-/** Insert/update values where any column may also be an SQL expression. */
-type Writable<T> = { [K in keyof T]?: T[K] | SQL };
 
 /**
  * Imports participants into event `eventId` inside the caller's transaction.
@@ -135,9 +139,16 @@ export async function importParticipants(
 
   const result: ImportResult = { created: 0, updated: 0, registrationIds: [] };
   for (const item of items) {
-    const personId = await upsertPerson(tx, item, existingPeople.get(item.email));
-    const existing = existingRegs.get(personId);
-    const rid = await upsertRegistration(tx, eventId, personId, item, existing);
+    const knownId = existingPeople.get(item.email);
+    if (knownId !== undefined) await updatePerson(tx, item, knownId);
+    const existing = knownId === undefined ? undefined : existingRegs.get(knownId);
+    const { registrationId: rid } = await upsertRegistration(
+      tx,
+      eventId,
+      knownId ?? newPerson(item),
+      item,
+      existing,
+    );
     if (existing) result.updated++;
     else result.created++;
     result.registrationIds.push(rid);
@@ -149,34 +160,18 @@ export async function importParticipants(
 async function upsertRegistration(
   tx: Tx,
   eventId: number,
-  personId: number,
+  person: number | typeof people.$inferInsert,
   item: ImportItem,
   existing: { id: number; status: string } | undefined,
-): Promise<number> {
-  const values: Writable<typeof registrations.$inferInsert> = pick(item.personal, REGISTRATION_PERSONAL_KEYS);
+): Promise<{ personId: number; registrationId: number }> {
+  const values: Partial<typeof registrations.$inferInsert> = pick(item.personal, REGISTRATION_PERSONAL_KEYS);
   if (item.freedom_waiver_granted !== undefined) values.freedomWaiverGranted = item.freedom_waiver_granted;
   const status = item.status;
-  // Lifecycle timestamps (docs/decisions.md "Registration lifecycle"): first submission and completion are kept, withdrawal is the latest.
-  const stamps: { column: 'submittedAt' | 'completedAt' | 'withdrawnAt'; keepFirst: boolean }[] = [];
-  if (status !== undefined && status !== existing?.status) {
-    values.status = status;
-    if (status === 'awaiting_guardian' || status === 'complete')
-      stamps.push({ column: 'submittedAt', keepFirst: true });
-    if (status === 'complete') stamps.push({ column: 'completedAt', keepFirst: true });
-    if (status === 'withdrawn') stamps.push({ column: 'withdrawnAt', keepFirst: false });
+  if (existing && typeof person === 'number') {
+    await updateRegistration(tx, existing.id, values);
+    // The status the file gives, with the lifecycle's timestamps (docs/registration.md "Timestamps").
+    if (status !== undefined && status !== existing.status) await writeStatus(tx, existing.id, status);
+    return { personId: person, registrationId: existing.id };
   }
-  if (existing) {
-    for (const { column, keepFirst } of stamps) {
-      values[column] = keepFirst ? sql`coalesce(${registrations[column]}, now())` : sql`now()`;
-    }
-    if (Object.keys(values).length)
-      await tx.update(registrations).set(values).where(eq(registrations.id, existing.id));
-    return existing.id;
-  }
-  for (const { column } of stamps) values[column] = sql`now()`;
-  const [row] = await tx
-    .insert(registrations)
-    .values({ ...values, eventId, personId, status: status ?? 'invited' })
-    .returning({ id: registrations.id });
-  return row!.id;
+  return createPersonAndRegistration(tx, { eventId, person, status: status ?? 'invited', values });
 }
