@@ -48,7 +48,7 @@ const LABELS: Record<string, string> = {
   'personal.engagement_preference': 'Engagement preference',
   'accommodation.notes': 'Accommodation notes',
   'dietary_detail.notes': 'Dietary notes',
-  'accessibility.notes': 'Accessibility notes',
+  'accessibility.notes': 'Other access needs',
   'medical_detail.additional_notes': 'Medical notes',
   'safeguarding_detail.notes': 'Safeguarding notes',
   'safeguarding_detail.high_support_flag': 'High support',
@@ -61,6 +61,17 @@ const LABELS: Record<string, string> = {
   travel: 'Travel',
   consents: 'Consents',
   notes: 'Notes',
+  // Staff wording where the registration form speaks as the participant ("I am at risk of anaphylaxis").
+  has_anaphylaxis_risk: 'Risk of anaphylaxis',
+  requires_refrigeration: 'Medication needs a fridge',
+  cross_contamination_risk: 'Cross-contamination risk (even traces)',
+  'accessibility.wheelchair': 'Uses a wheelchair',
+  'accessibility.step_free_access': 'Needs step-free access',
+  'travel_inbound.mode': 'Mode',
+  'travel_outbound.mode': 'Mode',
+  'accommodation.roommate_preferences': 'Roommate preferences',
+  'accommodation.roommate_exclusions': 'Roommate exclusions',
+  'medical_detail.allergy_severity': 'Allergy severity',
   // Audit metadata keys and values.
   fields: 'Fields',
   sections: 'Sections',
@@ -84,6 +95,9 @@ const FORM_LABELS: Record<string, string> = Object.fromEntries(
     f.label.replace(OPTIONAL, ''),
   ]),
 );
+
+/** A staff form's label for field `name`: the table's, else the registration form's `formLabel`. */
+export const staffFieldLabel = (name: string, formLabel: string): string => LABELS[name] ?? formLabel;
 
 /** Is `name` in the table (a listed name or a form field)? */
 export const hasLabel = (name: string): boolean => name in LABELS || name in FORM_LABELS;
