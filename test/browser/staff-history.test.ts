@@ -50,7 +50,8 @@ describeBrowser('participant history in Chromium', () => {
 
   /** Marks the document, so a reload (a new document) would lose the mark. */
   const mark = (page: Page) => page.evaluate('document.documentElement.dataset.sameDocument = "yes"');
-  const sameDocument = (page: Page) => page.evaluate<string | undefined>('document.documentElement.dataset.sameDocument');
+  const sameDocument = (page: Page) =>
+    page.evaluate<string | undefined>('document.documentElement.dataset.sameDocument');
 
   it('a phone number edited elsewhere shows as old → new without reloading (desktop)', async () => {
     const { context, page } = await signedIn(world.users.eventAdmin.email);
