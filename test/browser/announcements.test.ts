@@ -5,6 +5,8 @@
  * delivery state reach "sent" as the job worker hands the emails to the real local SMTP server;
  * the emails in the outbox carry no placeholder left unfilled. Checked for accessibility and CSP
  * errors; screenshots at desktop width and at 360 px (test-artifacts/screenshots/announcements-*.png).
+ * Then, at 360 px with the same signed-in session, a team announcement whose subject uses every
+ * placeholder: the confirmation names the count, and every email in the outbox has none left.
  */
 
 import { sql } from 'drizzle-orm';
@@ -102,6 +104,43 @@ describeBrowser('announcements in Chromium', () => {
     await expectAccessible(phone, 'delivery at 360 px');
     await screenshot(phone, 'announcements-04-delivery-360');
     await narrow.close();
+
+    // At 360 px, with the session of the email-code sign-in above: the team gets an announcement
+    // whose subject uses every placeholder; "Send now" asks first, naming the count; none is left
+    // unfilled in the outbox.
+    const small = await browser.newContext({
+      viewport: { width: 360, height: 780 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await small.addCookies(await context.cookies());
+    const mobile = await small.newPage();
+    const mobileErrors = consoleErrors(mobile);
+    await mobile.goto(`${t.origin}${path}`);
+    await mobile.getByLabel('The event’s team').check();
+    await mobile
+      .getByLabel('Subject', { exact: true })
+      .fill(`Team call: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(' / ')}`);
+    await mobile.getByLabel('Message', { exact: true }).fill('Hi {{name}}, see you at {{event_name}}.');
+    await mobile.getByRole('button', { name: 'Send or schedule' }).click();
+    const question = mobile.getByRole('heading', { name: /^Send to \d+ addresses now\?$/ });
+    await question.waitFor();
+    const count = Number(/\d+/.exec((await question.textContent()) ?? '')![0]);
+    expect(count).toBeGreaterThan(1);
+    await expectAccessible(mobile, 'send confirmation at 360 px');
+    await screenshot(mobile, 'announcements-05-confirm-360');
+    const before = t.smtp.received.length;
+    await mobile.getByRole('button', { name: `Yes, send to ${count} addresses` }).click();
+    await mobile.waitForURL(/announcements\?show=\d+/);
+    const team = () => t.smtp.received.slice(before).filter((m) => m.subject.includes('Team call'));
+    for (let i = 0; i < 300 && team().length < count; i++) await new Promise((r) => setTimeout(r, 200));
+    expect(team()).toHaveLength(count);
+    for (const m of team()) {
+      expect(m.subject).toMatch(/^Summit Alpha: Team call: .+ \/ {2}\/ Summit Alpha$/);
+      expect(`${m.subject}\n${m.text}`).not.toMatch(/\{\{|\}\}/);
+    }
+    expect(mobileErrors).toEqual([]);
+    await small.close();
     await context.close();
-  }, 120_000);
+  }, 180_000);
 });

@@ -57,6 +57,8 @@ describe('guardian links', () => {
     const gus = await guardianId('Gus Guardian');
     expect(page.body).toContain(`action="${minorPath}/guardians/${gus}/resend"`);
     expect(page.body).toContain('aria-label="Send the link for Gus Guardian"');
+    // The guardians table says what a guardian's status means (never a bare "invited").
+    expect(page.body).toMatch(/<td>Gus Guardian<\/td>(?:(?!<\/tr>).)*<td>No link sent yet<\/td>/s);
     const after = h.smtp.received.length;
     const res = await postForm(h.app, ops, `${minorPath}/guardians/${gus}/resend`, {}, csrfOf(page.body));
     expect(res.statusCode).toBe(303);
@@ -68,6 +70,8 @@ describe('guardian links', () => {
     const again = await getPage(h.app, ops, String(res.headers.location));
     expect(again.body).toContain('A new link was emailed to the guardian');
     expect(again.body).toContain('aria-label="Resend the link for Gus Guardian"');
+    expect(again.body).toMatch(/<td>Gus Guardian<\/td>(?:(?!<\/tr>).)*<td>Link sent, not yet opened<\/td>/s);
+    expect(again.body).not.toMatch(/<td>(pending|invited|accepted)<\/td>/);
   });
 
   it('an expired link reads "Issue a fresh link"', async () => {

@@ -26,6 +26,18 @@ export const STATUS_HINTS: Record<RegistrationStatus, string> = {
   rejected: 'Rejected by the organisers.',
 };
 
+/**
+ * A guardian's status as staff read it (docs/staff-dashboard.md "One word for invited"): `invited`
+ * is a portal link emailed and not yet opened, never a registration status.
+ */
+export const GUARDIAN_STATUS_LABELS: Record<string, string> = {
+  pending: 'No link sent yet',
+  invited: 'Link sent, not yet opened',
+  accepted: 'Opened the link, not finished',
+  completed: 'Completed',
+  declined: 'Declined',
+};
+
 /** One formatter per time zone (building an Intl.DateTimeFormat costs far more than using one). */
 const FORMATTERS = new Map<string, Intl.DateTimeFormat | null>();
 

@@ -9,6 +9,7 @@ import { formatPhone } from '../../../lib/phone.js';
 import { consentTitle } from '../../events/consent-defaults.js';
 import { getPath } from '../../web/forms.js';
 import type { Section } from '../../web/sections.js';
+import { GUARDIAN_STATUS_LABELS } from '../format.js';
 
 type Json = Record<string, unknown>;
 export interface Row {
@@ -127,6 +128,13 @@ export const GUARDIAN_COLUMNS: Column[] = [
   ['Over-the-counter medication', 'otc_medication_consent'],
 ];
 
+/** The record's guardians with their status in staff words (GUARDIAN_STATUS_LABELS). */
+function guardiansOf(detail: Json): Json[] {
+  return ((detail.guardians ?? []) as Json[]).map((g) =>
+    'status' in g ? { ...g, status: GUARDIAN_STATUS_LABELS[String(g.status)] ?? g.status } : g,
+  );
+}
+
 function travelBlocks(detail: Json, key: 'travel_inbound' | 'travel_outbound', section: Section): Block[] {
   const travel = detail[key] as Json | undefined;
   const heading = key === 'travel_inbound' ? 'Getting there' : 'Going home';
@@ -163,7 +171,7 @@ export function sectionBlocks(section: Section, detail: Json): Block[] {
       ? [tableOf('Emergency contacts', detail.emergency_contacts, CONTACT_COLUMNS, 'No emergency contacts.')]
       : [];
   if (section.key === 'guardians')
-    return [tableOf('Parents or guardians', detail.guardians, GUARDIAN_COLUMNS, 'No guardians.')];
+    return [tableOf('Parents or guardians', guardiansOf(detail), GUARDIAN_COLUMNS, 'No guardians.')];
   const pairs = section.groups.flatMap((g) => g.fields.map((f) => [f.label, f.name] as const));
   if (section.key === 'accessibility' && !('accessibility' in detail)) return [];
   const rows = [...rowsOf(detail, pairs), ...setRowsOf(detail, EXTRA[section.key] ?? [])];
