@@ -5,6 +5,8 @@ document.addEventListener('htmx:afterSwap', (event) => {
   const swapped = event.detail && event.detail.target;
   const target = swapped instanceof HTMLElement && swapped.isConnected ? swapped : event.target;
   if (!(target instanceof HTMLElement)) return;
+  // A region that updates itself (the participant page's history) never takes the focus.
+  if (target.hasAttribute('data-live')) return;
   const heading = target.querySelector('h2, h3, [data-focus]');
   const focusable = heading || target;
   if (!focusable.hasAttribute('tabindex')) focusable.setAttribute('tabindex', '-1');
