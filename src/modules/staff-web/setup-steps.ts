@@ -140,7 +140,8 @@ const CAMEL = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.t
 /** The form values of a step for `event` as stored. */
 export function valuesOf(step: FieldStepId, event: EventRow): Record<string, string | boolean> {
   const values: Record<string, string | boolean> = {};
-  const modules = event.modules as unknown as Record<string, unknown>;
+  const modules: Record<string, unknown> = Object.fromEntries(Object.entries(event.modules));
+  const columns: Record<string, unknown> = Object.fromEntries(Object.entries(event));
   for (const f of STEP_FIELDS[step]) {
     if (f.name.startsWith(LANGUAGE_BOX))
       values[f.name] = event.languages.includes(f.name.slice(LANGUAGE_BOX.length));
@@ -149,7 +150,8 @@ export function valuesOf(step: FieldStepId, event: EventRow): Record<string, str
       values[f.name] = f.type === 'checkbox' ? modules[f.name] === true : String(modules[f.name] ?? '');
     else if (f.type === 'checkbox') values[f.name] = modules[f.name] === true;
     else {
-      const raw = (event as unknown as Record<string, string | null>)[CAMEL(f.name)] ?? null;
+      const stored = columns[CAMEL(f.name)];
+      const raw = stored === null || stored === undefined ? null : String(stored);
       values[f.name] = f.type === 'datetime' ? localInput(raw, event.timezone) : (raw ?? '');
     }
   }
