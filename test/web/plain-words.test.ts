@@ -1,8 +1,8 @@
 /**
  * Plain words on every page (issue 25 item 4, docs/staff-dashboard.md "Plain words"): every staff
  * page of the page matrix (test/access/rows/staff/) as every role that may open it, the refusal
- * and not-found pages, the participant page's history after edits, and the validation errors of
- * the forms, each scanned for wire field names and ISO 8601 timestamps in the text a person reads
+ * and not-found pages, the participant page's history after edits, the validation errors of
+ * the forms, and the participant's own pages (home, their data, each registration section, bad links), each scanned for wire field names and ISO 8601 timestamps in the text a person reads
  * (test/web/plain.ts). A self-test proves the scan fails on a fixture that has them.
  */
 import { readdirSync } from 'node:fs';
@@ -167,5 +167,36 @@ describe('refusals and validation errors read plainly', () => {
       csrf,
     );
     expectPlainPage(res, 422, 'Send time must be in the future');
+  });
+});
+
+describe('participant pages read plainly', () => {
+  const own = () => `/register/${world.regs.adultA.id}`;
+  const urls = () => [
+    '/',
+    '/signin?next=%2F',
+    '/my-data',
+    own(),
+    ...[
+      'personal',
+      'accommodation',
+      'medical',
+      'dietary',
+      'accessibility',
+      'travel',
+      'emergency-contacts',
+    ].map((s) => `${own()}/${s}`),
+    '/register/accept?token=not-a-real-invitation-token',
+    '/guardian/not-a-real-guardian-token',
+  ];
+
+  it('as the participant: home, sign-in, their data, their registration and each section, bad links', async () => {
+    const b = await browserOf('participant');
+    for (const url of urls()) {
+      const res = await getPage(app, b, url);
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+      if (String(res.headers['content-type']).startsWith('text/html'))
+        expect(plainProblems(res.body), url).toEqual([]);
+    }
   });
 });
