@@ -130,4 +130,18 @@ describe('the participant page history', () => {
     expect(res.body).not.toContain('Asthma (new)');
     expect(res.body).not.toContain('changes');
   });
+
+  it('erasure removes the kept values; the entries stay (who changed which field, when)', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/v1/events/${world.events.A.id}/participants/${world.regs.adultA.id}/erase`,
+      headers: { authorization: `Bearer ${world.secrets.admin}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ confirm_email: 'alice.anderson@example.com' }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const h = historyOf((await open('safeguarding')).body);
+    expect(h).not.toContain('900123');
+    expect(h).not.toContain('Asthma (new)');
+    expect(h).toContain('Record edited by staff: Phone<');
+  });
 });
