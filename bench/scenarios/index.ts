@@ -8,6 +8,7 @@ import { eventLoop } from './event-loop.js';
 import { exportScenario } from './export.js';
 import { fullSync } from './full-sync.js';
 import { papers } from './papers.js';
+import { rooming } from './rooming.js';
 import { search } from './search.js';
 import { sqlProfile } from './sql-profile.js';
 import { staffTable } from './staff-table.js';
@@ -28,5 +29,6 @@ export const scenarios: readonly Scenario[] = [
   papers,
   staffTable,
   webhooks,
+  rooming,
   start,
 ];

@@ -4,7 +4,7 @@
  * Pinned by test/access/matrix.test.ts.
  */
 import type { Tx } from '../db/client.js';
-import { forbidden, notFound } from '../lib/errors.js';
+import { ApiError, forbidden, notFound } from '../lib/errors.js';
 import { type Action, type ActionRule, actions, type UserRequirement } from './actions.js';
 import { authenticate, authenticateWithEvent } from './authenticate.js';
 import { type OwnRegistration, resolveOwnConsent, resolveOwnRegistration } from './own.js';
@@ -107,6 +107,13 @@ export type AccessFor<A extends Action> = AccessContext &
 
 export const NO_ACCESS_MESSAGE = 'You do not have access to this event';
 
+/**
+ * The 403 of a user who holds a role on the event or its series, just not one the action needs:
+ * the API answers the same `NO_ACCESS_MESSAGE` body, while pages say "You may not open this page"
+ * (they do have access to the event; docs/staff-dashboard.md "Plain words").
+ */
+export class RoleRefusal extends ApiError {}
+
 export async function authorize<A extends Action>(
   db: Tx,
   action: A,
@@ -162,6 +169,8 @@ export async function authorize<A extends Action>(
         : await loadRoles(db, principal.user.id, { eventId: event?.id, seriesId });
     }
     if (!userMeets(rule.users, principal.user, roles)) {
+      if (event && rule.users !== 'global_admin' && roles.event.size + roles.series.size > 0)
+        throw new RoleRefusal(403, NO_ACCESS_MESSAGE);
       throw forbidden(
         rule.users === 'global_admin'
           ? (rule.denyMessage ?? 'This action requires a global admin')

@@ -64,6 +64,20 @@ export function forbiddenWrites(body: unknown, v: Visibility): string[] {
   return out;
 }
 
+/**
+ * Whether a caller with visibility `v` may read the value of record field `path`
+ * (`dietary_detail.intolerances`, `phone`, `personal.date_of_birth`): who may write a field is who
+ * may read it, so the same data answers (the participant page's history shows old → new values only
+ * where this is true). The risk flags count as sensitive here, like for writing.
+ */
+export function mayReadField(path: string, v: Visibility): boolean {
+  const [top = '', inner] = path.replace(/\[\d+\]/g, '').split('.');
+  if (SENSITIVE_WRITE_KEYS.includes(top)) return v.sensitive;
+  if (PII_WRITE_KEYS.includes(top)) return v.pii;
+  if (inner !== undefined && PII_WRITE_NESTED[top]?.includes(inner)) return v.pii;
+  return true;
+}
+
 /** Whether a caller with visibility `v` may write top-level key `key` at all (the page's Edit buttons). */
 export function mayWriteKey(key: string, v: Visibility): boolean {
   if (SENSITIVE_WRITE_KEYS.includes(key)) return v.sensitive;

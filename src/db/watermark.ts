@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { isoSqlText } from '../lib/time.js';
 import type { Tx } from './client.js';
+import { one } from './rows.js';
 
 /**
  * The sync high-water mark as an SQL expression (timestamptz): just below the start of the oldest
@@ -27,5 +28,5 @@ export const SYNC_HIGH_WATER_SQL = `least(clock_timestamp() - interval '1 millis
  */
 export async function syncWatermark(db: Tx): Promise<string> {
   const res = await db.execute<{ hw: string }>(sql.raw(`SELECT ${isoSqlText(SYNC_HIGH_WATER_SQL)} AS hw`));
-  return res.rows[0]!.hw;
+  return one(res.rows).hw;
 }

@@ -88,17 +88,16 @@ describeBrowser('event setup wizard in Chromium', () => {
 
     await page.getByLabel('Event name').fill('Alpine Camp');
     await page.getByLabel('Time zone').fill('Europe/Zurich');
-    await page.getByLabel('Starts').fill('2027-02-01T09:00');
-    await page.getByLabel('Ends').fill('2027-01-20T17:00');
+    await page.getByLabel('Start', { exact: true }).fill('2027-02-01T09:00');
+    await page.getByLabel('End', { exact: true }).fill('2027-01-20T17:00');
     await save(page, 'details', 'setup-02-details');
-    // Ends before it starts: the service's message, linked from the summary to the field.
+    // Ends before it starts: the service's message in the fields' labels (docs/staff-dashboard.md
+    // "Plain words"), linked from the summary to the field.
     await page.locator('#error-summary').waitFor();
-    expect(await page.locator('#f-ends_at-error').textContent()).toContain(
-      'ends_at must not be before starts_at',
-    );
+    expect(await page.locator('#f-ends_at-error').textContent()).toContain('End must not be before start');
     await expectAccessible(page, 'details error');
     await screenshot(page, 'setup-03-details-error');
-    await page.getByLabel('Ends').fill('2027-02-06T17:00');
+    await page.getByLabel('End', { exact: true }).fill('2027-02-06T17:00');
     await save(page, 'details fixed', 'setup-03b-details-fixed');
 
     await page.waitForURL(/\/setup\/languages/);

@@ -2,8 +2,9 @@
  * Staff invitations and API keys pages in headless Chromium, signed in through the real email-code
  * flow: a series owner pastes two addresses, sees both sent and pending (and the invitees' emails
  * arrive), finds the same two pending invitations above the participants table (resends one from
- * there: its email arrives) and counted on the overview; creates an API key whose secret is shown once and gone on reload, and revokes it after
- * a confirmation. Each page checked for
+ * there: its email arrives) and counted on the overview; reaches the API keys from the event's
+ * navigation, creates an API key whose secret is shown once (copied with the Copy button) and gone
+ * on reload, and revokes it after a confirmation. Each page checked for
  * the accessibility basics, no console errors (CSP), screenshots at desktop width and 360 px.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -105,6 +106,10 @@ describeBrowser('staff invitations and API keys in Chromium', () => {
     // The pending list as a fresh GET (the staff navigation marks this page).
     await page.goto(`${t.origin}/staff/events/${eventId}/invitations`);
     expect(await page.locator('.event-nav [aria-current=page]').textContent()).toBe('Invitations');
+    // A series owner reaches the series' API keys from the event's navigation.
+    expect(await page.locator('.event-nav a', { hasText: 'API keys' }).getAttribute('href')).toMatch(
+      /^\/staff\/series\/[0-9a-f-]{36}\/api-keys$/,
+    );
     await shots('staff-invitations-1-pending');
     expect(errors).toEqual([]);
   });
@@ -143,6 +148,11 @@ describeBrowser('staff invitations and API keys in Chromium', () => {
     await page.getByRole('heading', { name: 'Key “Ticketing sync” created' }).waitFor();
     const secret = await page.getByLabel('Secret').inputValue();
     expect(secret).toMatch(/^mst_s_/);
+    // The copy button puts the secret on the clipboard and says so.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.origin });
+    await page.getByRole('button', { name: 'Copy the secret' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     await expectAccessible(page, 'API keys with the new secret');
     await screenshot(page, 'staff-api-keys-1-created-desktop');
     const api = await fetch(`${t.api}/series/current`, { headers: { authorization: `Bearer ${secret}` } });

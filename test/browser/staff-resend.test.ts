@@ -1,8 +1,9 @@
 /**
  * Resend from where the problem is, in headless Chromium (issue "Organiser fluency" Done when): an
  * ops user signs in through the real email-code flow, resends a guardian's link from the
- * participant page (desktop) and from the event overview (360 px), and the new link is read from
- * the outbox (the test SMTP server) and opens the guardian portal; the old link stops working.
+ * participant page and from the event overview, each at desktop width and at 360 px, and the new
+ * link is read from the outbox (the test SMTP server) and opens the guardian portal; the old link
+ * stops working.
  * axe-core on both pages at both sizes; screenshots `staff-resend-*`.
  */
 import { sql } from 'drizzle-orm';
@@ -97,5 +98,33 @@ describeBrowser('resend guardian links in Chromium', () => {
     const audit = await t.deps.db.execute(sql`SELECT 1 FROM audit_log WHERE action = 'guardians.resend'`);
     expect(audit.rows.length).toBeGreaterThanOrEqual(3);
     await page.context().close();
+  });
+
+  it('the other way round: the participant page at 360 px, the overview at desktop width', async () => {
+    const phone = await signedIn(minorPath, 360);
+    const errors = consoleErrors(phone);
+    await phone.getByRole('heading', { name: 'Waiting on guardians' }).waitFor();
+    await expectAccessible(phone, 'participant page with guardian links (360 px)');
+    await screenshot(phone, 'staff-resend-participant-360');
+    const first = t.smtp.received.length;
+    await phone.getByRole('button', { name: 'Resend the link for Gus Guardian' }).click();
+    await phone.getByText('A new link was emailed to the guardian').waitFor();
+    const fromPage = await linkFor('gus.guardian@example.com', first);
+    expect(errors).toEqual([]);
+    await phone.context().close();
+
+    const desk = await signedIn(eventPath, 1100);
+    await desk.getByRole('heading', { name: 'Guardians awaited' }).waitFor();
+    await expectAccessible(desk, 'overview with guardians awaited (desktop)');
+    await screenshot(desk, 'staff-resend-overview-desktop');
+    const second = t.smtp.received.length;
+    await desk.getByRole('button', { name: /for Gus Guardian, guardian of Max Minor/ }).click();
+    await desk.getByText('A new link was emailed to the guardian').waitFor();
+    const fromOverview = await linkFor('gus.guardian@example.com', second);
+    expect(fromOverview).not.toBe(fromPage);
+    const portal = await desk.context().newPage();
+    expect((await portal.goto(fromOverview))?.status()).toBe(200);
+    expect((await portal.goto(fromPage))?.status()).toBeGreaterThanOrEqual(400);
+    await desk.context().close();
   });
 });

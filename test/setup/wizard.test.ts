@@ -142,7 +142,7 @@ describe('setup wizard pages', () => {
       csrf,
     );
     expect(window.statusCode).toBe(422);
-    expect(window.body).toContain('registration_close_at must not be before registration_open_at');
+    expect(window.body).toContain('Registration closes must not be before registration opens');
     expect(
       (
         await postForm(

@@ -76,7 +76,12 @@ beforeAll(async () => {
   await t.deps.db.execute(sql`
     INSERT INTO email_log (to_email, from_email, template, subject, status, event_id) VALUES
       ('code.reader@example.org', 'muster@example.org', 'sign_in_code', 'Your Muster sign-in code', 'sent', ${world.events.A.id}),
-      ('elsewhere@example.org', 'muster@example.org', 'invitation', 'Another event', 'sent', ${world.events.C.id})`);
+      ('elsewhere@example.org', 'muster@example.org', 'invitation', 'Another event', 'sent', ${world.events.C.id}),
+      ('blocked@example.org', 'muster@example.org', 'invitation', 'Blocked', 'suppressed', ${world.events.A.id})`);
+  await t.deps.db.execute(
+    sql`UPDATE email_log SET error = 'Not sent: the address is suppressed after a hard bounce or complaint'
+         WHERE to_email = 'blocked@example.org'`,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -101,6 +106,7 @@ describe('emails sent', () => {
     expect(announcement).toMatch(/<a href="[^"]+\/announcements\?show=\d+#shown">Announcement<\/a>/);
     expect(announcement).toContain('Team briefing');
     expect(announcement).toContain('Waiting to send');
+    expect(row('blocked@example.org')).toMatch(/<td>Not sent: address blocked after a bounce<\/td>/);
     expect(res.body).not.toContain('code.reader@example.org');
     expect(res.body).not.toContain('elsewhere@example.org');
     expect(res.body).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);

@@ -59,14 +59,14 @@ describe('audit trail pages', () => {
     expect(first.statusCode).toBe(200);
     expect(first.headers['cache-control']).toBe('no-store');
     expect(first.body.match(/<code>test\.entry<\/code>/g)).toHaveLength(50);
-    expect(first.body).toContain('row count: 59');
+    expect(first.body).toContain('Row count: 59');
     expect(first.body).not.toContain('private words');
     const older = /href="([^"]+)">Older entries/.exec(first.body)![1]!.replaceAll('&amp;', '&');
     expect(older).toContain('action=test.');
     const second = await getPage(app, b, older);
     expect(second.body.match(/<code>test\.entry<\/code>/g)).toHaveLength(10);
-    expect(second.body).toContain('row count: 0');
-    expect(second.body).not.toContain('row count: 59');
+    expect(second.body).toContain('Row count: 0');
+    expect(second.body).not.toContain('Row count: 59');
     expect(second.body).not.toContain('Older entries');
   });
 

@@ -104,8 +104,8 @@ describe('event overview', () => {
     expect(body).toContain(`<a href="${tableA}?status=complete">1</a>`);
     expect(body).toContain('Minors awaiting a guardian');
     expect(body).toContain('(guardians not yet done: 2)');
-    expect(body).toContain('Consents outstanding (code of conduct): <strong>1</strong>');
-    expect(body).toContain('Consents outstanding (waiver): <strong>1</strong>');
+    expect(body).toContain('Consents outstanding (Code of conduct): <strong><a href="');
+    expect(body).toContain('Consents outstanding (Participation waiver): <strong><a href="');
     expect(body).toContain('<tr><th scope="row">Airport pickup</th><td>1 of 1</td>');
     expect(body).toContain('<tr><th scope="row">Lunch</th><td>1 of 1</td>');
     expect(body).toContain('Travel today');
@@ -236,7 +236,9 @@ describe('participants table', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers.vary).toContain('HX-Request');
     expect(res.body).not.toContain('<html');
-    expect(res.body).not.toContain('<form');
+    // No filter form (the page keeps its own); the selection form travels with the rows it selects.
+    expect(res.body).not.toContain('role="search"');
+    expect(res.body).toContain('<form id="selection"');
     expect(names(res.body)).toEqual(['Ali']);
     expect(res.body).toContain('<h2 id="results-heading"');
   });

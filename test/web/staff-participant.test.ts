@@ -153,12 +153,15 @@ describe('section edits', () => {
     expect(saved.body).toMatch(/<section class="record-section" id="sec-dietary"/);
     expect(saved.body).toContain('Soy');
     const lead = (await open('safeguarding', id)).body;
-    expect(lead).toContain(
-      'Record edited by staff: diet_type, dietary_detail.intolerances, dietary_detail.notes<',
+    // Fields by their labels (field-labels.ts), with old → new values for the lead.
+    expect(lead).toContain('Record edited by staff: Diet, Intolerances, Dietary notes<');
+    expect(lead).toMatch(
+      /<strong>Diet<\/strong>: <span class="old">[^<]+<\/span> → <span class="new">vegan<\/span>/,
     );
     // Others read the same entry without the sensitive field names, and never the values.
     const ops = (await open('ops', id)).body;
-    expect(ops).toContain('Record edited by staff: sensitive section');
+    expect(ops).toContain('Record edited by staff: A sensitive section');
+    expect(ops).toContain('<strong>A sensitive section</strong>: changed');
     expect(ops).not.toContain('Soy');
   });
 
@@ -258,7 +261,7 @@ describe('notes and lifecycle', () => {
     const after = (await getPage(app, b, String(done.headers.location))).body;
     expect(after).toContain('The registration is withdrawn.');
     expect(edits(after)).toEqual([]);
-    expect(after).toContain('Status complete → withdrawn');
+    expect(after).toContain('Status Complete → Withdrawn');
     expect(after).not.toContain('Phoned in'); // the reason stays in the audit trail, not the history
     const again = await postForm(app, b, page(id, '/status/withdraw'), {}, csrfOf(after));
     expect(again.statusCode).toBe(422);

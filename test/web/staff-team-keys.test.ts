@@ -223,7 +223,7 @@ describe('API keys page', () => {
       { name: 'Door', kind: 'event', event_id: String(h.world.events.C.id) },
       token,
       422,
-      'Error: event_id is not an event of this series',
+      'Error: Event is not an event of this series',
     );
     const res = await postForm(
       h.app,

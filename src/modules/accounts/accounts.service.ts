@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { EventRole, SeriesRole } from '../../access/policy.js';
 import { userMeets, visibilityFor, widestRole, widestSeriesRole } from '../../access/policy.js';
+import { one } from '../../db/rows.js';
 import type { EventModules } from '../../db/schema/index.js';
 import type { UserCtx } from '../../deps.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -14,7 +15,7 @@ export async function getMe(ctx: UserCtx) {
         OR EXISTS (SELECT 1 FROM series_roles WHERE user_id = ${user.id}) AS organizer,
            EXISTS (SELECT 1 FROM registrations r JOIN people p ON p.id = r.person_id
                     WHERE p.user_id = ${user.id} OR lower(p.email) = lower(${user.email})) AS participant`);
-  const row = res.rows[0]!;
+  const row = one(res.rows);
   return {
     id: user.id,
     email: user.email,

@@ -5,6 +5,7 @@
  * series roles of the event's series and global admins (`announcements.manage`).
  */
 import { sql } from 'drizzle-orm';
+import { one } from '../../db/rows.js';
 import type { UserEventCtx } from '../../deps.js';
 import { conflict, notFound, unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -115,7 +116,7 @@ export async function createAnnouncement(
                   ${c.sendAt ? 'scheduled' : 'sending'}, ${c.sendAt?.toISOString() ?? null}, ${user.id}, ${user.name || user.email})
           RETURNING id`,
     );
-    const id = Number(inserted.rows[0]!.id);
+    const id = Number(one(inserted.rows).id);
     await ctx.jobs.enqueue(
       tx,
       'announcement-send',

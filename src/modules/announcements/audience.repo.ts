@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import { IS_MINOR } from '../exports/presets.js';
 import type { Audience } from './announcements.schemas.js';
 
@@ -84,5 +85,5 @@ export async function countAudience(
   const res = await db.execute<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM (${query(eventId, audience, statuses)}) a`,
   );
-  return res.rows[0]!.n;
+  return one(res.rows).n;
 }

@@ -8,7 +8,8 @@
  * caller who may not see PII (`limited`), addresses in metadata are left out.
  */
 import { sql } from 'drizzle-orm';
-import { SENSITIVE_WRITE_KEYS } from '../../access/record-write.js';
+import type { Visibility } from '../../access/policy.js';
+import { mayReadField, SENSITIVE_WRITE_KEYS } from '../../access/record-write.js';
 import type { EventCtx } from '../../deps.js';
 import { isoSql } from '../../lib/time.js';
 import { METADATA_KEYS } from './audit-log.service.js';
@@ -24,6 +25,25 @@ export interface HistoryEntry {
   via: string | null;
   /** Allow-listed metadata (identifiers, field names, statuses, counts). */
   metadata: Record<string, unknown>;
+  /**
+   * A record edit's changed fields: `from`/`to` (old and new value) only for a field the caller may
+   * read (access/record-write.ts `mayReadField`); without them the field only "changed". A sensitive
+   * field's name is `sensitive section` for a caller without the sensitive grant. Empty for other
+   * entries and for edits recorded before values were kept.
+   */
+  changes: HistoryChange[];
+}
+
+export interface HistoryChange {
+  field: string;
+  from?: unknown;
+  to?: unknown;
+}
+
+/** Filters of the history: a section (HISTORY_SECTIONS key) and/or who acted (name or email, case-insensitive part). */
+export interface HistoryFilter {
+  section?: string;
+  actor?: string;
 }
 
 interface Row extends Record<string, unknown> {
@@ -45,11 +65,78 @@ function hideSensitive(names: unknown): unknown {
   return [...new Set(out)];
 }
 
-/** At most `limit` entries about registration `registrationId` of the authorised event. */
+/** The caller's view of a record edit's stored `changes` (see HistoryEntry.changes). */
+function changesFor(raw: unknown, v: Visibility): HistoryChange[] {
+  if (!Array.isArray(raw)) return [];
+  const out: HistoryChange[] = [];
+  for (const c of raw as { field?: unknown; from?: unknown; to?: unknown }[]) {
+    const field = String(c.field ?? '');
+    if (mayReadField(field, v)) out.push({ field, from: c.from ?? null, to: c.to ?? null });
+    else if (!v.sensitive && SENSITIVE_WRITE_KEYS.includes(field.split('.')[0]!)) {
+      if (!out.some((x) => x.field === SENSITIVE_HIDDEN)) out.push({ field: SENSITIVE_HIDDEN });
+    } else out.push({ field });
+  }
+  return out;
+}
+
+/**
+ * The history's sections (its filter), each with the record names that belong to it (a field path's
+ * first part) or the action prefix of its entries (`registrations.transition`, `notes.`, `consents.`).
+ */
+export const HISTORY_SECTIONS: Readonly<
+  Record<string, { names: readonly string[]; actions: readonly string[] }>
+> = {
+  status: { names: [], actions: ['registrations.transition', 'registrations.create'] },
+  personal: { names: ['personal', 'phone', 'pronouns'], actions: [] },
+  medical: {
+    names: [
+      'medical_detail',
+      'allergies',
+      'medical_conditions',
+      'medications',
+      'life_threatening_allergies',
+      'has_anaphylaxis_risk',
+      'requires_refrigeration',
+    ],
+    actions: [],
+  },
+  dietary: { names: ['dietary_detail', 'diet_type', 'cross_contamination_risk'], actions: [] },
+  accessibility: { names: ['accessibility'], actions: [] },
+  safeguarding: { names: ['safeguarding_detail'], actions: [] },
+  accommodation: { names: ['accommodation'], actions: [] },
+  travel: { names: ['travel_inbound', 'travel_outbound'], actions: [] },
+  emergency_contacts: { names: ['emergency_contacts'], actions: [] },
+  guardians: { names: ['guardians'], actions: ['guardians.'] },
+  consents: { names: [], actions: ['consents.'] },
+  notes: { names: [], actions: ['notes.'] },
+};
+
+/** The history sections a caller with visibility `v` may filter by (those whose fields they may read). */
+export const historySectionsFor = (v: Visibility): string[] =>
+  Object.entries(HISTORY_SECTIONS)
+    .filter(([, s]) => s.names.every((n) => mayReadField(n, v)))
+    .map(([key]) => key);
+
+/** Does the entry touch history section `section`? */
+function touches(e: HistoryEntry, section: string): boolean {
+  const s = HISTORY_SECTIONS[section];
+  if (!s) return false;
+  const names = [e.metadata.fields, e.metadata.sections].flatMap((v) => (Array.isArray(v) ? v : []));
+  if (names.some((n) => s.names.includes(String(n).split('.')[0]!))) return true;
+  return s.actions.some((a) => e.action === a || (a.endsWith('.') && e.action.startsWith(a)));
+}
+
+/**
+ * At most `limit` entries about registration `registrationId` of the authorised event, optionally
+ * only those touching `filter.section` and/or whose actor's name or email contains `filter.actor`
+ * (case-insensitive). A section the caller may not read matches nothing they could not already see:
+ * the filter runs on the entries as this caller sees them.
+ */
 export async function registrationHistory(
   ctx: EventCtx,
   registrationId: number,
   limit = 100,
+  filter: HistoryFilter = {},
 ): Promise<HistoryEntry[]> {
   const id = String(registrationId);
   const res = await ctx.db.execute<Row>(
@@ -64,7 +151,7 @@ export async function registrationHistory(
          ORDER BY a.id DESC LIMIT ${limit}`,
   );
   const sensitive = ctx.access.visibility.sensitive;
-  return res.rows
+  const entries = res.rows
     .filter((r) => sensitive || r.metadata?.sensitivity !== 'restricted')
     .map((r) => {
       const metadata = Object.fromEntries(
@@ -83,6 +170,13 @@ export async function registrationHistory(
         actor: r.actor,
         via: r.via,
         metadata,
+        changes: changesFor(r.metadata?.changes, ctx.access.visibility),
       };
     });
+  const actor = filter.actor?.trim().toLowerCase();
+  return entries.filter(
+    (e) =>
+      (!filter.section || touches(e, filter.section)) &&
+      (!actor || (e.actor ?? e.via ?? '').toLowerCase().includes(actor)),
+  );
 }

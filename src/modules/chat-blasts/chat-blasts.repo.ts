@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import { isoSqlText } from '../../lib/time.js';
 import type { ChatBlastJson } from './chat-blasts.schemas.js';
 
@@ -45,5 +46,5 @@ export async function insertRecipients(tx: Tx, blastId: number, eventId: number)
         RETURNING 1)
         SELECT count(*)::int AS n FROM ins`,
   );
-  return res.rows[0]!.n;
+  return one(res.rows).n;
 }

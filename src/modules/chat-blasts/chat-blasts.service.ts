@@ -6,6 +6,7 @@
  * rolled-back request leaves no blast, no recipients and no job.
  */
 import { sql } from 'drizzle-orm';
+import { one } from '../../db/rows.js';
 import type { UserEventCtx } from '../../deps.js';
 import { ApiError, notFound, unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -49,7 +50,7 @@ export async function createBlast(
       sql`INSERT INTO chat_blasts (event_id, message, status, sent_by_user_id, sent_by)
           VALUES (${event.id}, ${message}, 'pending', ${sender.id}, ${sender.name}) RETURNING id`,
     );
-    const id = inserted.rows[0]!.id;
+    const id = one(inserted.rows).id;
     const count = await insertRecipients(tx, id, event.id);
     if (count === 0) throw unprocessable(NO_RECIPIENTS);
     await tx.execute(sql`UPDATE chat_blasts SET recipient_count = ${count} WHERE id = ${id}`);

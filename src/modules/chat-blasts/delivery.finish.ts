@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { enqueueStaffPush } from '../push/push.service.js';
 
@@ -18,7 +19,7 @@ export async function nextWakeMs(db: Db, blastId: number, leaseSeconds: number):
            (EXTRACT(EPOCH FROM min(greatest(available_at,
               coalesce(claimed_at + make_interval(secs => ${leaseSeconds}), available_at))) - clock_timestamp()) * 1000)::float8 AS wait_ms
       FROM chat_blast_recipients WHERE blast_id = ${blastId} AND status = 'pending'`);
-  const row = res.rows[0]!;
+  const row = one(res.rows);
   if (row.pending === 0) return null;
   return Math.max(0, Number(row.wait_ms ?? 0));
 }

@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { EventCtx } from '../../deps.js';
 import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isIsoDateTime } from '../../lib/time.js';
@@ -92,7 +93,7 @@ async function checkInCount(tx: Tx, eventId: number): Promise<number> {
   const res = await tx.execute<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM scan_contexts WHERE event_id = ${eventId} AND checks_in`,
   );
-  return res.rows[0]!.n;
+  return one(res.rows).n;
 }
 
 function withUniqueName<T>(work: () => Promise<T>): Promise<T> {
@@ -112,11 +113,13 @@ export async function createScanContext(ctx: EventCtx, input: CreateContextInput
       if (await nameTaken(tx, event.id, changes.name!, null)) throw conflict(CONTEXT_NAME_TAKEN);
       const position =
         changes.position ??
-        (
-          await tx.execute<{ p: number }>(
-            sql`SELECT COALESCE(max(position) + 1, 0)::int AS p FROM scan_contexts WHERE event_id = ${event.id}`,
-          )
-        ).rows[0]!.p;
+        one(
+          (
+            await tx.execute<{ p: number }>(
+              sql`SELECT COALESCE(max(position) + 1, 0)::int AS p FROM scan_contexts WHERE event_id = ${event.id}`,
+            )
+          ).rows,
+        ).p;
       const res = await tx.execute<{ id: number }>(
         sql`INSERT INTO scan_contexts (event_id, name, checks_in, is_travel_pickup, refuse, tracks_presence, position, starts_at, ends_at)
             VALUES (${event.id}, ${changes.name!}, ${changes.checksIn ?? false}, ${changes.isTravelPickup ?? false},
@@ -124,7 +127,7 @@ export async function createScanContext(ctx: EventCtx, input: CreateContextInput
                     ${position}, ${changes.startsAt ?? null}::timestamptz, ${changes.endsAt ?? null}::timestamptz)
             RETURNING id`,
       );
-      const id = res.rows[0]!.id;
+      const id = one(res.rows).id;
       await checkWindow(tx, id);
       await recordAudit(tx, {
         action: 'scan_contexts.create',

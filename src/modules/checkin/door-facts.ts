@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { preparedSql } from '../../db/prepared.js';
+import { one } from '../../db/rows.js';
 import { CONTEXT_COLUMNS, type ContextRow } from './contexts.js';
 import { type ParticipantRef, registrationIdSql } from './participant-ref.js';
 import type { DoorFacts } from './verdict.js';
@@ -115,7 +116,7 @@ export async function readDoorFacts(
     event: eventId,
     items: JSON.stringify(items.map(factsItem)),
   });
-  const row = res.rows[0]!;
+  const row = one(res.rows);
   const contexts = new Map((JSON.parse(row.contexts ?? '[]') as ContextRow[]).map((c) => [c.id, c]));
   const resolved = new Map((JSON.parse(row.resolved) as ResolvedItem[]).map((r) => [r.i, r]));
   return { contexts, resolved };

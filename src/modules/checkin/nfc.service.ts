@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { EventRow } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -62,7 +63,7 @@ export async function storeBadge(
          WHERE id = ${registrationId}
          RETURNING nfc_badge_token AS token, nfc_badge_assigned_at::text AS assigned_at`,
   );
-  return res.rows[0]!;
+  return one(res.rows);
 }
 
 function audit(ctx: EventCtx, tx: Tx, action: string, registrationId: number) {

@@ -14,6 +14,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import { SYNC_HIGH_WATER_SQL } from '../../db/watermark.js';
 import type { ScanJson } from './checkin.schemas.js';
 
@@ -65,7 +66,7 @@ export async function headCursor(db: Tx): Promise<string> {
   const res = await db.execute<{ us: string }>(
     sql`SELECT ${US('hw')} AS us FROM (SELECT ${HIGH_WATER} AS hw) w`,
   );
-  return formatCursor({ us: res.rows[0]!.us, id: MAX_ID });
+  return formatCursor({ us: one(res.rows).us, id: MAX_ID });
 }
 
 /** Up to `limit` entries of the event after `after`, in feed order, up to the high-water mark. */

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { preparedSql } from '../../db/prepared.js';
+import { one } from '../../db/rows.js';
 import type { EventCtx } from '../../deps.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { enqueueStaffPush } from '../push/push.service.js';
@@ -67,7 +68,7 @@ export async function writeScans(
   if (writes.length === 0) return new Map();
   const items = JSON.stringify(writes.map(writeItem));
   const res = await writeStatement(db).execute({ event: ctx.access.event.id, items });
-  const out = JSON.parse(res.rows[0]!.results) as { i: number; r: ScanResult }[];
+  const out = JSON.parse(one(res.rows).results) as { i: number; r: ScanResult }[];
   return new Map(out.map((x) => [x.i, x.r]));
 }
 
@@ -89,7 +90,7 @@ export async function writeScan(db: Tx, ctx: EventCtx, w: ScanWrite): Promise<Sc
     event: ctx.access.event.id,
     attention: JSON.stringify(attention),
   });
-  return JSON.parse(res.rows[0]!.r ?? 'null') as ScanResult;
+  return JSON.parse(one(res.rows).r ?? 'null') as ScanResult;
 }
 
 /** Whether a scan must be written alone, in a transaction with its push job or audit row. */

@@ -11,6 +11,7 @@
 import { sql } from 'drizzle-orm';
 import { eventWhere } from '../../access/resolve.js';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import { events } from '../../db/schema/index.js';
 import type { UserSeriesCtx } from '../../deps.js';
 import { conflict, notFound, unprocessable } from '../../lib/errors.js';
@@ -121,7 +122,7 @@ export async function createApiKey(
       targetId: issued.id,
       metadata: { name, owner_email: owner.email },
     });
-    return { api_key: keyJson(res.rows[0]!), secret: issued.secret };
+    return { api_key: keyJson(one(res.rows)), secret: issued.secret };
   });
 }
 

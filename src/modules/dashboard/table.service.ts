@@ -15,6 +15,7 @@ import { pageIds, rowsOf } from './table.repo.js';
 import {
   AWAITING_PICKUP,
   CHECKED_IN,
+  consentOutstanding,
   HAS_DIETARY,
   HAS_INBOUND,
   HAS_MEDICAL,
@@ -34,6 +35,8 @@ export interface TableQuery {
   travel?: 'inbound' | 'outbound';
   pickup?: 'awaiting';
   flags?: 'medical' | 'dietary';
+  /** A consent type outstanding (pending, sent or viewed) on a registration neither withdrawn nor rejected. */
+  consent?: string;
   sort?: SortKey | 'relevance';
   dir?: 'asc' | 'desc';
   /** 1-based. */
@@ -90,6 +93,7 @@ function conditions(query: TableQuery, phoneRuns: readonly string[]): SQL[] {
   if (query.travel) where.push(sql.raw(query.travel === 'inbound' ? HAS_INBOUND : HAS_OUTBOUND));
   if (query.pickup === 'awaiting') where.push(sql.raw(AWAITING_PICKUP));
   if (query.flags) where.push(sql.raw(query.flags === 'medical' ? HAS_MEDICAL : HAS_DIETARY));
+  if (query.consent) where.push(consentOutstanding(query.consent));
   return where;
 }
 

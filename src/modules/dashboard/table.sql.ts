@@ -1,8 +1,10 @@
 /**
  * Static SQL text of the staff participants table (docs/staff-dashboard.md): filter conditions,
  * sort keys and the columns each visibility may receive. Aliases: r registrations, p people,
- * e events. No user input is ever part of these strings (values are bound parameters).
+ * e events. No user input is ever part of these strings (values are bound parameters, as the consent type of
+ * `consentOutstanding`).
  */
+import { type SQL, sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import { CHECKED_IN, FIRST_CHECK_IN, IS_MINOR } from '../exports/presets.js';
 import { iso, obj, type Pair } from '../participants/participants.serialize.js';
@@ -34,6 +36,14 @@ export const HAS_MEDICAL = `EXISTS (SELECT 1 FROM registration_medical m WHERE m
 export const HAS_DIETARY = `EXISTS (SELECT 1 FROM registration_dietary d WHERE d.registration_id = r.id AND (
   d.cross_contamination_risk OR COALESCE(btrim(d.intolerances), '') <> ''
   OR lower(COALESCE(btrim(d.diet_type), 'none')) NOT IN ('', 'none')))`;
+
+/**
+ * A consent of `type` not yet signed (pending, sent or viewed) on a registration neither withdrawn
+ * nor rejected: the rows behind the overview's "Consents outstanding" count of that type.
+ */
+export const consentOutstanding = (type: string): SQL => sql`(r.status NOT IN ('withdrawn', 'rejected')
+  AND EXISTS (SELECT 1 FROM consents c WHERE c.registration_id = r.id AND c.consent_type = ${type}
+     AND c.status IN ('pending', 'sent', 'viewed')))`;
 
 /** The funnel order of statuses (docs/decisions.md "Registration lifecycle"), for sorting by status. */
 export const STATUS_ORDER = `array_position(ARRAY['invited','in_progress','awaiting_guardian','complete','withdrawn','rejected'], r.status)`;

@@ -168,14 +168,15 @@ export async function resetTemplate(ctx: EventCtx, name: string) {
       .delete(emailTemplates)
       .where(and(eq(emailTemplates.eventId, eventId), eq(emailTemplates.template, template)))
       .returning({ id: emailTemplates.id });
-    if (deleted.length === 0) return;
+    const [first] = deleted;
+    if (!first) return;
     await recordAudit(tx, {
       action: 'email_templates.reset',
       principal: ctx.access.principal,
       eventId,
       seriesId: ctx.access.event.seriesId,
       targetType: 'email_template',
-      targetId: deleted[0]!.id,
+      targetId: first.id,
       metadata: { template },
     });
   });

@@ -51,7 +51,7 @@ export interface SentEmail {
   kind: SentKind;
   subject: string;
   state: (typeof SENT_STATES)[number];
-  /** The bounce reason or the last sending error (bounced, failed, suppressed), else null. */
+  /** The bounce reason (bounced) or the last sending error (failed), else null. */
   error: string | null;
   /** ISO 8601 instants: queued, handed to the SMTP server, and the provider's events. */
   created_at: string;
@@ -131,7 +131,7 @@ export async function listSentEmails(ctx: EventCtx, input: SentEmailsInput): Pro
       kind: r.template,
       subject: r.subject,
       state: r.status,
-      error: ['bounced', 'failed', 'suppressed'].includes(r.status) ? r.error : null,
+      error: r.status === 'bounced' || r.status === 'failed' ? r.error : null,
       created_at: isoTimestamp(r.created_at)!,
       sent_at: isoTimestamp(r.sent_at),
       delivered_at: isoTimestamp(r.delivered_at),

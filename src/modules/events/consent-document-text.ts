@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import { notFound } from '../../lib/errors.js';
 import { consentTitle, defaultConsentDocument, defaultConsentTranslations } from './consent-defaults.js';
 import { DOCUMENT_NOT_FOUND } from './consent-documents.service.js';
@@ -43,7 +44,7 @@ export async function documentIdForSigning(tx: Tx, eventId: number, type: string
   const res = await tx.execute<{ id: number }>(sql`
     SELECT id FROM event_consent_documents WHERE event_id = ${eventId} AND consent_type = ${type}
      ORDER BY version DESC LIMIT 1 FOR SHARE`);
-  return Number(res.rows[0]!.id);
+  return Number(one(res.rows).id);
 }
 
 export interface ConsentPageText {

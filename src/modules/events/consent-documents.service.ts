@@ -9,6 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { EventModules } from '../../db/schema/index.js';
 import type { EventCtx } from '../../deps.js';
 import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
@@ -168,7 +169,7 @@ export async function saveConsentDocument(
         >(sql`
           SELECT id, version, title, body, translations FROM event_consent_documents
            WHERE event_id = ${event.id} AND consent_type = ${type} ORDER BY version DESC LIMIT 1 FOR UPDATE`);
-        const row = current.rows[0]!;
+        const row = one(current.rows);
         const unchanged = row.title === text.title && row.body === text.body;
         translations = given ?? (unchanged ? (row.translations ?? {}) : {});
         const json = JSON.stringify(translations);

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { EventCtx } from '../../deps.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -126,7 +127,7 @@ export async function eventImages(
   const res = await db.execute<{ logo_url: string | null; banner_url: string | null }>(
     sql`SELECT logo_url, banner_url FROM events WHERE id = ${eventId}`,
   );
-  return { logo_url: res.rows[0]!.logo_url, banner_url: res.rows[0]!.banner_url };
+  return { logo_url: one(res.rows).logo_url, banner_url: one(res.rows).banner_url };
 }
 
 /**

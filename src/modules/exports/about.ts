@@ -38,6 +38,11 @@ export function filterLines(f: ExportFilters): [string, string][] {
   if (f.checked_in !== undefined) lines.push(['Checked in', yesNo(f.checked_in)]);
   if (f.group) lines.push(['Group', f.group.name]);
   if (f.scan_context) lines.push(['Scan context', f.scan_context.name]);
+  if (f.ids)
+    lines.push([
+      'Selection',
+      `${f.ids.length} participant${f.ids.length === 1 ? '' : 's'} chosen in the table`,
+    ]);
   return lines;
 }
 

@@ -23,6 +23,13 @@ export const ExportQuerySchema = Type.Object(
           'A scan context id or UUID of the event: registrations scanned there (the door list: the context the list is for)',
       }),
     ),
+    ids: Type.Optional(
+      Type.String({
+        maxLength: 5000,
+        description:
+          'Only these registrations: participant_event_ids separated by commas, at most 500 (a selection made in the participants table); ids of other events match nothing',
+      }),
+    ),
     layout: Type.Optional(
       Type.Union(
         [Type.Literal('a4'), Type.Literal('letter'), Type.Literal('label-4x3'), Type.Literal('label-62x100')],

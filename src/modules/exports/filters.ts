@@ -1,7 +1,9 @@
 /**
  * Export filters (docs/exports.md "Filters"): `status` (comma-separated statuses, or `all`),
- * `minor`, `checked_in`, `group` (a group id of the event) and `scan_context` (a scan context id or
- * UUID of the event). Unknown values are 422 before anything is sent.
+ * `minor`, `checked_in`, `group` (a group id of the event), `scan_context` (a scan context id or
+ * UUID of the event) and `ids` (participant_event_ids, comma-separated, at most 500: a selection
+ * made in the participants table; ids of other events simply match nothing). Unknown values are
+ * 422 before anything is sent.
  */
 import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
@@ -15,6 +17,7 @@ export interface ExportQuery {
   checked_in?: 'true' | 'false';
   group?: string;
   scan_context?: string;
+  ids?: string;
   headers?: 'words' | 'keys';
   /** Badges only: sheet or label size, and photos. */
   layout?: 'a4' | 'letter' | 'label-4x3' | 'label-62x100';
@@ -28,6 +31,19 @@ export interface ExportFilters {
   checked_in?: boolean;
   group?: { id: number; name: string };
   scan_context?: { id: number; name: string };
+  /** Only these registrations (a selection). */
+  ids?: number[];
+}
+
+/** Most registrations a selection (`ids`) may name. */
+export const MAX_SELECTED = 500;
+
+function parseIds(raw: string): number[] {
+  const parts = raw.split(',').map((x) => x.trim());
+  if (parts.length > MAX_SELECTED) throw unprocessable(`Select at most ${MAX_SELECTED} participants`);
+  if (parts.some((x) => !ID.test(x)))
+    throw unprocessable('ids must be participant numbers separated by commas');
+  return [...new Set(parts.map(Number))];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,6 +99,7 @@ export async function parseFilters(
     if (!row) throw unprocessable('Unknown scan context for this event');
     filters.scan_context = row;
   }
+  if (q.ids !== undefined) filters.ids = parseIds(q.ids);
   return filters;
 }
 
@@ -105,6 +122,15 @@ export function filterSql(f: ExportFilters, contextIsTitle: boolean): SQL[] {
     parts.push(
       sql`EXISTS (SELECT 1 FROM registration_groups fg WHERE fg.registration_id = r.id AND fg.group_id = ${f.group.id})`,
     );
+  if (f.ids)
+    parts.push(
+      f.ids.length === 0
+        ? sql`false`
+        : sql`r.id IN (${sql.join(
+            f.ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+    );
   if (f.scan_context && !contextIsTitle)
     parts.push(
       sql`EXISTS (SELECT 1 FROM scans fs WHERE fs.registration_id = r.id AND fs.scan_context_id = ${f.scan_context.id})`,
@@ -120,5 +146,6 @@ export function describeFilters(f: ExportFilters): Record<string, unknown> {
   if (f.checked_in !== undefined) out.checked_in = f.checked_in;
   if (f.group) out.group = f.group.id;
   if (f.scan_context) out.scan_context = f.scan_context.id;
+  if (f.ids) out.ids = f.ids;
   return out;
 }

@@ -10,6 +10,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { UserEventCtx } from '../../deps.js';
 import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.js';
 import { isoSql } from '../../lib/time.js';
@@ -89,7 +90,7 @@ export async function createGroup(ctx: UserEventCtx, input: CreateGroupInput): P
       const res = await tx.execute<{ id: number }>(
         sql`INSERT INTO groups (event_id, name, color) VALUES (${event.id}, ${name}, ${color}) RETURNING id`,
       );
-      const id = Number(res.rows[0]!.id);
+      const id = Number(one(res.rows).id);
       await audit(ctx, tx, 'groups.create', id, { name, color });
       return { group: (await loadGroup(tx, event.id, id))! };
     }),
@@ -129,7 +130,7 @@ export async function deleteGroup(ctx: UserEventCtx, rawId: string): Promise<voi
       sql`DELETE FROM groups WHERE event_id = ${event.id} AND id = ${id} RETURNING name`,
     );
     if (res.rows.length === 0) throw notFound(GROUP_NOT_FOUND);
-    await audit(ctx, tx, 'groups.delete', id, { name: res.rows[0]!.name });
+    await audit(ctx, tx, 'groups.delete', id, { name: one(res.rows).name });
   });
 }
 

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { UserEventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { isoSqlText } from '../../lib/time.js';
@@ -28,7 +29,7 @@ export async function registrationInEvent(ctx: UserEventCtx, raw: string): Promi
     sql`SELECT id FROM registrations WHERE id = ${Number(raw)} AND event_id = ${event.id}`,
   );
   if (res.rows.length === 0) throw notFound(PARTICIPANT_NOT_FOUND);
-  return res.rows[0]!.id;
+  return one(res.rows).id;
 }
 
 type NoteRow = NoteJson & {
@@ -95,7 +96,7 @@ export async function createNote(
           VALUES (${event.id}, ${registrationId}, ${authorId}, ${content}, ${noteType}, ${sensitivity})
           RETURNING id::int AS id`,
     );
-    const id = inserted.rows[0]!.id;
+    const id = one(inserted.rows).id;
     // Notes are part of the registration's record (docs/decisions.md "Notes"): clients re-sync it.
     await touchRegistration(tx, registrationId);
     await recordAudit(tx, {

@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { WebhookEventType } from './event-types.js';
 
 /** Writes one message of `type` about event `eventId` (ids only in `data`) and its deliveries. */
@@ -36,6 +37,6 @@ export async function emitPing(
     INSERT INTO webhook_deliveries (endpoint_id, message_id)
     SELECT ${endpointId}, m.id FROM m
     RETURNING id AS delivery_id, (SELECT msg_id FROM m) AS msg_id`);
-  const row = res.rows[0]!;
+  const row = one(res.rows);
   return { msgId: row.msg_id, deliveryId: Number(row.delivery_id) };
 }

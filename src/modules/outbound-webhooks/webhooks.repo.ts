@@ -1,6 +1,7 @@
 /** SQL of the outbound webhook endpoints and their delivery log (docs/webhooks.md "Outbound"). */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import { isoSql } from '../../lib/time.js';
 import type { Owner } from './owner.js';
 import type { DeliveryJson, WebhookJson } from './webhooks.schemas.js';
@@ -29,7 +30,7 @@ export async function countWebhooks(tx: Tx, owner: Owner): Promise<number> {
   const res = await tx.execute<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM webhook_endpoints w WHERE ${ownerWhere(owner)}`,
   );
-  return res.rows[0]!.n;
+  return one(res.rows).n;
 }
 
 export async function insertWebhook(
@@ -45,7 +46,7 @@ export async function insertWebhook(
               sql`, `,
             )}]::text[]`}, ${v.secretSealed}, ${v.userId})
     RETURNING id`);
-  return res.rows[0]!.id;
+  return one(res.rows).id;
 }
 
 /** Locks and returns one endpoint's stored secrets and state, or undefined. */

@@ -242,6 +242,20 @@ function registrationTables(): PersonTable[] {
       keys: [],
       category: 'uploads',
     },
+    // The old and new values the participant page's history shows (own-record/apply.ts `changes`):
+    // the entries stay (who changed which field when), the values go with the person's data.
+    ...(['pii', 'sensitive'] as const).map(
+      (category): PersonTable => ({
+        table: 'audit_log',
+        scope: 'any',
+        where: (s) =>
+          sql`target_type = 'registration' AND metadata->'changes' IS NOT NULL
+              AND target_id IN (SELECT r.id::text FROM (${s.registrations}) r)`,
+        erase: { set: sql`metadata = metadata - 'changes'` },
+        keys: [],
+        category,
+      }),
+    ),
     {
       table: 'guardians',
       scope: 'any',

@@ -20,7 +20,7 @@ export interface RoomWrite {
 }
 
 export async function writeAssignedRoom(ctx: UserEventCtx, tx: Tx, write: RoomWrite): Promise<void> {
-  const item = { accommodation: { assigned_room: write.room?.name ?? null } } as unknown as ImportItem;
+  const item: Omit<ImportItem, 'email'> = { accommodation: { assigned_room: write.room?.name ?? null } };
   await writeSections(tx, write.registrationId, item);
   await tx.execute(sql`DELETE FROM rooming_overrides WHERE registration_id = ${write.registrationId}`);
   if (write.override && write.room) {

@@ -10,6 +10,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { UserEventCtx } from '../../deps.js';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -56,7 +57,7 @@ export async function storeRoom(tx: Tx, eventId: number, v: RoomValues, id?: num
                   ${v.gender_designation}, ${v.accessible}, ${v.quiet}, ${v.min_age}, ${v.max_age},
                   ${nights}::jsonb) RETURNING id`,
     );
-    return Number(res.rows[0]!.id);
+    return Number(one(res.rows).id);
   }
   await tx.execute(
     sql`UPDATE rooms SET name = ${v.name}, venue = ${v.venue}, floor = ${v.floor}, capacity = ${v.capacity},
@@ -85,7 +86,7 @@ export async function createRoom(ctx: UserEventCtx, input: CreateRoomInput): Pro
     ctx.db.transaction(async (tx) => {
       const id = await storeRoom(tx, ctx.access.event.id, values);
       await audit(ctx, tx, 'rooms.create', id, {});
-      return { room: (await loadRooms(tx, ctx.access.event.id, id))[0]! };
+      return { room: one(await loadRooms(tx, ctx.access.event.id, id)) };
     }),
   );
 }
@@ -111,7 +112,7 @@ export async function updateRoom(
             by: 'room_rename',
           });
       await audit(ctx, tx, 'rooms.update', id, { fields: Object.keys(input).sort() });
-      return { room: (await loadRooms(tx, eventId, id))[0]! };
+      return { room: one(await loadRooms(tx, eventId, id)) };
     }),
   );
 }

@@ -16,6 +16,7 @@ import { zonedToInstant } from '../../lib/zoned-time.js';
 import type { AuditPageJson } from '../audit/audit-log.schemas.js';
 import { auditPage } from '../audit/audit-log.service.js';
 import { pageResponses } from '../web/web.schemas.js';
+import { fieldLabel } from './field-labels.js';
 import { attempt, eventFrame, when } from './org-pages.js';
 
 const Filters = Type.Object(
@@ -52,6 +53,18 @@ function inputOf(q: FilterValues, zone: string) {
 }
 
 /** Rows for the template: readable time, actor and details; the link to the next (older) page. */
+/** A metadata value in words: wire names (fields, statuses) by their labels (field-labels.ts). */
+function detailText(v: unknown): string {
+  const one = (x: unknown) =>
+    typeof x === 'string' && /^[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+$/.test(x) ? fieldLabel(x) : String(x);
+  if (Array.isArray(v)) return v.map(one).join(', ');
+  if (v && typeof v === 'object')
+    return Object.entries(v)
+      .map(([k, x]) => `${fieldLabel(k)}: ${one(x)}`)
+      .join('; ');
+  return v === null ? '—' : one(v);
+}
+
 function view(page: AuditPageJson, q: FilterValues, zone: string, path: string) {
   const keep = new URLSearchParams();
   for (const k of ['action', 'actor', 'since'] as const) if (q[k]?.trim()) keep.set(k, q[k]!.trim());
@@ -63,9 +76,7 @@ function view(page: AuditPageJson, q: FilterValues, zone: string, path: string) 
       who: e.actor
         ? `${e.actor.name || e.actor.email} (${e.actor.email})`
         : (e.credential_name ?? e.credential_kind ?? 'Muster'),
-      details: Object.entries(e.metadata).map(
-        ([k, v]) => `${k.replaceAll('_', ' ')}: ${typeof v === 'string' ? v : JSON.stringify(v)}`,
-      ),
+      details: Object.entries(e.metadata).map(([k, v]) => `${fieldLabel(k)}: ${detailText(v)}`),
     })),
     older: page.next_before ? `${path}?${keep.toString()}` : null,
     filters: { action: q.action ?? '', actor: q.actor ?? '', since: q.since ?? '' },

@@ -22,6 +22,7 @@ import { routeCtx } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
 import { EXPORT_MEDIA, ExportQuerySchema } from '../exports/exports.schemas.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
+import { MAX_SELECTED } from '../exports/filters.js';
 import { mayDownload, PRESET_NAMES, PRESETS } from '../exports/presets.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { PRESET_TEXT } from './export-texts.js';
@@ -49,6 +50,9 @@ const PageQuery = Type.Object(
     checked_in: Type.Optional(Bool),
     group: Type.Optional(Type.String({ maxLength: 20 })),
     scan_context: Type.Optional(Type.String({ maxLength: 40 })),
+    /** A selection from the participants table (participant_event_ids), carried as `ids`. */
+    pe: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]{1,9}$' }), { maxItems: MAX_SELECTED })),
+    ids: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,499}$' })),
   },
   { additionalProperties: false },
 );
@@ -89,6 +93,8 @@ export function exportPages(
       if (q.group && groupRows.some((g) => String(g.id) === q.group)) filter.set('group', q.group);
       if (q.scan_context && contextRows.some((c) => String(c.id) === q.scan_context))
         filter.set('scan_context', q.scan_context);
+      const selected = [...new Set([...(q.pe ?? []), ...(q.ids ? q.ids.split(',') : [])])];
+      if (selected.length) filter.set('ids', selected.join(','));
       const suffix = filter.size ? `?${filter.toString()}` : '';
       const base = `/staff/events/${event.id}/exports`;
       const v = ctx.access.visibility;
@@ -118,6 +124,8 @@ export function exportPages(
         minor: q.minor ?? '',
         checked_in: q.checked_in ?? '',
         filtered: filter.size > 0,
+        selected: selected.length,
+        ids: selected.join(','),
       });
     },
   );

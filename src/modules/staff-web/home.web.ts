@@ -9,6 +9,7 @@
  *   recent activity (callers who may read the event's audit trail); the navigation lists the pages
  *   the caller's roles open.
  */
+
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
@@ -17,6 +18,7 @@ import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { RESEND_LABEL, resendableGuardians } from '../dashboard/guardian-links.repo.js';
 import { staffHome } from '../dashboard/home.service.js';
 import { eventOverview } from '../dashboard/overview.service.js';
+import { consentTitle } from '../events/consent-defaults.js';
 import { listSeries } from '../events/series.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { localTime, STATUS_LABELS } from './format.js';
@@ -89,6 +91,7 @@ export function homePages(web: Api, deps: Deps): void {
         // Counts link to the participants table only for callers who may open it.
         tableLinks: may(access, 'participants.list'),
         labels: STATUS_LABELS,
+        consentTitle: (type: string) => consentTitle(type),
         time: (iso: string | null) => localTime(iso, access.event.timezone),
         guardians: guardians?.slice(0, GUARDIANS_LISTED).map((g) => ({ ...g, label: RESEND_LABEL[g.state] })),
         moreGuardians: (guardians?.length ?? 0) > GUARDIANS_LISTED,

@@ -4,7 +4,7 @@
  * Areas add their page here: `{ label, path (after /staff/events/{id}), action }`.
  */
 import { type Action, actions } from '../../access/actions.js';
-import type { AccessContext } from '../../access/authorize.js';
+import type { AccessContext, EventAccess } from '../../access/authorize.js';
 import { userMeets } from '../../access/policy.js';
 import { isUserPrincipal } from '../../access/principal.js';
 
@@ -14,7 +14,8 @@ export interface NavLink {
   current: boolean;
 }
 
-const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
+/** An event's page (`path` after /staff/events/{id}), or with `series` a page of the event's series. */
+const EVENT_PAGES: { label: string; path: string; action: Action; series?: true }[] = [
   { label: 'Overview', path: '', action: 'events.overview' },
   { label: 'Participants', path: '/participants', action: 'participants.list' },
   { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
@@ -27,6 +28,7 @@ const EVENT_PAGES: { label: string; path: string; action: Action }[] = [
   { label: 'Exports', path: '/exports', action: 'exports.read' },
   { label: 'Groups', path: '/groups', action: 'groups.manage' },
   { label: 'Team', path: '/team', action: 'event_roles.manage' },
+  { label: 'API keys', path: '/api-keys', action: 'api_keys.manage', series: true },
   { label: 'Webhooks', path: '/webhooks', action: 'webhooks.manage' },
   { label: 'Audit trail', path: '/audit', action: 'audit_log.event' },
   { label: 'Setup', path: '/setup', action: 'event_setup.manage' },
@@ -40,10 +42,10 @@ export function may(access: AccessContext, action: Action): boolean {
 }
 
 /** The event's navigation for this caller; `current` marks the page at `path`. */
-export function eventNav(access: AccessContext, eventId: number, path: string): NavLink[] {
+export function eventNav(access: EventAccess, eventId: number, path: string): NavLink[] {
   return EVENT_PAGES.filter((p) => may(access, p.action)).map((p) => ({
     label: p.label,
-    href: `/staff/events/${eventId}${p.path}`,
-    current: p.path === path,
+    href: p.series ? `/staff/series/${access.event.seriesId}${p.path}` : `/staff/events/${eventId}${p.path}`,
+    current: !p.series && p.path === path,
   }));
 }

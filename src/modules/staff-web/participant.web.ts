@@ -9,6 +9,8 @@
  *   (htmx) or 303 back to the page; refused: the form again with the field errors (422), the 409
  *   message, or the 403 page. `participants.edit`.
  * - GET  …/sections/{section}: the section's view (htmx "Cancel"); without htmx, a page of it.
+ * - GET  …/history[?section=&who=&latest=]: the history region (its filters and its live poll);
+ *   204 when nothing is newer than `latest`; `participants.read`.
  * htmx requests are recognised by the `HX-Request` header; everything works without JavaScript.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -37,7 +39,7 @@ import {
   TRAVEL_FORM_SCRIPT,
 } from '../web/travel-form.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
-import { pageData, participantPath, readCtx, readDetail, sectionView } from './record/page.js';
+import { historyData, pageData, participantPath, readCtx, readDetail, sectionView } from './record/page.js';
 import { STAFF_SECTIONS, sectionFor } from './record/sections.js';
 
 const ID = Type.String({ pattern: '^[0-9]{1,9}$' });
@@ -49,10 +51,23 @@ const SectionParams = Type.Object(
   { event_id: ID, participant_event_id: ID, section: Type.String({ maxLength: 50 }) },
   { additionalProperties: false },
 );
+/** The history's filters (record/page.ts historyData): a section key and who acted. */
+const HistoryQuery = {
+  section: Type.Optional(Type.String({ maxLength: 40 })),
+  who: Type.Optional(Type.String({ maxLength: 320 })),
+};
 const DoneQuery = Type.Object(
-  { done: Type.Optional(Type.String({ maxLength: 20 })) },
+  { done: Type.Optional(Type.String({ maxLength: 20 })), ...HistoryQuery },
   { additionalProperties: false },
 );
+const LiveQuery = Type.Object(
+  { ...HistoryQuery, latest: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$' })) },
+  { additionalProperties: false },
+);
+const filterOf = (q: { section?: string; who?: string }) => ({
+  ...(q.section ? { section: q.section } : {}),
+  ...(q.who ? { actor: q.who } : {}),
+});
 export const NOTICES: Record<string, string> = {
   saved: 'Saved.',
   note: 'Note added.',
@@ -133,10 +148,33 @@ export function participantPages(web: Api, deps: Deps): void {
       const detail = await readDetail(ctx, pe);
       const notice = NOTICES[request.query.done ?? ''];
       return reply.page(200, 'staff/participant', {
-        ...(await pageData(ctx, pe, detail)),
+        ...(await pageData(ctx, pe, detail, filterOf(request.query))),
         notice,
         scripts: [TRAVEL_FORM_SCRIPT], // the travel edit's type-ahead and flight check, swapped in by htmx
       });
+    },
+  );
+
+  // The history region alone (its poll and its filters): 204 when the newest entry is still `latest`.
+  web.get(
+    `${BASE}/history`,
+    {
+      config: READ,
+      schema: {
+        hide: true,
+        params: ParticipantParams,
+        querystring: LiveQuery,
+        response: { ...pageResponses, 204: { description: 'Nothing newer', type: 'null' as const } },
+      },
+    },
+    async (request, reply) => {
+      const ctx = readCtx(deps, request);
+      const pe = request.params.participant_event_id;
+      await readDetail(ctx, pe); // 404 page for a registration of another event
+      const data = await historyData(ctx, pe, filterOf(request.query));
+      if (request.query.latest !== undefined && Number(request.query.latest) === data.history.latest)
+        return reply.code(204).send(null);
+      return reply.page(200, 'staff/participant-history', data);
     },
   );
 
@@ -207,6 +245,7 @@ export function participantPages(web: Api, deps: Deps): void {
       const path = participantPath(Number(event_id), pe);
       if (!isHtmx(request)) return reply.redirect(`${path}?done=saved#sec-${key}`, 303);
       const view = sectionView(ctx, key, saved);
+      reply.header('HX-Trigger', 'history-changed'); // the history region fetches the new entry
       return reply.page(200, 'staff/participant-section', { s: view, path, notice: 'Saved.' });
     },
   );

@@ -16,6 +16,8 @@ import { httpStatusOf } from '../../lib/errors.js';
 import { formatPhone } from '../../lib/phone.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
+import { CONSENT_DOCUMENT_TYPES, consentTitle } from '../events/consent-defaults.js';
+import { listGroups } from '../groups/groups.service.js';
 import { listPendingInvitations } from '../registration/invitations/pending.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { localTime, STATUS_LABELS } from './format.js';
@@ -34,6 +36,7 @@ export const TableQuerySchema = Type.Object(
     travel: choice('inbound', 'outbound'),
     pickup: choice('awaiting'),
     flags: choice('medical', 'dietary'),
+    consent: Type.Optional(Type.String({ pattern: '^([a-z][a-z0-9_]{0,49})?$' })),
     sort: choice('relevance', 'name', 'status', 'checked_in', 'updated'),
     dir: choice('asc', 'desc'),
     page: Type.Optional(Type.String({ pattern: '^[0-9]{0,5}$' })),
@@ -67,7 +70,14 @@ export function tableHref(base: string, query: TableQuery, changes: Partial<Tabl
 
 /** How many pending invitations the table shows above the registrations. */
 const PENDING_SHOWN = 10;
-const REGISTRATION_ONLY: (keyof TableQuery)[] = ['minor', 'checked_in', 'travel', 'pickup', 'flags'];
+const REGISTRATION_ONLY: (keyof TableQuery)[] = [
+  'minor',
+  'checked_in',
+  'travel',
+  'pickup',
+  'flags',
+  'consent',
+];
 
 /**
  * Invitations emailed and not yet accepted have no registration yet, so the registrations table
@@ -84,6 +94,21 @@ async function pendingAbove(ctx: Parameters<typeof listPendingInvitations>[0], q
     pendingInvitationCounts(ctx.db, ctx.access.event.id),
   ]);
   return { rows: page.invitations, total: counts.pending, more: page.next_before !== null };
+}
+
+/**
+ * What the caller may do with ticked rows (selection.web.ts): add to a group (groups.manage, when
+ * the event has groups), invite again (participants.invite), export (exports.read); null when
+ * nothing, and then the table has no checkboxes.
+ */
+async function selectionActions(ctx: Parameters<typeof listGroups>[0]) {
+  const groups = may(ctx.access, 'groups.manage') ? (await listGroups(ctx)).groups : [];
+  const actions = {
+    groups: groups.map((g) => ({ id: g.id, name: g.name })),
+    invite: may(ctx.access, 'participants.invite'),
+    export: may(ctx.access, 'exports.read'),
+  };
+  return actions.groups.length > 0 || actions.invite || actions.export ? actions : null;
 }
 
 /** The 403 of this page, said plainly; other errors go to the pages' error handler. */
@@ -112,6 +137,7 @@ export function participantsPages(web: Api, deps: Deps): void {
       const query = tableQuery(request.query);
       const table = await participantsTable(ctx, query);
       const pending = await pendingAbove(ctx, query);
+      const selection = await selectionActions(ctx);
       const base = `/staff/events/${event.id}/participants`;
       const partial = request.headers['hx-request'] === 'true' && request.headers['hx-boosted'] === undefined;
       reply.header('Vary', 'HX-Request');
@@ -121,8 +147,10 @@ export function participantsPages(web: Api, deps: Deps): void {
         nav: eventNav(ctx.access, event.id, '/participants'),
         table,
         pending,
+        selection,
         base,
         labels: STATUS_LABELS,
+        consents: CONSENT_DOCUMENT_TYPES.map((type) => [type, consentTitle(type)]),
         href: (changes: Partial<TableQuery>) => tableHref(base, table.query, changes),
         time: (iso: string | null) => localTime(iso, event.timezone),
         phone: formatPhone,

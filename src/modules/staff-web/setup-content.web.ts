@@ -104,11 +104,8 @@ export function setupContentPages(web: Api, deps: Deps): void {
       // Keeps the type the browser declared and whether the file was cut at the size limit.
       async onFile(part: MultipartFile) {
         const bytes = await part.toBuffer();
-        (part as unknown as { value: Upload }).value = {
-          bytes,
-          mimetype: part.mimetype,
-          truncated: part.file.truncated,
-        };
+        const value: Upload = { bytes, mimetype: part.mimetype, truncated: part.file.truncated };
+        Object.assign(part, { value });
       },
     });
     scope.post(

@@ -9,6 +9,7 @@ import { languageInfo, SHIPPED_LANGUAGES } from '../../lib/i18n/catalog.js';
 import { zoneOffsetMs } from '../../lib/zoned-time.js';
 import type { EventFields } from '../events/event-input.schemas.js';
 import type { EventRow } from '../events/records.service.js';
+import { fieldLabel } from './field-labels.js';
 
 export interface SetupField {
   name: string;
@@ -62,17 +63,17 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
     { name: 'name', label: 'Event name', type: 'text', required: true },
     {
       name: 'timezone',
-      label: 'Time zone',
+      label: fieldLabel('timezone'),
       type: 'text',
       required: true,
       hint: 'An IANA name such as Europe/London.',
     },
-    { name: 'starts_at', label: 'Starts', type: 'datetime', hint: ZONE_HINT },
-    { name: 'ends_at', label: 'Ends', type: 'datetime', hint: ZONE_HINT },
+    { name: 'starts_at', label: fieldLabel('starts_at'), type: 'datetime', hint: ZONE_HINT },
+    { name: 'ends_at', label: fieldLabel('ends_at'), type: 'datetime', hint: ZONE_HINT },
     { name: 'venue_name', label: 'Venue', type: 'text' },
     { name: 'location_address', label: 'Address', type: 'text', autocomplete: 'street-address' },
-    { name: 'location_city', label: 'City', type: 'text' },
-    { name: 'location_country', label: 'Country', type: 'text' },
+    { name: 'location_city', label: fieldLabel('location_city'), type: 'text' },
+    { name: 'location_country', label: fieldLabel('location_country'), type: 'text' },
   ],
   languages: [
     ...SHIPPED_LANGUAGES.map(
@@ -84,7 +85,7 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
     ),
     {
       name: 'default_language',
-      label: 'Default language',
+      label: fieldLabel('default_language'),
       type: 'select',
       required: true,
       options: [...SHIPPED_LANGUAGES],
@@ -93,8 +94,18 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
     },
   ],
   registration: [
-    { name: 'registration_open_at', label: 'Registration opens', type: 'datetime', hint: ZONE_HINT },
-    { name: 'registration_close_at', label: 'Registration closes', type: 'datetime', hint: ZONE_HINT },
+    {
+      name: 'registration_open_at',
+      label: fieldLabel('registration_open_at'),
+      type: 'datetime',
+      hint: ZONE_HINT,
+    },
+    {
+      name: 'registration_close_at',
+      label: fieldLabel('registration_close_at'),
+      type: 'datetime',
+      hint: ZONE_HINT,
+    },
   ],
   modules: [
     ...MODULES.map(([name, label]): SetupField => ({ name, label, type: 'checkbox' })),
@@ -108,7 +119,7 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
   contact: [
     {
       name: 'support_email',
-      label: 'Support email',
+      label: fieldLabel('support_email'),
       type: 'email',
       required: true,
       autocomplete: 'email',
@@ -129,7 +140,8 @@ const CAMEL = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.t
 /** The form values of a step for `event` as stored. */
 export function valuesOf(step: FieldStepId, event: EventRow): Record<string, string | boolean> {
   const values: Record<string, string | boolean> = {};
-  const modules = event.modules as unknown as Record<string, unknown>;
+  const modules: Record<string, unknown> = Object.fromEntries(Object.entries(event.modules));
+  const columns: Record<string, unknown> = Object.fromEntries(Object.entries(event));
   for (const f of STEP_FIELDS[step]) {
     if (f.name.startsWith(LANGUAGE_BOX))
       values[f.name] = event.languages.includes(f.name.slice(LANGUAGE_BOX.length));
@@ -138,7 +150,8 @@ export function valuesOf(step: FieldStepId, event: EventRow): Record<string, str
       values[f.name] = f.type === 'checkbox' ? modules[f.name] === true : String(modules[f.name] ?? '');
     else if (f.type === 'checkbox') values[f.name] = modules[f.name] === true;
     else {
-      const raw = (event as unknown as Record<string, string | null>)[CAMEL(f.name)] ?? null;
+      const stored = columns[CAMEL(f.name)];
+      const raw = stored === null || stored === undefined ? null : String(stored);
       values[f.name] = f.type === 'datetime' ? localInput(raw, event.timezone) : (raw ?? '');
     }
   }

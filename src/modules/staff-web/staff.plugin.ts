@@ -33,6 +33,7 @@ import { participantPages } from './participant.web.js';
 import { participantActionPages } from './participant-actions.web.js';
 import { participantsPages } from './participants.web.js';
 import { resendPages } from './resend.web.js';
+import { selectionPages } from './selection.web.js';
 import { setupPages } from './setup.web.js';
 import { setupContentPages } from './setup-content.web.js';
 import { teamPages } from './team.web.js';
@@ -65,6 +66,7 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   participantPages, // the participant page and its section edits (record)
   participantActionPages, // withdraw/reinstate/reject, notes (record)
   resendPages, // guardian links and invitations resent from the participant page and overview
+  selectionPages, // what to do with the participants ticked in the table
   setupPages, // event setup wizard
   setupContentPages, // its consent documents and image uploads
 ];

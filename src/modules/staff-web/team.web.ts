@@ -10,7 +10,13 @@
  */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { EventRole } from '../../access/policy.js';
+import type { EventRole, SeriesRole } from '../../access/policy.js';
+import {
+  describeEventRole,
+  describeSeriesRole,
+  ROLE_NAMES,
+  type RoleDescription,
+} from '../../access/role-descriptions.js';
 import type { Deps, UserEventCtx, UserSeriesCtx } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
@@ -22,7 +28,7 @@ import { EventParams } from './home.web.js';
 import { eventNav, may } from './nav.js';
 
 export const EVENT_ROLES: EventRole[] = ['event_admin', 'ops', 'safeguarding_lead', 'limited', 'read_only'];
-export const SERIES_ROLES = ['owner', 'organizer'];
+export const SERIES_ROLES: SeriesRole[] = ['owner', 'organizer'];
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
 const GrantForm = Type.Object(
@@ -67,6 +73,8 @@ interface Form {
 interface Scope {
   base: string;
   roles: string[];
+  /** What each role of this scope sees and may do (from the policy data). */
+  descriptions: RoleDescription[];
   list(): Promise<{ roles: RoleEntryJson[] }>;
   grant(input: { email: string; role: string }): Promise<{ user_created: boolean }>;
   remove(id: string): Promise<void>;
@@ -86,6 +94,7 @@ function eventScope(ctx: UserEventCtx): Scope {
   return {
     base: `/staff/events/${event.id}/team`,
     roles: EVENT_ROLES,
+    descriptions: EVENT_ROLES.map(describeEventRole),
     list: () => team.listEventRoles(ctx),
     grant: (input) => team.grantEventRoleByEmail(ctx, input),
     remove: (id) => team.removeEventRole(ctx, id),
@@ -104,6 +113,7 @@ function seriesScope(ctx: UserSeriesCtx): Scope {
   return {
     base: `/staff/series/${series.slug}/team`,
     roles: SERIES_ROLES,
+    descriptions: SERIES_ROLES.map(describeSeriesRole),
     list: () => team.listSeriesRoles(ctx),
     grant: (input) => team.grantSeriesRoleByEmail(ctx, input),
     remove: (id) => team.removeSeriesRole(ctx, id),
@@ -122,6 +132,8 @@ async function render(scope: Scope, reply: FastifyReply, form?: Form, notice?: s
     base: scope.base,
     entries: roles,
     roleOptions: scope.roles,
+    roleNames: ROLE_NAMES,
+    descriptions: scope.descriptions,
     form: form ?? { email: '', role: '' },
     notice: notice ? NOTICES[notice] : null,
     errors: form?.error ? [{ field: 'grant-email', message: form.error.message }] : [],

@@ -12,6 +12,7 @@
 import { sql } from 'drizzle-orm';
 import type { EventRole, SeriesRole } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { UserCtx, UserEventCtx, UserSeriesCtx } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { normalizeEmail } from '../../lib/identifiers.js';
@@ -170,7 +171,7 @@ async function revoke(
       const owners = await tx.execute<{ n: number }>(
         sql`SELECT count(*)::int AS n FROM series_roles WHERE series_id = ${scope.id} AND role = 'owner'`,
       );
-      if (Number(owners.rows[0]!.n) <= 1) throw conflict('A series must keep at least one owner');
+      if (Number(one(owners.rows).n) <= 1) throw conflict('A series must keep at least one owner');
     }
     await remove(tx, entry);
     await recordAudit(tx, {

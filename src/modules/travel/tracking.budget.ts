@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
+import { one } from '../../db/rows.js';
 import type { FlightsConfig } from '../../lib/flights-config.js';
 
 const hourBucket = (now: Date) => `hour:${now.toISOString().slice(0, 13)}`;
@@ -52,7 +53,7 @@ export async function recordProviderError(db: Db, now: Date): Promise<Date> {
     INSERT INTO flight_tracking_usage (bucket, calls) VALUES (${BACKOFF}, 1)
     ON CONFLICT (bucket) DO UPDATE SET calls = flight_tracking_usage.calls + 1, updated_at = now()
     RETURNING calls`);
-  const errors = res.rows[0]!.calls;
+  const errors = one(res.rows).calls;
   const until = new Date(now.getTime() + Math.min(2 ** (errors - 1), 60) * MINUTE);
   await db.execute(
     sql`UPDATE flight_tracking_usage SET until = ${until.toISOString()}::timestamptz WHERE bucket = ${BACKOFF}`,

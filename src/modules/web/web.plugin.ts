@@ -20,6 +20,7 @@ import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { RoleRefusal } from '../../access/authorize.js';
 import type { Deps } from '../../deps.js';
 import { optionalRouteCtx, type RoutedRequest } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
@@ -27,6 +28,7 @@ import { ApiError, httpStatusOf } from '../../lib/errors.js';
 import { translator } from '../../lib/i18n/index.js';
 import { isStaff } from '../dashboard/home.service.js';
 import { listTickets } from '../registration/lifecycle/registrations.service.js';
+import { plainPageData } from '../staff-web/field-labels.js';
 import { staffPages } from '../staff-web/staff.plugin.js';
 import { acceptPages } from './accept.web.js';
 import { consentPages } from './consent.web.js';
@@ -94,15 +96,15 @@ export function webRoutes(app: Api, deps: Deps): void {
     });
     web.decorateReply('page', async function page(this: FastifyReply, status, template, data = {}) {
       const { page: language, ...rest } = data as { page?: PageLanguage };
-      const frame = isStaffPage(this.request, template)
-        ? staffFrame()
-        : frameData(this.request, language ?? visitorLanguage(this.request));
+      const staff = isStaffPage(this.request, template);
+      const frame = staff ? staffFrame() : frameData(this.request, language ?? visitorLanguage(this.request));
       const html = await this.viewAsync(`${template}.eta`, {
         signedInAs: await signedInAs(deps, this.request),
         csrf: this.generateCsrf(),
         errors: [],
         ...frame,
-        ...rest,
+        // Staff pages name fields by their labels, also in the services' messages (field-labels.ts).
+        ...(staff ? plainPageData(rest, template) : rest),
       });
       return this.status(status)
         .header('Content-Security-Policy', 'scripts' in rest ? SCRIPT_PAGE_CSP : PAGE_CSP)
@@ -161,6 +163,9 @@ async function homeData(deps: Deps, request: FastifyRequest & RoutedRequest<'reg
   };
 }
 
+export const PAGE_REFUSED = 'You may not open this page: your role on this event does not include it.';
+const ACTION_REFUSED = 'You may not do this: your role on this event does not include it.';
+
 /** Status, title and message of an error page (in the visitor's language); sign-in required → /signin. */
 async function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof SignInRequired) {
@@ -175,6 +180,9 @@ async function pageError(error: FastifyError, request: FastifyRequest, reply: Fa
   if (code.startsWith('FST_CSRF')) {
     status = 403;
     message = t('errors.csrf');
+  } else if (staff && error instanceof RoleRefusal) {
+    // A role on the event that does not include this page or action (not "no access to the event").
+    message = request.method === 'GET' ? PAGE_REFUSED : ACTION_REFUSED;
   } else if (error instanceof ApiError)
     message = staff ? error.message : knownError(page.lang, error.message);
   else if (status === 422) message = t('errors.invalid');

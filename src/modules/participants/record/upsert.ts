@@ -101,7 +101,7 @@ export async function updateRegistration(
 }
 
 /** Writes every section the item mentions for registration `rid`. */
-export async function writeSections(tx: Tx, rid: number, item: ImportItem): Promise<void> {
+export async function writeSections(tx: Tx, rid: number, item: Omit<ImportItem, 'email'>): Promise<void> {
   if (item.accommodation === null) {
     await tx.delete(accommodations).where(eq(accommodations.registrationId, rid));
   } else if (item.accommodation) {

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
+import { one } from '../../../db/rows.js';
 import type { RegistrationStatus } from '../../../db/schema/index.js';
 import { isoSqlText as iso } from '../../../lib/time.js';
 
@@ -76,5 +77,5 @@ export async function portalView(db: Tx, guardianId: number): Promise<Record<str
   const res = await db.execute<{ j: Record<string, unknown> }>(
     sql`${sql.raw(VIEW)} WHERE g.id = ${guardianId}`,
   );
-  return res.rows[0]!.j;
+  return one(res.rows).j;
 }

@@ -15,6 +15,7 @@ import { sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { LINK_EXPIRED, LINK_NOT_FOUND } from '../../../access/guardian-link.js';
 import type { Tx } from '../../../db/client.js';
+import { one } from '../../../db/rows.js';
 import type { GuardianCtx } from '../../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../../lib/errors.js';
 import { recordAudit } from '../../audit/audit.service.js';
@@ -187,5 +188,5 @@ async function consentOf(db: Tx, registrationId: number, raw: string): Promise<n
     sql`SELECT id FROM consents WHERE id = ${Number(raw)} AND registration_id = ${registrationId}`,
   );
   if (res.rows.length === 0) throw notFound(CONSENT_NOT_FOUND);
-  return Number(res.rows[0]!.id);
+  return Number(one(res.rows).id);
 }

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
+import { one } from '../../../db/rows.js';
 import type { Deps } from '../../../deps.js';
 import { normalizeEmail } from '../../../lib/identifiers.js';
 import { queueEmail } from '../../email/email.service.js';
@@ -52,7 +53,7 @@ export async function sendGuardianInvitations(
   const uninvited = opts.onlyUninvited
     ? sql` AND (g.invite_token_sent_at IS NULL OR g.invited_via_email IS DISTINCT FROM lower(btrim(g.email)))`
     : sql``;
-  const one = opts.guardianId === undefined ? sql`` : sql` AND g.id = ${opts.guardianId}`;
+  const onlyGuardian = opts.guardianId === undefined ? sql`` : sql` AND g.id = ${opts.guardianId}`;
   const res = await tx.execute<GuardianRow>(sql`
     SELECT g.id, g.name, g.email, g.language,
            COALESCE(NULLIF(btrim(p.preferred_name), ''), p.legal_first_name || ' ' || p.legal_last_name) AS participant_name,
@@ -62,7 +63,7 @@ export async function sendGuardianInvitations(
       JOIN people p ON p.id = r.person_id
       JOIN events e ON e.id = r.event_id
      WHERE g.registration_id = ${registrationId} AND g.email IS NOT NULL AND btrim(g.email) <> ''
-       AND g.status NOT IN ('completed', 'declined')${uninvited}${one}
+       AND g.status NOT IN ('completed', 'declined')${uninvited}${onlyGuardian}
      ORDER BY g.is_primary DESC, g.id`);
   const base = deps.config.baseUrl.replace(/\/$/, '');
   const sent: GuardianInvitationSent[] = [];
@@ -81,7 +82,7 @@ export async function sendGuardianInvitations(
              status = CASE WHEN status = 'pending' THEN 'invited' ELSE status END
        WHERE id = ${g.id}
        RETURNING to_char(invite_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS expires_at`);
-    const expiresAt = updated.rows[0]!.expires_at;
+    const expiresAt = one(updated.rows).expires_at;
     const emailLogId = await queueEmail(deps, tx, {
       to: email,
       from: g.support_email ?? undefined,

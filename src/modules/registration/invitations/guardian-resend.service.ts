@@ -6,6 +6,7 @@
  * Callers: users with participants access (`guardians.resend`); API keys 403.
  */
 import { sql } from 'drizzle-orm';
+import { one } from '../../../db/rows.js';
 import type { EventCtx } from '../../../deps.js';
 import { conflict, notFound, unprocessable } from '../../../lib/errors.js';
 import { isoSqlText } from '../../../lib/time.js';
@@ -51,7 +52,7 @@ export async function resendGuardianInvitation(
         FROM guardians WHERE id = ${guardianId} AND registration_id = ${registrationId} FOR UPDATE`);
     const g = res.rows[0];
     if (!g) throw notFound(GUARDIAN_NOT_FOUND);
-    if (reg.rows[0]!.status !== 'awaiting_guardian') throw conflict(NOT_AWAITING);
+    if (one(reg.rows).status !== 'awaiting_guardian') throw conflict(NOT_AWAITING);
     if (g.status === 'completed') throw conflict(GUARDIAN_DONE);
     if (g.status === 'declined') throw conflict(GUARDIAN_DECLINED);
     if (!g.email?.trim()) throw unprocessable(GUARDIAN_NO_EMAIL);
@@ -70,7 +71,7 @@ export async function resendGuardianInvitation(
                       ${isoSqlText('invite_expires_at')} AS invite_expires_at
                  FROM guardians WHERE id = ${guardianId}`),
     );
-    const row = out.rows[0]!;
+    const row = one(out.rows);
     return { guardian: { ...row, id: Number(row.id) } };
   });
 }

@@ -7,6 +7,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
+import { one } from '../../../db/rows.js';
 import type { EventCtx } from '../../../deps.js';
 import { conflict, notFound, unprocessable } from '../../../lib/errors.js';
 import { isoSqlText } from '../../../lib/time.js';
@@ -101,7 +102,7 @@ async function lockPending(ctx: EventCtx, tx: Tx, rawId: string): Promise<Pendin
 
 async function reread(tx: Tx, id: number): Promise<PendingInvitationJson> {
   const res = await tx.execute<PendingInvitationJson>(selectInvitations(sql`i.id = ${id}`));
-  return toJson(res.rows[0]!);
+  return toJson(one(res.rows));
 }
 
 /**
@@ -135,7 +136,7 @@ export function resendInvitation(
       email: inv.email,
       firstName: inv.first_name,
       token,
-      expiresAt: updated.rows[0]!.expires_at,
+      expiresAt: one(updated.rows).expires_at,
     });
     await audit(ctx, tx, 'invitations.resend', inv, { renewed: inv.expired });
     return { invitation: await reread(tx, inv.id) };

@@ -10,6 +10,7 @@
  * `Only a registration that has not started can be invited` for any other status.
  */
 import { sql } from 'drizzle-orm';
+import { one } from '../../../db/rows.js';
 import type { EventCtx } from '../../../deps.js';
 import { conflict } from '../../../lib/errors.js';
 import { isoSqlText } from '../../../lib/time.js';
@@ -41,7 +42,7 @@ async function pendingFor(ctx: EventCtx, registrationId: number) {
                           WHERE event_id = r.event_id AND email = lower(p.email) AND status = 'pending'
                           ORDER BY id DESC LIMIT 1) i ON true
      WHERE r.id = ${registrationId}`);
-  return res.rows[0]! as (typeof res.rows)[0] & { sent_at: string | null };
+  return one(res.rows) as (typeof res.rows)[0] & { sent_at: string | null };
 }
 
 /** The invitation state of registration `registrationId` (of the context's event). */

@@ -4,6 +4,7 @@
  * event. Audited through lifecycle.transition (`by: staff`, the credential and the reason).
  */
 import { sql } from 'drizzle-orm';
+import { one } from '../../../db/rows.js';
 import type { EventCtx } from '../../../deps.js';
 import { notFound, unprocessable } from '../../../lib/errors.js';
 import { isoSqlText } from '../../../lib/time.js';
@@ -38,7 +39,7 @@ export async function applyStaffAction(ctx: EventCtx, rawId: string, action: Sta
     const current = await tx.execute<{ status: string }>(
       sql`SELECT status FROM registrations WHERE id = ${id} FOR UPDATE`,
     );
-    const status = current.rows[0]!.status;
+    const status = one(current.rows).status;
     if (action === 'reinstate' && status !== 'withdrawn' && status !== 'rejected')
       throw unprocessable('Only a withdrawn or rejected registration can be reinstated');
     await transition(tx, {
@@ -50,7 +51,7 @@ export async function applyStaffAction(ctx: EventCtx, rawId: string, action: Sta
     const res = await tx.execute<{ status: string; updated_at: string }>(
       sql.raw(`SELECT status, ${isoSqlText('updated_at')} AS updated_at FROM registrations WHERE id = ${id}`),
     );
-    const row = res.rows[0]!;
+    const row = one(res.rows);
     return {
       success: true as const,
       participant_event_id: id,

@@ -6,7 +6,10 @@
  * while the registration is `awaiting_guardian`, and audits `registrations.record.update` with
  * metadata `{sections, fields, by}`: the section names given and the paths of the fields whose
  * stored value actually changed (e.g. `dietary_detail.intolerances`; lists and `accessibility` by
- * their section name; compared on the record read before and after the write), never values.
+ * their section name; compared on the record read before and after the write), and `changes`, each
+ * such field's old and new value: kept for the participant page's history, which filters them per
+ * reader; the audit trail's API and pages never return `changes` (not in METADATA_KEYS), and
+ * erasure and retention shredding remove them (privacy/data-map.ts).
  */
 import { lockOwnRegistration, type OwnRegistration } from '../../../access/own.js';
 import type { Tx } from '../../../db/client.js';
@@ -75,6 +78,13 @@ export async function applyRecordPatch(
   await writeRecordPatch(tx, reg, patch);
   const after = await recordOf(tx, reg);
   const fields = changedFields(patch).filter((p) => comparable(at(before, p)) !== comparable(at(after, p)));
+  // Old and new values for the participant page's history, which shows each reader only the
+  // values they may see (audit/registration-history.service.ts); the audit API never returns them.
+  const changes = fields.map((field) => ({
+    field,
+    from: at(before, field) ?? null,
+    to: at(after, field) ?? null,
+  }));
   // A submitted record whose facts changed may move (e.g. a new date of birth makes a minor).
   await recheckCompletion(tx, reg.id, actor);
   // Guardians added after the submission (or a record that now needs them) are invited now.
@@ -86,7 +96,7 @@ export async function applyRecordPatch(
     seriesId: reg.seriesId,
     targetType: 'registration',
     targetId: reg.id,
-    metadata: { sections, fields, by: actor.role },
+    metadata: { sections, fields, by: actor.role, changes },
   });
   // Outbound webhooks (docs/webhooks.md "Outbound"): the sections whose stored value changed.
   if (fields.length > 0)

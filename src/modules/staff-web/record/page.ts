@@ -1,14 +1,19 @@
 import type { Deps, UserEventCtx } from '../../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../../http/authorize.js';
-import { registrationHistory } from '../../audit/registration-history.service.js';
+import {
+  type HistoryFilter,
+  historySectionsFor,
+  registrationHistory,
+} from '../../audit/registration-history.service.js';
 import { RESEND_LABEL, resendableGuardians } from '../../dashboard/guardian-links.repo.js';
 import { listNotes } from '../../notes/notes.service.js';
 import { getParticipant } from '../../participants/participants.service.js';
 import { registrantInvitation } from '../../registration/invitations/registrant-invite.service.js';
 import { legLocalTimes } from '../../travel/local-time.js';
+import { fieldLabel } from '../field-labels.js';
 import { localTime, STATUS_HINTS, STATUS_LABELS } from '../format.js';
 import { eventNav, may } from '../nav.js';
-import { historyRows } from './history-view.js';
+import { historyItems } from './history-view.js';
 import { STAFF_SECTIONS, sectionFor } from './sections.js';
 import { type Block, sectionBlocks, statusBlocks, summaryRows, text } from './view.js';
 
@@ -79,12 +84,35 @@ async function invitationState(ctx: PageCtx, pe: number, status: string) {
   return registrantInvitation(ctx, pe);
 }
 
+/**
+ * The history region's data (template `staff/participant-history`): the items under `filter`, the
+ * filter's choices for this caller (sections they may read; who acted, from the unfiltered history)
+ * and the newest entry's id, which the region's poll sends back (`latest`) to learn whether
+ * anything changed.
+ */
+export async function historyData(ctx: PageCtx, pe: string, filter: HistoryFilter) {
+  const time = (iso: string | null) => localTime(iso, ctx.access.event.timezone);
+  const all = await registrationHistory(ctx, Number(pe));
+  const shown =
+    filter.section || filter.actor ? await registrationHistory(ctx, Number(pe), 100, filter) : all;
+  const path = participantPath(ctx.access.event.id, pe);
+  return {
+    history: {
+      path,
+      items: historyItems(shown, time),
+      latest: all[0]?.id ?? 0,
+      filter,
+      sections: historySectionsFor(ctx.access.visibility).map((key) => ({ key, label: fieldLabel(key) })),
+      actors: [...new Set(all.map((e) => e.actor).filter((a): a is string => a !== null))].sort(),
+    },
+  };
+}
+
 /** Everything the page template reads. */
-export async function pageData(ctx: PageCtx, pe: string, detail: Json) {
+export async function pageData(ctx: PageCtx, pe: string, detail: Json, filter: HistoryFilter = {}) {
   const { event } = ctx.access;
   const status = String(detail.status);
   const { notes } = await listNotes(ctx, pe);
-  const history = await registrationHistory(ctx, Number(pe));
   const time = (iso: string | null) => localTime(iso, event.timezone);
   return {
     title: String(detail.display_name),
@@ -108,6 +136,6 @@ export async function pageData(ctx: PageCtx, pe: string, detail: Json) {
       when: text(n.created_at),
       by: n.author?.name || n.author?.email || '—',
     })),
-    history: historyRows(history),
+    ...(await historyData(ctx, pe, filter)),
   };
 }

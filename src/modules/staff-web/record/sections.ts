@@ -10,6 +10,7 @@
 import type { Visibility } from '../../../access/policy.js';
 import { forbiddenWrites } from '../../../access/record-write.js';
 import { type Field, type Group, SECTIONS, type Section } from '../../web/sections.js';
+import { staffFieldLabel } from '../field-labels.js';
 
 const SAFEGUARDING: Section = {
   key: 'safeguarding',
@@ -37,26 +38,8 @@ const SAFEGUARDING: Section = {
   ],
 };
 
-/** Staff wording for fields whose form label speaks as the participant. */
-const STAFF_LABELS: Record<string, string> = {
-  has_anaphylaxis_risk: 'Risk of anaphylaxis',
-  requires_refrigeration: 'Medication needs a fridge',
-  cross_contamination_risk: 'Cross-contamination risk (even traces)',
-  'accessibility.wheelchair': 'Uses a wheelchair',
-  'accessibility.step_free_access': 'Needs step-free access',
-  'accessibility.notes': 'Other access needs',
-  'travel_inbound.mode': 'Mode',
-  'travel_outbound.mode': 'Mode',
-  'accommodation.roommate_preferences': 'Roommate preferences',
-  'accommodation.roommate_exclusions': 'Roommate exclusions',
-  'medical_detail.allergy_severity': 'Allergy severity',
-  'medical_detail.additional_notes': 'Additional notes',
-};
-
-const relabel = (field: Field): Field => {
-  const label = STAFF_LABELS[field.name];
-  return label ? { ...field, label } : field;
-};
+/** Staff wording from the one label table (field-labels.ts) where the form's label speaks as the participant. */
+const relabel = (field: Field): Field => ({ ...field, label: staffFieldLabel(field.name, field.label) });
 
 /** Staff titles for sections whose form title speaks to the participant. */
 const STAFF_TITLES: Record<string, string> = { personal: 'Personal details' };

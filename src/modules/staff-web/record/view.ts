@@ -9,6 +9,7 @@ import { formatPhone } from '../../../lib/phone.js';
 import { consentTitle } from '../../events/consent-defaults.js';
 import { getPath } from '../../web/forms.js';
 import type { Section } from '../../web/sections.js';
+import { fieldLabel } from '../field-labels.js';
 import { GUARDIAN_STATUS_LABELS } from '../format.js';
 
 type Json = Record<string, unknown>;
@@ -20,6 +21,10 @@ export type Block =
   | { kind: 'dl'; heading?: string; rows: Row[] }
   | { kind: 'table'; heading: string; columns: string[]; rows: string[][]; empty: string };
 type Column = readonly [label: string, key: string];
+
+/** `[label, key]` pairs of `keys`, labelled from the one label table under `prefix` (field-labels.ts). */
+const columns = (prefix: string, keys: readonly string[]): Column[] =>
+  keys.map((key) => [fieldLabel(`${prefix}${key}`), key] as const);
 
 /** Display text of a JSON value: `Yes`/`No`, `—` for empty, timestamps to the minute (UTC). */
 export function text(value: unknown): string {
@@ -61,72 +66,68 @@ export function tableOf(heading: string, items: unknown, columns: readonly Colum
 
 /** Fields the form does not edit (staff-owned, or imported), shown read-only with a section when set. */
 const EXTRA: Record<string, Column[]> = {
-  personal: [
-    ['Age at the event', 'personal.age'],
-    ['Engagement preference', 'personal.engagement_preference'],
-    ['Engagement notes', 'personal.engagement_notes'],
-  ],
-  accommodation: [
-    ['Assigned room', 'accommodation.assigned_room'],
-    ['Venue', 'accommodation.venue_name'],
-    ['Exempt from rooming', 'accommodation.rooming_exempt'],
-    ['Gender identity (other)', 'accommodation.gender_identity_other'],
-    ['Preferred roommate genders', 'accommodation.preferred_roommate_genders'],
-  ],
+  personal: columns('', ['personal.age', 'personal.engagement_preference', 'personal.engagement_notes']),
+  accommodation: columns('', [
+    'accommodation.assigned_room',
+    'accommodation.venue_name',
+    'accommodation.rooming_exempt',
+    'accommodation.gender_identity_other',
+    'accommodation.preferred_roommate_genders',
+  ]),
 };
-const TRAVEL_EXTRA: Column[] = [
-  ['Expected arrival', 'expected_arrival_time'],
-  ['Visa required', 'visa_required'],
-  ['Visa status', 'visa_status'],
-  ['Visa type', 'visa_type'],
-  ['Visa number', 'visa_number'],
-  ['Passport nationality', 'passport_nationality'],
-  ['Unaccompanied minor', 'is_unaccompanied_minor'],
-  ['Train from', 'train_departure_station'],
-  ['Train to', 'train_arrival_station'],
-  ['Departure station', 'departure_station'],
-  ['Arrival station', 'arrival_station'],
-  ['Bus from', 'bus_departure_location'],
-  ['Bus to', 'bus_arrival_location'],
-  ['Origin address', 'origin_address'],
-  ['Other details', 'other_details'],
-  ['Pickup dismissed', 'pickup_dismissed_at'],
-];
+const TRAVEL_EXTRA: Column[] = columns('travel.', [
+  'expected_arrival_time',
+  'visa_required',
+  'visa_status',
+  'visa_type',
+  'visa_number',
+  'passport_nationality',
+  'is_unaccompanied_minor',
+  'train_departure_station',
+  'train_arrival_station',
+  'departure_station',
+  'arrival_station',
+  'bus_departure_location',
+  'bus_arrival_location',
+  'origin_address',
+  'other_details',
+  'pickup_dismissed_at',
+]);
 
 /** Rows of `pairs` whose value is set (not null, empty or false). */
 const setRowsOf = (obj: unknown, pairs: readonly Column[]) =>
   rowsOf(obj, pairs).filter((r) => r.value !== '—' && r.value !== 'No');
-const LEG_COLUMNS: Column[] = [
-  ['Flight', 'flight_code'],
-  ['From', 'departure_airport'],
-  ['To', 'arrival_airport'],
-  ['Departs', 'departure_time'],
-  ['Departs, local time', 'departure_local'],
-  ['Arrives', 'arrival_time'],
-  ['Arrives, local time', 'arrival_local'],
-  ['Live status', 'live_status'],
-  ['Picked up', 'travel_picked_up_at'],
-];
-const CONTACT_COLUMNS: Column[] = [
-  ['Name', 'name'],
-  ['Relationship', 'relationship'],
-  ['Phone', 'phone'],
-  ['Priority', 'priority'],
-];
-export const GUARDIAN_COLUMNS: Column[] = [
-  ['Name', 'name'],
-  ['Relationship', 'relationship'],
-  ['Email', 'email'],
-  ['Phone', 'phone'],
-  ['Primary', 'is_primary'],
-  ['Status', 'status'],
-  ['Completed', 'completed_at'],
-  ['Media', 'media_permission'],
-  ['Photos', 'photo_permission'],
-  ['Travel', 'travel_permission'],
-  ['Emergency medical', 'emergency_medical_consent'],
-  ['Over-the-counter medication', 'otc_medication_consent'],
-];
+const LEG_COLUMNS: Column[] = columns('legs[].', [
+  'flight_code',
+  'departure_airport',
+  'arrival_airport',
+  'departure_time',
+  'departure_local',
+  'arrival_time',
+  'arrival_local',
+  'live_status',
+  'travel_picked_up_at',
+]);
+const CONTACT_COLUMNS: Column[] = columns('emergency_contacts[].', [
+  'name',
+  'relationship',
+  'phone',
+  'priority',
+]);
+export const GUARDIAN_COLUMNS: Column[] = columns('guardians[].', [
+  'name',
+  'relationship',
+  'email',
+  'phone',
+  'is_primary',
+  'status',
+  'completed_at',
+  'media_permission',
+  'photo_permission',
+  'travel_permission',
+  'emergency_medical_consent',
+  'otc_medication_consent',
+]);
 
 /** The record's guardians with their status in staff words (GUARDIAN_STATUS_LABELS). */
 function guardiansOf(detail: Json): Json[] {
@@ -216,17 +217,20 @@ export function statusBlocks(detail: Json): Block[] {
 
 /** The summary at the top of the page: contact, check-in and the flags every participants role sees. */
 export function summaryRows(detail: Json): Row[] {
-  return rowsOf(detail, [
-    ['Email', 'email'],
-    ['Phone', 'phone'],
-    ['Pronouns', 'pronouns'],
-    ['Checked in', 'checked_in_at'],
-    ['Waiver signed', 'waiver_signed'],
-    ['Anaphylaxis risk', 'has_anaphylaxis_risk'],
-    ['Medication needs a fridge', 'requires_refrigeration'],
-    ['Cross-contamination risk', 'cross_contamination_risk'],
-    ['High support', 'high_support_flag'],
-    ['May leave unaccompanied', 'can_leave_unaccompanied'],
-    ['Registration updated', 'updated_at'],
-  ]);
+  return rowsOf(
+    detail,
+    columns('summary.', [
+      'email',
+      'phone',
+      'pronouns',
+      'checked_in_at',
+      'waiver_signed',
+      'has_anaphylaxis_risk',
+      'requires_refrigeration',
+      'cross_contamination_risk',
+      'high_support_flag',
+      'can_leave_unaccompanied',
+      'updated_at',
+    ]),
+  );
 }

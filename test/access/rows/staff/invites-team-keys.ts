@@ -69,6 +69,24 @@ export const pages: StaffPage[] = [
     payload: '',
   },
   {
+    // The table's selection (issue 25 item 7): invite again whoever may invite; export whoever may
+    // download exports (participants access, not read_only).
+    route: 'POST /staff/events/:event_id/participants/selection/invitations',
+    action: 'participants.invite',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/participants/selection/invitations`,
+    payload: 'registration_ids=1',
+  },
+  {
+    route: 'POST /staff/events/:event_id/participants/selection/export',
+    action: 'exports.read',
+    who: 'participants',
+    target: 'event',
+    url: (t) => `/staff/events/${t.event}/participants/selection/export`,
+    payload: 'registration_ids=1',
+  },
+  {
     route: 'GET /staff/events/:event_id/team',
     action: 'event_roles.manage',
     who: 'event_manage',

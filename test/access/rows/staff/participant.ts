@@ -15,6 +15,13 @@ const POST = 'POST /staff/events/:event_id/participants/:participant_event_id';
 export const pages: StaffPage[] = [
   { route: BASE, action: 'participants.read', who: 'participants', target: 'event', url: (t) => at(t) },
   {
+    route: `${BASE}/history`,
+    action: 'participants.read',
+    who: 'participants',
+    target: 'event',
+    url: (t) => at(t, '/history'),
+  },
+  {
     route: `${BASE}/sections/:section`,
     action: 'participants.read',
     who: 'participants',
