@@ -50,6 +50,7 @@ export const ACTION_WORDS: Record<Action, string | null> = {
   'notes.read': 'read staff notes',
   'notes.write': 'write staff notes',
   'events.create': null,
+  'series_events.create': 'create events of the series, blank or copied from an earlier one',
   'series.events.read': 'see the event’s settings',
   'series.events.update': 'change the event’s settings',
   'events.setup_complete': 'finish the event’s setup',
