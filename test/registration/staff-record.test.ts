@@ -73,6 +73,12 @@ describe('PATCH /events/{e}/participants/{pe}', () => {
       sections: ['diet_type', 'dietary_detail'],
       fields: ['diet_type', 'dietary_detail.intolerances', 'dietary_detail.notes'],
       by: 'staff_edit',
+      // Sensitive fields are kept by name only, for the participant page's history.
+      changes: [
+        { field: 'diet_type' },
+        { field: 'dietary_detail.intolerances' },
+        { field: 'dietary_detail.notes' },
+      ],
     });
     expect(JSON.stringify(entry)).not.toMatch(/Lactose|vegan/);
     expect(entry.actor_user_id).toBe(world.users.safeguarding.id);

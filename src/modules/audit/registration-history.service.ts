@@ -27,7 +27,8 @@ export interface HistoryEntry {
   metadata: Record<string, unknown>;
   /**
    * A record edit's changed fields: `from`/`to` (old and new value) only for a field the caller may
-   * read (access/record-write.ts `mayReadField`); without them the field only "changed". A sensitive
+   * read (access/record-write.ts `mayReadField`) and that is not sensitive (sensitive values are
+   * never kept); without them the field only "changed". A sensitive
    * field's name is `sensitive section` for a caller without the sensitive grant. Empty for other
    * entries and for edits recorded before values were kept.
    */
@@ -71,7 +72,9 @@ function changesFor(raw: unknown, v: Visibility): HistoryChange[] {
   const out: HistoryChange[] = [];
   for (const c of raw as { field?: unknown; from?: unknown; to?: unknown }[]) {
     const field = String(c.field ?? '');
-    if (mayReadField(field, v)) out.push({ field, from: c.from ?? null, to: c.to ?? null });
+    // A sensitive field is stored by name only (own-record/apply.ts): "changed" for every reader.
+    if (mayReadField(field, v))
+      out.push('from' in c || 'to' in c ? { field, from: c.from ?? null, to: c.to ?? null } : { field });
     else if (!v.sensitive && SENSITIVE_WRITE_KEYS.includes(field.split('.')[0]!)) {
       if (!out.some((x) => x.field === SENSITIVE_HIDDEN)) out.push({ field: SENSITIVE_HIDDEN });
     } else out.push({ field });

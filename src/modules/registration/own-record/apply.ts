@@ -7,11 +7,13 @@
  * metadata `{sections, fields, by}`: the section names given and the paths of the fields whose
  * stored value actually changed (e.g. `dietary_detail.intolerances`; lists and `accessibility` by
  * their section name; compared on the record read before and after the write), and `changes`, each
- * such field's old and new value: kept for the participant page's history, which filters them per
- * reader; the audit trail's API and pages never return `changes` (not in METADATA_KEYS), and
+ * such field's old and new value (a sensitive field's name only: medical, dietary, accessibility,
+ * safeguarding and emergency-contact values never enter the audit log): kept for the participant
+ * page's history, which filters them per reader; the audit trail's API and pages never return `changes` (not in METADATA_KEYS), and
  * erasure and retention shredding remove them (privacy/data-map.ts).
  */
 import { lockOwnRegistration, type OwnRegistration } from '../../../access/own.js';
+import { SENSITIVE_WRITE_KEYS } from '../../../access/record-write.js';
 import type { Tx } from '../../../db/client.js';
 import type { Deps } from '../../../deps.js';
 import { conflict } from '../../../lib/errors.js';
@@ -80,11 +82,13 @@ export async function applyRecordPatch(
   const fields = changedFields(patch).filter((p) => comparable(at(before, p)) !== comparable(at(after, p)));
   // Old and new values for the participant page's history, which shows each reader only the
   // values they may see (audit/registration-history.service.ts); the audit API never returns them.
-  const changes = fields.map((field) => ({
-    field,
-    from: at(before, field) ?? null,
-    to: at(after, field) ?? null,
-  }));
+  // Sensitive fields (medical, dietary, accessibility, safeguarding, emergency contacts) are kept
+  // by name only: their values never enter the audit log, for any reader.
+  const changes = fields.map((field) =>
+    SENSITIVE_WRITE_KEYS.includes(field.split('.')[0] ?? field)
+      ? { field }
+      : { field, from: at(before, field) ?? null, to: at(after, field) ?? null },
+  );
   // A submitted record whose facts changed may move (e.g. a new date of birth makes a minor).
   await recheckCompletion(tx, reg.id, actor);
   // Guardians added after the submission (or a record that now needs them) are invited now.
