@@ -153,11 +153,11 @@ describe('section edits', () => {
     expect(saved.body).toMatch(/<section class="record-section" id="sec-dietary"/);
     expect(saved.body).toContain('Soy');
     const lead = (await open('safeguarding', id)).body;
-    // Fields by their labels (field-labels.ts), with old → new values for the lead.
+    // Fields by their labels (field-labels.ts); dietary values are never kept, so the lead too
+    // reads "changed" (docs/decisions.md "Staff status changes and edits").
     expect(lead).toContain('Record edited by staff: Diet, Intolerances, Dietary notes<');
-    expect(lead).toMatch(
-      /<strong>Diet<\/strong>: <span class="old">[^<]+<\/span> → <span class="new">vegan<\/span>/,
-    );
+    expect(lead).toContain('<strong>Diet</strong>: changed');
+    expect(lead).not.toMatch(/<span class="new">vegan<\/span>/);
     // Others read the same entry without the sensitive field names, and never the values.
     const ops = (await open('ops', id)).body;
     expect(ops).toContain('Record edited by staff: A sensitive section');
