@@ -64,6 +64,7 @@ describe('consent documents', () => {
       body: CONSENT_TEXTS.waiver!.join('\n\n'),
       version: null,
       required: true,
+      custom: false,
       signed_count: 0,
       updated_at: null,
       // The event offers English only: no other language to translate into.

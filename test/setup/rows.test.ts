@@ -3,6 +3,7 @@
  * database: exact status and error body per cell, the body shape on success, and a replay of every
  * refused cell proving the database is unchanged.
  */
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../src/http/route-table.js';
 import { type EventSetupRow, eventSetupRouteKeys, eventSetupRows } from '../access/rows/event-setup.js';
@@ -13,7 +14,7 @@ import { imageUpload, multipart, png } from './fixtures.js';
 const env = withWorld();
 const MISSING = '99999999';
 
-function send(row: EventSetupRow) {
+async function send(row: EventSetupRow) {
   const [name, form] = row.target.split(':') as [string, string];
   const event = name === 'X' ? null : env.w.events[name as 'A' | 'B' | 'C'];
   const segment = !event
@@ -26,8 +27,26 @@ function send(row: EventSetupRow) {
   const bad = form === 'bad';
   const headers = bearer(env.w.secrets[row.principal]);
   const url = (rest: string) => `/api/v1/events/${segment}/${rest}`;
+  if (row.path.endsWith('consent_documents') && row.method === 'POST')
+    return env.t.app.inject({
+      method: 'POST',
+      url: url('consent_documents'),
+      headers,
+      payload: {
+        consent_document: { title: bad ? ' ' : `Photos ${row.principal} ${form}`, body: 'I agree.' },
+      },
+    });
   if (row.path.endsWith('consent_documents'))
     return env.t.app.inject({ method: 'GET', url: url('consent_documents'), headers });
+  if (row.path.includes('consent_documents') && row.method === 'DELETE') {
+    // A removable document exists for the cells that succeed; a refused cell is refused before any lookup.
+    const type = `gone_${row.principal.toLowerCase()}_${form}`;
+    if (event && row.expected.status === 204)
+      await env.t.deps.db.execute(sql`
+        INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, required)
+        VALUES (${event.id}, ${type}, 1, 'Gone', 'Text', false)`);
+    return env.t.app.inject({ method: 'DELETE', url: url(`consent_documents/${type}`), headers });
+  }
   if (row.path.includes('consent_documents'))
     return env.t.app.inject({
       method: 'PUT',
@@ -48,7 +67,7 @@ function send(row: EventSetupRow) {
 
 describe('event setup rows', () => {
   it('cover every principal on each route, and each route is registered', () => {
-    expect(eventSetupRows).toHaveLength(26 * (6 + 7 + 7 + 6));
+    expect(eventSetupRows).toHaveLength(26 * (6 + 7 + 7 + 6 + 7 + 6));
     const registered = new Set(registeredRoutes(env.t.app).map((r) => `${r.method} ${r.url}`));
     expect(eventSetupRouteKeys.filter((k) => !registered.has(k))).toEqual([]);
   });
@@ -58,6 +77,7 @@ describe('event setup rows', () => {
   )('%s', async (_name, row) => {
     const res = await send(row);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
+    if (row.expected.status === 204) return expect(res.body).toBe('');
     const body = res.json() as Record<string, unknown>;
     if (row.expected.error !== undefined) expect(body).toEqual({ error: row.expected.error });
     else if (row.path.includes('images')) expect(Object.keys(body)).toEqual(['logo_url', 'banner_url']);

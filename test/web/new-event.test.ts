@@ -31,6 +31,9 @@ beforeAll(async () => {
                                VALUES (${A}, 'invitation', 'Join {{event_name}}', 'Hello {{first_name}}')`);
   await t.deps.db.execute(sql`INSERT INTO event_consent_documents (event_id, consent_type, version, title, body)
                                VALUES (${A}, 'waiver', 1, 'Waiver v1', 'Old text'), (${A}, 'waiver', 2, 'Waiver v2', 'New text')`);
+  // A custom document (issue #25 part 7) is copied too, with whether it is required.
+  await t.deps.db.execute(sql`INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, required)
+                               VALUES (${A}, 'photo_release', 1, 'Photos v1', 'Text', false), (${A}, 'photo_release', 2, 'Photos v2', 'Text 2', true)`);
   await t.deps.db.execute(
     sql`INSERT INTO groups (event_id, name, color) VALUES (${A}, 'Red team', '#CC0000')`,
   );
@@ -240,9 +243,12 @@ describe('new event page', () => {
     expect(lunch).toMatchObject({ refuse: ['banned', 'unpaid'], starts_at: '2027-07-09 07:30', hotel: true });
     expect(
       await q(
-        sql`SELECT consent_type, version, title FROM event_consent_documents WHERE event_id = ${copy!.id}`,
+        sql`SELECT consent_type, version, title, required FROM event_consent_documents WHERE event_id = ${copy!.id} ORDER BY consent_type`,
       ),
-    ).toEqual([{ consent_type: 'waiver', version: 1, title: 'Waiver v2' }]);
+    ).toEqual([
+      { consent_type: 'photo_release', version: 1, title: 'Photos v2', required: true },
+      { consent_type: 'waiver', version: 1, title: 'Waiver v2', required: null },
+    ]);
     expect(
       await q(
         sql`SELECT template, subject, updated_by_user_id FROM email_templates WHERE event_id = ${copy!.id}`,

@@ -2,7 +2,17 @@
  * Per-event content edited in the setup wizard: the consent
  * documents participants and guardians sign, and the uploaded logo and banner images.
  */
-import { customType, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { Translations } from './common.js';
 import { createdAt, updatedAt } from './common.js';
 import { events } from './events.js';
@@ -12,9 +22,11 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
 
 /**
  * One version of an event's consent document (`consent_type` waiver | freedom_waiver |
- * code_of_conduct). The highest `version` is current; it is edited in place while no consent
- * records it as signed (`consents.document_id`), else an edit adds `version + 1`. `body` is plain
- * text, paragraphs separated by blank lines. No row: the built-in default text applies.
+ * code_of_conduct, or an organiser's own slug). The highest `version` is current; it is edited in
+ * place while no consent records it as signed (`consents.document_id`), else an edit adds
+ * `version + 1`. `body` is plain text, paragraphs separated by blank lines. No row: the built-in
+ * default text applies. `required` is null for the built-in types (the event's modules decide)
+ * and set for an organiser's own documents (true: signing it is needed to complete registration).
  */
 export const eventConsentDocuments = pgTable(
   'event_consent_documents',
@@ -29,6 +41,8 @@ export const eventConsentDocuments = pgTable(
     body: text('body').notNull(),
     /** This version in other languages: `{es: {title, body}}` (docs/languages.md). */
     translations: jsonb('translations').$type<Translations<'title' | 'body'>>().notNull().default({}),
+    /** Custom documents only (null for the built-in types): signing it is needed to complete. */
+    required: boolean('required'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

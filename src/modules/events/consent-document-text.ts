@@ -8,7 +8,12 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { one } from '../../db/rows.js';
 import { notFound } from '../../lib/errors.js';
-import { consentTitle, defaultConsentDocument, defaultConsentTranslations } from './consent-defaults.js';
+import {
+  CONSENT_DOCUMENT_TYPES,
+  consentTitle,
+  defaultConsentDocument,
+  defaultConsentTranslations,
+} from './consent-defaults.js';
 import { DOCUMENT_NOT_FOUND } from './consent-documents.service.js';
 
 /**
@@ -31,16 +36,19 @@ export async function consentTitlesOf(
  * so an edit waits for the signature (and then makes a new version).
  */
 export async function documentIdForSigning(tx: Tx, eventId: number, type: string): Promise<number> {
-  const event = await tx.execute<{ default_language: string }>(
-    sql`SELECT default_language FROM events WHERE id = ${eventId}`,
-  );
-  const text = defaultConsentDocument(type, event.rows[0]?.default_language);
-  // The built-in text is stored with every shipped translation: the version keeps what each reader saw.
-  const translations = JSON.stringify(defaultConsentTranslations(type, text.language));
-  await tx.execute(sql`
-    INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, translations)
-    VALUES (${eventId}, ${type}, 1, ${text.title}, ${text.body}, ${translations}::jsonb)
-    ON CONFLICT (event_id, consent_type, version) DO NOTHING`);
+  // A custom document always has its rows; only a built-in type may still lack one.
+  if (CONSENT_DOCUMENT_TYPES.includes(type)) {
+    const event = await tx.execute<{ default_language: string }>(
+      sql`SELECT default_language FROM events WHERE id = ${eventId}`,
+    );
+    const text = defaultConsentDocument(type, event.rows[0]?.default_language);
+    // The built-in text is stored with every shipped translation: the version keeps what each reader saw.
+    const translations = JSON.stringify(defaultConsentTranslations(type, text.language));
+    await tx.execute(sql`
+      INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, translations)
+      VALUES (${eventId}, ${type}, 1, ${text.title}, ${text.body}, ${translations}::jsonb)
+      ON CONFLICT (event_id, consent_type, version) DO NOTHING`);
+  }
   const res = await tx.execute<{ id: number }>(sql`
     SELECT id FROM event_consent_documents WHERE event_id = ${eventId} AND consent_type = ${type}
      ORDER BY version DESC LIMIT 1 FOR SHARE`);

@@ -2,7 +2,7 @@
  * Copying an earlier event of a series (docs/series-events.md "New event and copy"): a new draft
  * with the earlier event's settings, its dates moved to a new start date, and its set-up content:
  * modules, scan contexts (with their refuse lists and time windows, the hotel context kept
- * pointing at its copy), consent documents (the current version of each, as version 1), email
+ * pointing at its copy), consent documents (the current version of each, custom ones included, as version 1), email
  * wording, groups (without members) and the team's event roles. Participants, invitations,
  * announcements, webhooks, API keys, images and retention policies are not copied.
  */
@@ -86,11 +86,14 @@ async function copyScanContexts(tx: Tx, source: EventRow, target: EventRow, days
   }
 }
 
-/** The current version of each consent document, as version 1 of the new event's. */
+/**
+ * The current version of each consent document, as version 1 of the new event's: the built-in
+ * types' saved texts and the custom documents (with whether each is required).
+ */
 async function copyConsentDocuments(tx: Tx, source: EventRow, target: EventRow): Promise<void> {
   await tx.execute(sql`
-    INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, translations)
-    SELECT DISTINCT ON (consent_type) ${target.id}, consent_type, 1, title, body, translations
+    INSERT INTO event_consent_documents (event_id, consent_type, version, title, body, translations, required)
+    SELECT DISTINCT ON (consent_type) ${target.id}, consent_type, 1, title, body, translations, required
       FROM ${eventConsentDocuments} WHERE event_id = ${source.id}
      ORDER BY consent_type, version DESC`);
 }

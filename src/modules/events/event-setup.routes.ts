@@ -1,6 +1,6 @@
 /**
  * Event setup content: the event's consent documents
- * (`GET|PUT /events/{e}/consent_documents[/{type}]`), logo and banner upload
+ * (`GET|POST /events/{e}/consent_documents`, `PUT|DELETE /events/{e}/consent_documents/{type}`), logo and banner upload
  * (`PUT|DELETE /events/{e}/images/{kind}`, multipart) and the public image files (`GET /media/…`).
  * Multipart parsing (@fastify/multipart) is registered in this scope only; the rest of the API
  * stays JSON-only.
@@ -13,6 +13,7 @@ import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
 import { type Api, typed } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
 import { listConsentDocuments, saveConsentDocument } from './consent-documents.service.js';
+import { createConsentDocument, removeConsentDocument } from './custom-consent-documents.service.js';
 import {
   eventImages,
   IMAGE_MAX_BYTES,
@@ -28,6 +29,7 @@ import {
   DocumentRequest,
   EventImages,
   ImageParams,
+  NewDocumentRequest,
 } from './event-setup.schemas.js';
 
 const tags = ['series'];
@@ -44,7 +46,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'The consent documents of an event',
-        description: `Every consent type (\`waiver\`, \`freedom_waiver\`, \`code_of_conduct\`) with the event’s current version, or the built-in text (\`version\` null) while the event has not saved its own. \`required\`: whether registrations of this event are asked to sign it. ${WHO}`,
+        description: `Every built-in consent type (\`waiver\`, \`freedom_waiver\`, \`code_of_conduct\`) with the event’s current version, or the built-in text (\`version\` null) while the event has not saved its own; then the event’s custom documents (\`custom\` true) in the order they were added. \`required\`: whether signing it is needed to complete registration. ${WHO}`,
         params: EventParams,
         response: {
           200: Type.Object({ consent_documents: Type.Array(ConsentDocument) }),
@@ -62,7 +64,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
       schema: {
         tags,
         summary: 'Save an event’s consent document',
-        description: `Saves \`title\` (1–200 characters) and \`body\` (plain text, paragraphs separated by a blank line, 1–20,000 characters). The first save stores version 1; later saves edit the current version while no signature records it, and add version + 1 once someone has signed it (a signature keeps the version it signed). Per offered language: \`translations\` (\`{es: {title, body}}\`, same rules; the title and body are the event’s default language). Without \`translations\` the current ones are kept if \`title\` and \`body\` are unchanged, else dropped (a translation belongs to the text it translates); \`{}\` removes them. A signature records the version and the language of the text shown. Unknown type → 404; empty or too long → 422 \`{error}\` naming the field; a translation key that is not an offered language, or is the default one → 422; a simultaneous save of the same document → 409. Audited \`consent_documents.update\`. With an e-signature provider configured the signing documents live there; these texts are what the typed-signature pages show. ${WHO}`,
+        description: `Saves \`title\` (1–200 characters) and \`body\` (plain text, paragraphs separated by a blank line, 1–20,000 characters). The first save stores version 1; later saves edit the current version while no signature records it, and add version + 1 once someone has signed it (a signature keeps the version it signed). Per offered language: \`translations\` (\`{es: {title, body}}\`, same rules; the title and body are the event’s default language). Without \`translations\` the current ones are kept if \`title\` and \`body\` are unchanged, else dropped (a translation belongs to the text it translates); \`{}\` removes them. A signature records the version and the language of the text shown. For a custom document (\`custom\` true) \`required\` may be given too (absent: kept); for a built-in one it is a 422 (their requirement follows the modules). Unknown type → 404; empty or too long → 422 \`{error}\` naming the field; a translation key that is not an offered language, or is the default one → 422; a simultaneous save of the same document → 409. Audited \`consent_documents.update\`. With an e-signature provider configured the signing documents live there; these texts are what the typed-signature pages show. ${WHO}`,
         params: DocumentParams,
         body: DocumentRequest,
         response: {
@@ -77,6 +79,46 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
         request.params.consent_type,
         request.body.consent_document,
       ),
+  );
+
+  api.post(
+    '/events/:event_id/consent_documents',
+    {
+      config: { action: 'event_setup.manage' },
+      schema: {
+        tags,
+        summary: 'Add a custom consent document to an event',
+        description: `Adds an organiser’s own consent document beside the built-in three: \`title\` and \`body\` as in the PUT, \`translations\` per offered language, \`required\` (default false: whether signing it is needed to complete registration) and \`consent_type\`, its stable slug (1–50 lowercase letters, digits or underscores, starting with a letter; absent: made from the title, e.g. “Photo release” → \`photo_release\`). Answers 201 with version 1 (\`custom\` true). From then on it is edited with the PUT (in place while unsigned, a new version once signed; \`required\` may change) and removed with the DELETE while nobody has signed it. A submit asks the participant (a guardian, for minors) to sign every custom document; adding one also asks every registration already submitted (not withdrawn or rejected). Its signatures appear in a participant’s \`consents\` under its \`consent_type\`. 409 \`{error}\` when the event already has a document of that type (the built-in types included); 422 for a bad \`consent_type\`, a title that makes no slug and no \`consent_type\`, or bad text or translations (as the PUT). Audited \`consent_documents.create\`. ${WHO}`,
+        params: EventParams,
+        body: NewDocumentRequest,
+        response: {
+          201: Type.Object({ consent_document: ConsentDocument }),
+          ...errorResponses(401, 403, 404, 409, 413, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await createConsentDocument(routeCtx(deps, request), request.body.consent_document);
+      return reply.status(201).send(created);
+    },
+  );
+
+  api.delete(
+    '/events/:event_id/consent_documents/:consent_type',
+    {
+      config: { action: 'event_setup.manage' },
+      schema: {
+        tags,
+        summary: 'Remove a custom consent document',
+        description: `Removes a custom document with every version, and the unsigned consents asked for it (their registrations’ completion is checked again: one that waited only for it becomes complete). Answers 204. 409 \`{error}\` once anyone has signed any version of it (edit it instead: a new version keeps the signed one); 422 for a built-in type; 404 for an unknown one. Audited \`consent_documents.delete\`. ${WHO}`,
+        params: DocumentParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      await removeConsentDocument(routeCtx(deps, request), request.params.consent_type);
+      return reply.status(204).send(null);
+    },
   );
 
   api.register(async (plain) => {

@@ -51,10 +51,13 @@ const MANAGE: Table = {
 };
 
 const P = '/api/v1';
-type Method = 'GET' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 const ROUTES: { method: Method; path: string }[] = [
   { method: 'GET', path: '/events/:event_id/consent_documents' },
   { method: 'PUT', path: '/events/:event_id/consent_documents/:consent_type' },
+  // Custom consent documents (issue #25 part 7): the same callers; success is 201 / 204.
+  { method: 'POST', path: '/events/:event_id/consent_documents' },
+  { method: 'DELETE', path: '/events/:event_id/consent_documents/:consent_type' },
   { method: 'PUT', path: '/events/:event_id/images/:kind' },
   { method: 'DELETE', path: '/events/:event_id/images/:kind' },
 ];
@@ -96,8 +99,10 @@ export const eventSetupRows: EventSetupRow[] = ROUTES.flatMap(({ method, path })
     if (statuses.length !== COLUMNS.length) throw new Error(`bad row ${path} ${principal}`);
     return COLUMNS.flatMap((target, i) => {
       // GET and DELETE have no body to get wrong.
-      if (target === 'A:bad' && method !== 'PUT') return [];
-      const status = statuses[i]!;
+      if (target === 'A:bad' && (method === 'GET' || method === 'DELETE')) return [];
+      const listed = statuses[i]!;
+      const custom = path.includes('consent_documents') && listed === 200;
+      const status = custom && method === 'POST' ? 201 : custom && method === 'DELETE' ? 204 : listed;
       return [
         {
           method,

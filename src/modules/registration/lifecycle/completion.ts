@@ -1,10 +1,11 @@
 /**
  * The `complete` rule (docs/decisions.md "Registration lifecycle"): all required sections present, the
  * waiver consent signed, every guardian completed (minors: under 18 on the event's start date),
- * and the freedom waiver signed when that module is on. Facts are loaded in one query; the
+ * the freedom waiver signed when that module is on, and every custom consent document the event
+ * marked required signed. Facts are loaded in one query; the
  * evaluation is pure so tests can pin it without a database.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import type { EventModules, RegistrationStatus } from '../../../db/schema/index.js';
 
@@ -20,6 +21,8 @@ export interface CompletionFacts {
   consents: { type: string; status: string }[];
   guardians: { status: string; email: string | null }[];
   emergencyContactCount: number;
+  /** The event's own consent documents marked required (their `consent_type`s); absent = none. */
+  customRequired?: string[];
 }
 
 /** Whole years between a birth date and `on` (both YYYY-MM-DD). */
@@ -49,16 +52,23 @@ export function missingSections(facts: CompletionFacts): string[] {
   return missing;
 }
 
-/** The consent types a registration needs: `waiver`, plus `freedom_waiver` when that module is on. */
-export function requiredConsentTypes(modules: EventModules): string[] {
-  return modules.freedom_waivers_enabled ? ['waiver', 'freedom_waiver'] : ['waiver'];
+/**
+ * The consent types a registration needs: `waiver`, plus `freedom_waiver` when that module is on,
+ * plus the event's own documents marked required (`customRequired`, docs/decisions.md "Consents").
+ */
+export function requiredConsentTypes(
+  modules: EventModules,
+  customRequired: readonly string[] = [],
+): string[] {
+  const builtIn = modules.freedom_waivers_enabled ? ['waiver', 'freedom_waiver'] : ['waiver'];
+  return [...builtIn, ...customRequired];
 }
 
 /** Where a submitted registration belongs: `complete`, else `awaiting_guardian` (minor) or `in_progress`. */
 export function completionStatus(facts: CompletionFacts): 'complete' | 'awaiting_guardian' | 'in_progress' {
   const minor = isMinor(facts);
   const signed = new Set(facts.consents.filter((c) => c.status === 'signed').map((c) => c.type));
-  const consentsDone = requiredConsentTypes(facts.modules).every((t) => signed.has(t));
+  const consentsDone = requiredConsentTypes(facts.modules, facts.customRequired).every((t) => signed.has(t));
   const guardiansDone =
     !minor || (facts.guardians.length > 0 && facts.guardians.every((g) => g.status === 'completed'));
   if (missingSections(facts).length === 0 && consentsDone && guardiansDone) return 'complete';
@@ -71,11 +81,22 @@ export function completionStatus(facts: CompletionFacts): 'complete' | 'awaiting
  * data lacks a record the rule would ask for today).
  */
 export function lostCompletion(facts: CompletionFacts): boolean {
-  const required = new Set(requiredConsentTypes(facts.modules));
+  const required = new Set(requiredConsentTypes(facts.modules, facts.customRequired));
   return (
     facts.consents.some((c) => required.has(c.type) && (c.status === 'declined' || c.status === 'expired')) ||
     facts.guardians.some((g) => g.status === 'declined')
   );
+}
+
+/**
+ * SQL for the `consent_type`s of an event's own documents whose current version is marked
+ * required, as a JSON array (`[]` when none); `eventId` is an SQL expression.
+ */
+export function customRequiredSql(eventId: SQL) {
+  return sql`coalesce((SELECT json_agg(d.consent_type ORDER BY d.consent_type) FROM event_consent_documents d
+     WHERE d.event_id = ${eventId} AND d.required
+       AND d.version = (SELECT max(x.version) FROM event_consent_documents x
+                         WHERE x.event_id = d.event_id AND x.consent_type = d.consent_type)), '[]'::json)`;
 }
 
 type FactsRow = {
@@ -89,6 +110,7 @@ type FactsRow = {
   consents: { type: string; status: string }[];
   guardians: { status: string; email: string | null }[];
   contacts: number;
+  custom_required: string[];
 };
 
 /** Loads the facts of one registration (null when it does not exist). */
@@ -102,7 +124,8 @@ export async function loadCompletionFacts(tx: Tx, registrationId: number): Promi
                        FROM consents c WHERE c.registration_id = r.id), '[]'::json) AS consents,
            coalesce((SELECT json_agg(json_build_object('status', g.status, 'email', g.email))
                        FROM guardians g WHERE g.registration_id = r.id), '[]'::json) AS guardians,
-           (SELECT count(*)::int FROM emergency_contacts ec WHERE ec.registration_id = r.id) AS contacts
+           (SELECT count(*)::int FROM emergency_contacts ec WHERE ec.registration_id = r.id) AS contacts,
+           ${customRequiredSql(sql`e.id`)} AS custom_required
       FROM registrations r
       JOIN people p ON p.id = r.person_id
       JOIN events e ON e.id = r.event_id
@@ -120,5 +143,6 @@ export async function loadCompletionFacts(tx: Tx, registrationId: number): Promi
     consents: row.consents,
     guardians: row.guardians,
     emergencyContactCount: row.contacts,
+    customRequired: row.custom_required,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Consents (docs/decisions.md "Consents"): a submit requests the required consents (`waiver`, plus
- * `freedom_waiver` when that module is on), pending on the participant (adults) or a guardian
+ * `freedom_waiver` when that module is on) and the event's own documents, pending on the participant (adults) or a guardian
  * (minors). Without an e-signature provider they are signed by typed signature (name, time, IP);
  * with one, an `esign-request` job creates the signing request and the provider's webhook drives
  * the status. Either way a signature re-runs the completion check.
@@ -15,6 +15,7 @@ import { notFound, unprocessable } from '../../../lib/errors.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import { documentIdForSigning } from '../../events/consent-document-text.js';
 import { requiredConsentTypes } from './completion.js';
+import { customTypesSql } from './custom-consents.js';
 import { recheckCompletion, type TransitionActor } from './lifecycle.js';
 
 export { CONSENT_NOT_FOUND } from '../../../access/own.js';
@@ -22,7 +23,8 @@ export { CONSENT_NOT_FOUND } from '../../../access/own.js';
 import { CONSENT_NOT_FOUND } from '../../../access/own.js';
 
 /**
- * Upserts the required consents as `sent` (pending on `pendingOn`, `sent_at` now); a consent
+ * Upserts the required built-in consents and every custom document of the event (required or
+ * not; docs/decisions.md "Consents") as `sent` (pending on `pendingOn`, `sent_at` now); a consent
  * already `signed` is left alone. With a provider configured, enqueues one `esign-request` job
  * per consent (re)requested. Returns the ids (re)requested.
  */
@@ -32,12 +34,12 @@ export async function requestConsents(
   registrationId: number,
   pendingOn: 'participant' | 'guardian',
 ): Promise<number[]> {
-  const ev = await tx.execute<{ modules: EventModules }>(
-    sql`SELECT e.modules FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`,
-  );
+  const ev = await tx.execute<{ modules: EventModules; custom: string[] }>(sql`
+    SELECT e.modules, ${customTypesSql(sql`e.id`)} AS custom
+      FROM registrations r JOIN events e ON e.id = r.event_id WHERE r.id = ${registrationId}`);
   if (!ev.rows[0]) throw notFound('Registration not found');
   const ids: number[] = [];
-  for (const type of requiredConsentTypes(ev.rows[0].modules)) {
+  for (const type of [...requiredConsentTypes(ev.rows[0].modules), ...ev.rows[0].custom]) {
     const res = await tx.execute<{ id: number }>(sql`
       INSERT INTO consents (registration_id, consent_type, status, pending_on, sent_at)
       VALUES (${registrationId}, ${type}, 'sent', ${pendingOn}, now())

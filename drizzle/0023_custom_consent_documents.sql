@@ -1,0 +1,1 @@
+ALTER TABLE "event_consent_documents" ADD COLUMN "required" boolean;
