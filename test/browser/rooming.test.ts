@@ -76,6 +76,11 @@ describeBrowser('rooming board in Chromium', () => {
     expect(await page.getByLabel('Move Hugo Hill to').inputValue()).toBe(
       String(girls === 'Oak' ? scene.rooms.oak : scene.rooms.birch),
     );
+    // Shown at once, before anything is sent: the card's check names the rule.
+    const check = page.locator(`#check-${scene.people.hugo}`);
+    await check.getByText('breaks a rule').waitFor();
+    expect(await check.textContent()).toContain(`${girls} is designated female`);
+    expect(await roomOf(scene.people.hugo)).toBe('Elm');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const warning = page.getByRole('alert').filter({ hasText: 'This move breaks a rule' });

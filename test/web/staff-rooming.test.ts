@@ -207,7 +207,7 @@ describe('Rooming board', () => {
     expect(res.headers['cache-control']).toMatch(/^no-store/);
     const hugo = res.body.slice(res.body.indexOf(`id="person-${scene.people.hugo}"`));
     expect(hugo).toContain('Age 15 · Gender identity: boy');
-    expect(hugo).toMatch(/<span aria-hidden="true">🧒<\/span> Minor/);
+    expect(hugo).toMatch(/<span aria-hidden="true">☆<\/span> Minor/);
     expect(hugo).toContain('Met: With Ivan Irons');
     expect(hugo).toContain(`<label for="move-${scene.people.hugo}">Move Hugo Hill to</label>`);
     expect(res.body).toContain('src="/assets/js/rooming-board.js"');
@@ -241,6 +241,21 @@ describe('Rooming board', () => {
     const before = await snapshotDb(t.deps);
     const oak = (await roomOf(scene.people.fern)) === 'Oak' ? scene.rooms.oak : scene.rooms.birch;
     const move = { participant_event_id: String(scene.people.hugo), room_id: String(oak) };
+    // The card's instant check (htmx, on choosing the room): the rules in words, nothing written.
+    const query = `participant_event_id=${scene.people.hugo}&room_id=${oak}`;
+    const check = await getPage(app, await as('safeguarding'), url(`/rooming/check?${query}`));
+    expect(check.statusCode).toBe(200);
+    expect(check.body).toMatch(/<strong>Moving Hugo Hill into (Oak|Birch) breaks a rule:<\/strong>/);
+    expect(check.body).toMatch(/is designated female; this person may be placed in male rooms/);
+    const fine = await getPage(
+      app,
+      await as('safeguarding'),
+      url(`/rooming/check?participant_event_id=${scene.people.ivan}&room_id=${scene.rooms.elm}`),
+    );
+    expect(fine.body).toContain('Moving Ivan Irons into Elm breaks no rule.');
+    const denied = await getPage(app, await as('eventAdmin'), url(`/rooming/check?${query}`));
+    expect(denied.statusCode).toBe(403);
+    expect(denied.body).not.toContain('designated');
     const refused = await post('safeguarding', '/rooming/move', move);
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('This move breaks a rule');

@@ -100,7 +100,10 @@ function requestsOf(p: RoomingPerson, byId: Map<number, RoomingPerson>): Card['r
   return [
     ...p.wants.map((id) => ({ text: `With ${byId.get(id)?.name ?? 'someone'}`, met: together(id) })),
     ...p.excludes.map((id) => ({ text: `Not with ${byId.get(id)?.name ?? 'someone'}`, met: !together(id) })),
-    ...p.unresolved.map((u) => ({ text: `${u.exclusion ? 'Not with' : 'With'} ${u.reason}`, met: false })),
+    ...p.unresolved.map((u) => ({
+      text: `${u.exclusion ? 'exclusion' : 'request'} ${u.reason}`,
+      met: false,
+    })),
   ];
 }
 
@@ -137,4 +140,24 @@ export async function boardFull(ctx: UserEventCtx) {
   });
   const unassigned = world.people.filter((p) => p.current_room_id === null).map(card);
   return { columns, unassigned, names: new Map(world.people.map((p) => [p.id, p.name])) };
+}
+
+/**
+ * The hard rules a move would break (docs/rooming.md "Pages": the board's instant warning): the
+ * room's occupants with `personId` moved in, checked as apply checks them. Empty when the move is
+ * fine or `roomId` is null (no room). Null when the person or the room is not the event's.
+ */
+export async function moveBreaks(
+  ctx: UserEventCtx,
+  personId: number,
+  roomId: number | null,
+): Promise<{ person: string; room: string | null; rules: string[] } | null> {
+  const world = await loadWorld(ctx.db, ctx.access.event);
+  const person = world.people.find((p) => p.id === personId);
+  const room = roomId === null ? null : world.solverRooms.find((r) => r.id === roomId);
+  if (!person || room === undefined) return null;
+  if (room === null || person.current_room_id === room.id)
+    return { person: person.name, room: room?.name ?? null, rules: [] };
+  const inside = world.people.filter((p) => p.current_room_id === room.id && p.id !== personId);
+  return { person: person.name, room: room.name, rules: roomBreaks(room, [...inside, person], world.rules) };
 }

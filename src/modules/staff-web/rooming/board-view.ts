@@ -8,12 +8,12 @@ import { plainMessage } from '../field-labels.js';
 import { agesOf, DESIGNATION_WORDS, TYPE_WORDS } from './room-form.js';
 
 const ICONS: Record<Card['flags'][number]['kind'], string> = {
-  minor: '🧒',
-  adult: '🧑',
-  no_dob: '❓',
-  quiet: '🤫',
+  minor: '☆',
+  adult: '★',
+  no_dob: '?',
+  quiet: '☾',
   accessible: '♿',
-  exempt: '⏸',
+  exempt: '⊘',
   outside: '⚠',
 };
 

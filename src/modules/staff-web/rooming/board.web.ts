@@ -7,6 +7,8 @@
  * - POST …/rooming/plan (`rooming.manage`): the dry run (plan service), shown above the board with
  *   each left-out person's and each unmet request's reason; writes nothing.
  * - POST …/rooming/apply: applies the shown plan (its assignments travel in the form).
+ * - GET  …/rooming/check (`rooming.manage`): the card's instant warning (htmx, on choosing a room in
+ *   the card's list): the rules the move would break, in words, before anything is sent.
  * - POST …/rooming/move: one person into a room (or none) from the card's select (drag-and-drop fills
  *   the same select, rooming-board.js). A move that breaks a hard rule is not written: the page
  *   answers 422 with the broken rules in words and a reason field; with a reason it is kept as an
@@ -18,7 +20,7 @@ import { routeCtx } from '../../../http/authorize.js';
 import type { Api } from '../../../http/typed.js';
 import { ApiError } from '../../../lib/errors.js';
 import { applyRooming } from '../../rooming/apply.service.js';
-import { boardFull, boardRooms } from '../../rooming/board.service.js';
+import { boardFull, boardRooms, moveBreaks } from '../../rooming/board.service.js';
 import { planRooming } from '../../rooming/plan.service.js';
 import { pageResponses } from '../../web/web.schemas.js';
 import { may } from '../nav.js';
@@ -48,6 +50,14 @@ const MoveForm = Type.Object(
     participant_event_id: Id,
     room_id: Type.String({ pattern: '^([0-9]{1,9})?$' }),
     override_reason: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+const CheckQuery = Type.Object(
+  {
+    _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+    participant_event_id: Id,
+    room_id: Type.String({ pattern: '^([0-9]{1,9})?$' }),
   },
   { additionalProperties: false },
 );
@@ -152,6 +162,24 @@ export function roomingBoardPages(web: Api, deps: Deps): void {
         'staff/rooming-board',
         await boardData(ctx, { errors: [{ message: res.error }] }),
       );
+    },
+  );
+
+  web.get(
+    '/staff/events/:event_id/rooming/check',
+    {
+      config: manage,
+      schema: { hide: true, params: EventParams, querystring: CheckQuery, response: pageResponses },
+    },
+    async (request, reply) => {
+      const ctx = routeCtx(deps, request);
+      const { participant_event_id, room_id } = request.query;
+      const check = await moveBreaks(
+        ctx,
+        Number(participant_event_id),
+        room_id === '' ? null : Number(room_id),
+      );
+      return reply.page(200, 'staff/rooming-check', { check });
     },
   );
 

@@ -31,6 +31,13 @@ export const pages: StaffPage[] = [
     target: 'event',
     url: event('/rooming'),
   },
+  {
+    route: 'GET /staff/events/:event_id/rooming/check',
+    action: 'rooming.manage',
+    who: 'safeguarding',
+    target: 'event',
+    url: event('/rooming/check?participant_event_id=1&room_id='),
+  },
   manage('/rooms', '/rooms', 'name=Oak&capacity=2&type=twin&gender_designation=any'),
   manage(
     '/rooms/import',
