@@ -67,8 +67,11 @@ export function repairPairs(people: SolverPerson[], occ: Occupancy, movable: Set
     for (const g of group) if (occ.roomOf.has(g.id)) move(g, undefined);
     const inGroup = new Set(group.map((g) => g.id));
     const inTheWay = (x: SolverPerson) => group.some((g) => pairConflict(g, x, rules) !== null);
+    // Never someone a newcomer asked for or who asked for one (the partner stays put).
+    const evictable = (x: SolverPerson) =>
+      free(x) && !inGroup.has(x.id) && !group.some((g) => g.wants.includes(x.id) || x.wants.includes(g.id));
     const evict = (x: SolverPerson): boolean => {
-      if (!free(x) || inGroup.has(x.id)) return false;
+      if (!evictable(x)) return false;
       move(x, undefined);
       const to = occ.rooms.find((r) => r.id !== room.id && occ.mayJoin(x, r));
       if (to) occ.place(x, to.id);
@@ -83,7 +86,7 @@ export function repairPairs(people: SolverPerson[], occ: Occupancy, movable: Set
         .every((x) => evict(x)) &&
       (() => {
         while (occ.free(room) < group.length) {
-          const x = occ.occupants.get(room.id)!.find((o) => free(o));
+          const x = occ.occupants.get(room.id)!.find(evictable);
           if (!x || !evict(x)) return false;
         }
         return true;
