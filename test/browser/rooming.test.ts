@@ -2,7 +2,8 @@
  * The rooming board in headless Chromium (issue 30 "Done when", docs/rooming.md "Pages"): a
  * safeguarding lead signs in through the real email-code flow, runs a dry run, applies it, moves one
  * person by keyboard (the card's list and its Move button) into a room that breaks a rule, sees the
- * rule in words, and keeps the move with a reason. An event admin's board shows rooms and names but
+ * rule in words (in the card at once, and on Move), and keeps the move with a reason; a card dragged
+ * onto the Unassigned column is moved there. An event admin's board shows rooms and names but
  * no gender identity. Every page axe-core clean; at 360 px no horizontal scrolling. Screenshots
  * `rooming-*`.
  */
@@ -103,6 +104,11 @@ describeBrowser('rooming board in Chromium', () => {
       'Kept against a rule: Brother of Fern; parents asked in writing',
     );
     await expectAccessible(page, 'rooming board after the kept move');
+
+    // Drag-and-drop sends the same move: Ivan's card onto the Unassigned column.
+    await page.locator(`#person-${scene.people.ivan}`).dragTo(page.locator('.board-col[data-room-id=""]'));
+    await page.getByText('The move was saved.').waitFor();
+    expect(await roomOf(scene.people.ivan)).toBeNull();
     // The warning page answers 422 (the move was not made), which Chromium logs; nothing else.
     expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
     await context.close();
@@ -135,7 +141,8 @@ describeBrowser('rooming board in Chromium', () => {
     });
     const html = await page.content();
     expect(html).toContain('Hugo Hill');
-    expect(html).toContain('Ivan Irons');
+    expect(html).toContain('Gail Green');
+    expect(html).not.toContain('Ivan Irons'); // unassigned: the event admin's board has rooms only
     for (const hidden of [
       'Gender identity',
       'boy',

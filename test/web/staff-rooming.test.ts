@@ -5,11 +5,13 @@
  * requests anywhere in the markup), the plan as a dry run that writes nothing, apply, and a move that
  * breaks a rule: refused with the rule in words until a reason is given, then kept as an override.
  */
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INLINE_OPTIONS_MAX } from '../../src/modules/staff-web/rooming/board.web.js';
 import { snapshotDb, startTestApp, type TestApp } from '../support/app.js';
 import { type RoomingScene, seedRoomingScene } from '../support/rooming-world.js';
-import { buildWorld, type UserName, type World } from '../support/world.js';
+import { addRegistration, buildWorld, type UserName, type World } from '../support/world.js';
 import { type Browser, csrfOf, getPage, postForm, signedInBrowser } from './support.js';
 
 let t: TestApp;
@@ -286,4 +288,42 @@ describe('Rooming board', () => {
     expect(back.headers.location).toBe(url(`/rooming?done=moved#person-${scene.people.hugo}`));
     expect(await roomOf(scene.people.hugo)).toBe('Elm');
   });
+});
+
+describe('A large board', () => {
+  it('carries no list on each card past INLINE_OPTIONS_MAX options; a card’s “Move …” link opens its list', async () => {
+    const eventId = world.events.B.id;
+    const people: number[] = [];
+    await t.deps.db.transaction(async (tx) => {
+      for (let i = 0; i < 300; i++)
+        await tx.execute(
+          sql`INSERT INTO rooms (event_id, name, capacity, type, gender_designation) VALUES (${eventId}, ${`Dorm ${i}`}, 4, 'dorm', 'any')`,
+        );
+      for (let i = 0; i < 350; i++) {
+        const reg = await addRegistration(tx, {
+          eventId,
+          email: `large${i}@example.org`,
+          firstName: `Large${i}`,
+          lastName: 'Person',
+          preferredName: null,
+          dateOfBirth: '2010-01-01',
+          status: 'complete',
+        });
+        people.push(reg.id);
+      }
+    });
+    expect(350 * 301).toBeGreaterThan(INLINE_OPTIONS_MAX);
+    const b = await as('admin');
+    const board = await getPage(app, b, `/staff/events/${eventId}/rooming`);
+    expect(board.statusCode).toBe(200);
+    expect(board.body).not.toContain('name="room_id"');
+    const id = people[7]!;
+    expect(board.body).toContain(
+      `href="/staff/events/${eventId}/rooming?move=${id}#person-${id}">Move Large7 Person …</a>`,
+    );
+    const open = await getPage(app, b, `/staff/events/${eventId}/rooming?move=${id}`);
+    expect(open.body.match(/name="room_id"/g)).toHaveLength(1);
+    expect(open.body).toContain(`<label for="move-${id}">Move Large7 Person to</label>`);
+    expect(open.body).toMatch(new RegExp(`<select id="move-${id}" name="room_id"[^>]* autofocus>`));
+  }, 120_000);
 });

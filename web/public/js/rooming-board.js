@@ -1,7 +1,8 @@
 // The rooming board's drag-and-drop (docs/rooming.md "Pages"): dropping a person's card on a room
 // chooses that room in the card's own list and sends the card's Move form, exactly as the keyboard
-// way does (the list and the Move button work without this script). A move that breaks a rule
-// comes back with the warning and the reason field.
+// way does (the list and the Move button work without this script; on a large board, whose cards
+// carry no list, the same form is built and sent). A move that breaks a rule comes back with the
+// warning and the reason field.
 (() => {
   const board = document.querySelector('.board');
   if (!board) return;
@@ -29,12 +30,35 @@
     if (!col || !dragged) return;
     e.preventDefault();
     col.classList.remove('drop-target');
-    const form = dragged.querySelector('form.move-form');
-    const select = form?.querySelector('select[name=room_id]');
+    const card = dragged;
     dragged = null;
-    if (!form || !select || select.value === col.dataset.roomId) return;
-    select.value = col.dataset.roomId;
-    form.requestSubmit();
+    const form = card.querySelector('form.move-form');
+    const select = form?.querySelector('select[name=room_id]');
+    if (form && select) {
+      if (select.value === col.dataset.roomId) return;
+      select.value = col.dataset.roomId;
+      form.requestSubmit();
+      return;
+    }
+    // A large board carries no list on each card: send the same form, built here.
+    const token = document.querySelector('input[name=_csrf]');
+    if (!token || card.closest('.board-col') === col) return;
+    const built = document.createElement('form');
+    built.method = 'post';
+    built.action = board.dataset.moveUrl;
+    for (const [name, value] of [
+      ['_csrf', token.value],
+      ['participant_event_id', card.dataset.personId],
+      ['room_id', col.dataset.roomId],
+    ]) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = value;
+      built.append(input);
+    }
+    document.body.append(built);
+    built.submit();
   });
   board.addEventListener('dragend', () => {
     dragged = null;

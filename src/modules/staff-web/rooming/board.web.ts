@@ -33,7 +33,7 @@ const Id = Type.String({ pattern: '^[0-9]{1,9}$' });
 const EventParams = Type.Object({ event_id: Id }, { additionalProperties: false });
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
 const Query = Type.Object(
-  { done: Type.Optional(Type.String({ maxLength: 20 })) },
+  { done: Type.Optional(Type.String({ maxLength: 20 })), move: Type.Optional(Id) },
   { additionalProperties: false },
 );
 const PlanForm = Type.Object(
@@ -69,6 +69,14 @@ const DONE: Record<string, string> = {
 
 type Ctx = CtxFor<'rooms.read'> | CtxFor<'rooming.manage'>;
 
+/**
+ * Room options the page may carry in the cards' lists (people × (rooms + 1)): up to this, every card
+ * has its list; above it (a large event: 2,000 people × 600 rooms would be about 50 MB of options),
+ * a card has a "Move …" link that opens the page with that card's list (`?move={id}`), still a
+ * select and a Move button, with the keyboard and without JavaScript.
+ */
+export const INLINE_OPTIONS_MAX = 50_000;
+
 export interface BoardExtra {
   plan?: ReturnType<typeof planWords> | null;
   keepExisting?: boolean;
@@ -82,6 +90,8 @@ export interface BoardExtra {
   };
   errors?: { message: string; field?: string }[];
   notice?: string | null;
+  /** The card whose list is open when the lists are not all on the page. */
+  moveId?: number | null;
 }
 
 /** The board page's data: what the caller may see, and nothing more. */
@@ -97,9 +107,12 @@ async function boardData(ctx: Ctx, extra: BoardExtra = {}) {
     };
   }
   const board = await boardFull(ctx);
+  const people = board.unassigned.length + board.columns.reduce((n, c) => n + c.cards.length, 0);
   return {
     ...frame,
     full: true,
+    inlineMoves: people * (board.columns.length + 1) <= INLINE_OPTIONS_MAX,
+    moveId: extra.moveId ?? null,
     scripts: ['/assets/js/rooming-board.js'],
     columns: board.columns.map((c) => ({ ...roomWords(c), cards: c.cards.map(cardWords), breaks: c.breaks })),
     unassigned: board.unassigned.map(cardWords),
@@ -121,11 +134,14 @@ export function roomingBoardPages(web: Api, deps: Deps): void {
     },
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
-      const done = request.query.done;
+      const { done, move } = request.query;
       return reply.page(
         200,
         'staff/rooming-board',
-        await boardData(ctx, { notice: done ? (DONE[done] ?? null) : null }),
+        await boardData(ctx, {
+          notice: done ? (DONE[done] ?? null) : null,
+          moveId: move ? Number(move) : null,
+        }),
       );
     },
   );
