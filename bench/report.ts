@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GrowthLine } from './growth.js';
 import type { GoalLine, ResultRow } from './scenarios/types.js';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -21,6 +22,8 @@ export interface RunRecord {
   seeds: { db: string; n: number; added: number; seconds: number }[];
   results: ResultRow[];
   goals?: GoalLine[];
+  /** How each row grows with the size (bench/growth.ts). */
+  growth?: GrowthLine[];
   details: Record<string, Record<string, unknown>>;
   failures: { db: string; n: number; scenario: string; error: string }[];
 }
@@ -103,11 +106,12 @@ export function saveRun(run: RunRecord, date = localDate(new Date(run.startedAt)
 
 /** The goals table: each row of the performance issue's table, measured, goal, met, ratio to the floor. */
 export function formatGoals(goals: readonly GoalLine[]): string {
-  const header = ['goal row', 'db', 'measured', 'goal', 'met', 'x floor'];
+  const header = ['goal row', 'db', 'measured', 'floor', 'goal', 'met', 'x floor'];
   const body = goals.map((g) => [
     g.what,
     g.db,
     g.measured,
+    g.floor ?? '-',
     g.goal,
     g.met === null ? '?' : g.met ? 'met' : 'NOT met',
     g.floorRatio === null || g.floorRatio === undefined ? '-' : `${g.floorRatio.toFixed(2)}x`,

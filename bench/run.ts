@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { formatGrowth, growth } from './growth.js';
 import { HostClient } from './host-client.js';
 import type { DbKind, DbTarget, OpenResult } from './host-protocol.js';
 import { formatGoals, formatTable, machineInfo, type RunRecord, saveRun } from './report.js';
@@ -217,6 +218,8 @@ try {
   }
   run.goals = selected.flatMap((scenario) => scenario.goals?.(run.results, run.details) ?? []);
   if (run.goals.length) log(`\nGoals (bench/README.md "Goals"):\n${formatGoals(run.goals)}`);
+  run.growth = growth(run.results, sizes);
+  if (run.growth.length) log(`\nGrowth (bench/README.md "Growth"):\n${formatGrowth(run.growth, sizes)}`);
   for (const f of run.failures) log(`FAILED ${f.scenario} [${f.db}, n=${f.n}]: ${f.error}`);
   const file = saveRun(run);
   log(

@@ -68,10 +68,16 @@ export const listBatchStatement = (eventId: number, ids: number[], watermark: st
 
 /**
  * The search endpoint's ranking statement, exactly as searchParticipantsJson runs it first (column
- * `id`, best first, at most `limit`); the endpoint then builds JSON for those ids only.
+ * `id`, best first, at most `limit`); the endpoint then builds JSON for those ids only. `phoneRuns`:
+ * the phone digit runs a caller who may see phones also matches (participants.service.ts phoneRunsFor).
  */
-export async function searchRankStatement(eventId: number, q: string, limit = 20): Promise<Statement> {
-  const [rank] = await captureSql((db) => searchParticipantsJson(db, eventId, FULL, q, limit));
+export async function searchRankStatement(
+  eventId: number,
+  q: string,
+  limit = 20,
+  phoneRuns: readonly string[] = [],
+): Promise<Statement> {
+  const [rank] = await captureSql((db) => searchParticipantsJson(db, eventId, FULL, q, limit, phoneRuns));
   if (!rank) throw new Error('search issued no statement');
   return rank;
 }

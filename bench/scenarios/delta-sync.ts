@@ -4,18 +4,23 @@
  */
 import { compareEndpoint } from '../compare.js';
 import { changeRegistrations, waitForQuiet } from '../mutate.js';
-import { type GoalLine, largest, type Scenario } from './types.js';
+import { RATIO_GOAL } from './full-sync.js';
+import { type GoalLine, goalSize, type Scenario } from './types.js';
 
 export const CHANGED = 20;
+export const DELTA = `delta sync (${CHANGED} changed)`;
 
 export const deltaSync: Scenario = {
   name: 'delta-sync',
-  sizes: largest,
+  sizes: (all) => all,
   async run(ctx) {
     const base = `/api/v1/events/${ctx.event.eventId}/participants`;
     await waitForQuiet(ctx);
     const full = await fetch(ctx.appUrl + base, { headers: ctx.authHeaders });
-    const tail = (await full.text()).slice(-120);
+    // Only the tail is kept: at 100,000 registrations the body is longer than V8's longest string.
+    let tail = '';
+    for await (const chunk of full.body ?? [])
+      tail = (tail + Buffer.from(chunk).toString('latin1')).slice(-120);
     const since = /"synced_at":"([^"]+)"/.exec(tail)?.[1];
     if (full.status !== 200 || !since) throw new Error(`full sync failed: ${full.status}`);
 
@@ -32,7 +37,7 @@ export const deltaSync: Scenario = {
 
     // The embedded database serves one connection: more clients would only measure its queue.
     await compareEndpoint(ctx, {
-      scenario: `delta sync (${CHANGED} changed)`,
+      scenario: DELTA,
       path,
       spec: { connections: ctx.db === 'pglite' ? 1 : 4, duration: ctx.quick ? 2 : 6, warmup: 20 },
       rounds: ctx.quick ? 2 : 4,
@@ -40,15 +45,17 @@ export const deltaSync: Scenario = {
   },
 
   goals(rows) {
+    const size = goalSize(rows.filter((r) => r.scenario === DELTA).map((r) => r.n));
     return rows
-      .filter((r) => r.scenario.startsWith('delta sync'))
+      .filter((r) => r.scenario === DELTA && r.n === size)
       .map(
         (r): GoalLine => ({
           what: `delta sync, ${CHANGED} changed of ${r.n} (${r.connections} clients)`,
           db: r.db,
           measured: `p50 ${r.app.p50Ms} ms, p99 ${r.app.p99Ms} ms`,
-          goal: 'p50 ≤ 10 ms, p99 ≤ 30 ms',
-          met: r.app.p50Ms <= 10 && r.app.p99Ms <= 30,
+          floor: r.floor ? `p50 ${r.floor.p50Ms} ms, p99 ${r.floor.p99Ms} ms` : '-',
+          goal: `≤ ${RATIO_GOAL}x floor`,
+          met: r.ratio === null ? null : r.ratio <= RATIO_GOAL,
           floorRatio: r.ratio,
         }),
       );

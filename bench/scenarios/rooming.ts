@@ -1,6 +1,6 @@
 /**
  * `rooming`: the rooming solver (src/modules/rooming/solver) on generated instances
- * (bench/rooming-instance.ts), 500 people into 150 rooms and 2,000 into 600, with the default
+ * (test/support/rooming-gen.ts `generateRooming`, seed 1), 500 people into 150 rooms and 2,000 into 600, with the default
  * rules: time to a plan, people placed, and the share of satisfiable mutual requests met. Goals
  * (docs/rooming.md "Solver"): ≤ 10 s and ≤ 60 s on this machine, ≥ 95 % of satisfiable mutual
  * requests met. It needs no database, so it runs once per bench run (on the first database), in the
@@ -9,7 +9,7 @@
  */
 import { planRooms } from '../../src/modules/rooming/solver/plan.js';
 import { DEFAULT_RULES } from '../../src/modules/rooming/solver/types.js';
-import { roomingInstance } from '../rooming-instance.js';
+import { generateRooming } from '../../test/support/rooming-gen.js';
 import type { GoalLine, Scenario } from './types.js';
 
 const CASES = [
@@ -43,7 +43,7 @@ export const rooming: Scenario = {
     ran = true;
     const runs: RoomingRun[] = [];
     for (const c of CASES) {
-      const { rooms, people } = roomingInstance(c.people, c.rooms);
+      const { rooms, people } = generateRooming(1, c.people, c.rooms);
       const t0 = performance.now();
       const plan = await planRooms(rooms, people, DEFAULT_RULES);
       const run: RoomingRun = {

@@ -8,7 +8,7 @@
  */
 import { sampled } from '../compare.js';
 import { type LoadStats, mergeSamples, runLoad, type Samples, summarize } from '../load.js';
-import { type GoalLine, largest, type Scenario } from './types.js';
+import { type GoalLine, goalSize, type Scenario } from './types.js';
 
 const GOAL_MS = 100;
 
@@ -23,7 +23,7 @@ const QUERIES: [label: string, query: string][] = [
 
 export const staffTable: Scenario = {
   name: 'staff-table',
-  sizes: largest,
+  sizes: (all) => all,
   async run(ctx) {
     const { cookie } = await ctx.host.call('sessionCookie');
     const headers = { cookie, accept: 'text/html' };
@@ -62,8 +62,9 @@ export const staffTable: Scenario = {
   },
 
   goals(rows) {
+    const size = goalSize(rows.filter((r) => r.scenario.startsWith('staff table:')).map((r) => r.n));
     return rows
-      .filter((r) => r.scenario.startsWith('staff table:'))
+      .filter((r) => r.scenario.startsWith('staff table:') && r.n === size)
       .map(
         (r): GoalLine => ({
           what: `${r.scenario}, ${r.n} (${r.connections} clients)`,

@@ -41,6 +41,8 @@ export interface GoalLine {
   goal: string;
   /** null: not measurable in this run (e.g. too few samples). */
   met: boolean | null;
+  /** The floor's absolute figures in the same run, as printed (issue 32: every row shows it). */
+  floor?: string;
   /** App / floor (p50) where a floor exists. */
   floorRatio?: number | null;
 }
@@ -79,3 +81,16 @@ export interface Scenario {
 }
 
 export const largest = (all: readonly number[]) => all.slice(-1);
+
+/**
+ * The size the goals table reads (issue 32's table is measured at 20,000 registrations): 20,000
+ * when the run seeded it, else the largest size with a row. The growth table (bench/growth.ts)
+ * reads every size.
+ */
+export function goalSize(ns: readonly number[]): number {
+  return ns.includes(20_000) ? 20_000 : Math.max(0, ...ns);
+}
+
+/** "1.23x", or "-" when there is no ratio. */
+export const times = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`;

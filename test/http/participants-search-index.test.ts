@@ -134,4 +134,40 @@ describe('search through the trigram index', () => {
     expect(await search(String(pid))).toContain(Number(id));
     expect(await search(String(pid))).toEqual(await reference(String(pid)));
   });
+
+  it('reads substrings only when the exact and prefix matches are fewer than 20 (issue 32: search in stages)', async () => {
+    // 22 people whose first name starts with "stagey" (rank 2) and 3 whose last name only contains it
+    // (rank 3) with full names that sort first: the 20 answers are prefix matches only; with 19
+    // prefix matches ("stageyb": 19 of them) the substring matches fill the last place.
+    await t.deps.db.transaction(async (tx) => {
+      for (let k = 0; k < 22; k++) {
+        await addRegistration(tx, {
+          eventId: w.events.A.id,
+          email: `stage.${k}@example.org`,
+          firstName: k < 19 ? `Stageyb${k}` : `Stagey${k}`,
+          lastName: 'Zeta',
+          preferredName: null,
+          dateOfBirth: null,
+          status: 'complete',
+        });
+      }
+      for (let k = 0; k < 3; k++) {
+        await addRegistration(tx, {
+          eventId: w.events.A.id,
+          email: `abs.${k}@example.org`,
+          firstName: 'Aaron',
+          lastName: `Abstageyb${k}`,
+          preferredName: null,
+          dateOfBirth: null,
+          status: 'complete',
+        });
+      }
+    });
+    const filled = await search('stagey');
+    expect(filled).toHaveLength(20);
+    expect(filled).toEqual(await reference('stagey'));
+    const topped = await search('STAGEYB');
+    expect(topped).toHaveLength(20);
+    expect(topped).toEqual(await reference('stageyb'));
+  });
 });

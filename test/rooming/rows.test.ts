@@ -47,6 +47,8 @@ async function prepare(row: RoomingRow): Promise<Request> {
   switch (`${row.method} ${row.path}`) {
     case 'GET /events/:event_id/rooms':
       return { method: 'GET', url: `${base}/rooms` };
+    case 'GET /events/:event_id/rooms/door-lists.pdf':
+      return { method: 'GET', url: `${base}/rooms/door-lists.pdf` };
     case 'POST /events/:event_id/rooms':
       return {
         method: 'POST',
@@ -88,7 +90,7 @@ function send(row: RoomingRow, request: Request) {
 
 describe('rooming API rows', () => {
   it('cover every principal on each route, and every registered rooming route', () => {
-    expect(roomingRows).toHaveLength(PRINCIPALS.length * 9 * 5);
+    expect(roomingRows).toHaveLength(PRINCIPALS.length * 10 * 5);
     const registered = registeredRoutes(app)
       .map((r) => `${r.method} ${r.url}`)
       .filter((k) => /\/api\/v1\/events\/:event_id\/(rooms|rooming)(\/|$)/.test(k) && !k.startsWith('HEAD'))
@@ -103,6 +105,7 @@ describe('rooming API rows', () => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
     if (row.expected.error !== undefined) expect(res.json()).toEqual({ error: row.expected.error });
     else if (row.expected.status === 204) expect(res.body).toBe('');
+    else if (row.path.endsWith('.pdf')) expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     else expect(Object.keys(res.json() as object).length).toBeGreaterThan(0);
   });
 

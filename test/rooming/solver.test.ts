@@ -13,35 +13,8 @@ import {
   type SolverPerson,
   type SolverRoom,
 } from '../../src/modules/rooming/solver/types.js';
+import { person, room } from '../support/rooming-fixtures.js';
 
-const room = (id: number, capacity: number, extra: Partial<SolverRoom> = {}): SolverRoom => ({
-  id,
-  name: `R${id}`,
-  capacity,
-  type: capacity === 1 ? 'single' : capacity === 2 ? 'twin' : 'dorm',
-  gender_designation: 'female',
-  accessible: false,
-  quiet: false,
-  min_age: null,
-  max_age: null,
-  nights: null,
-  ...extra,
-});
-const person = (id: number, extra: Partial<SolverPerson> = {}): SolverPerson => ({
-  id,
-  name: `P${id}`,
-  age: 15,
-  designations: ['female'],
-  needs_quiet: false,
-  needs_accessible: false,
-  nights: null,
-  room_type: null,
-  exempt: false,
-  current_room_id: null,
-  wants: [],
-  excludes: [],
-  ...extra,
-});
 const roomOf = (plan: Plan) => new Map(plan.assignments.map((a) => [a.participant_event_id, a.room_id]));
 
 function brokenRules(plan: Plan, rooms: SolverRoom[], people: SolverPerson[], rules: RoomingRules): string[] {

@@ -6,9 +6,13 @@
  * compress them (see `sheetEntry`), so memory stays flat in the row count.
  */
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { lazyModule } from '../../lib/lazy-module.js';
 import type { CellType } from './columns.js';
 import { drained, type SheetSink } from './sink.js';
+
+/** exceljs is loaded on the first XLSX, not at start-up (issue 32 item 4). */
+const exceljs = lazyModule<typeof ExcelJS>('exceljs');
 
 export interface SheetColumn {
   header: string;
@@ -76,7 +80,7 @@ export function sheetEntry(sheet: ExcelJS.Worksheet): SheetEntry | null {
  */
 export function xlsxSink(columns: SheetColumn[], name: string): SheetSink & { pending(): number } {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new (exceljs().stream.xlsx.WorkbookWriter)({
     stream: out,
     useStyles: true,
     useSharedStrings: false,

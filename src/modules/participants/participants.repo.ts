@@ -100,37 +100,45 @@ export function escapeLike(term: string): string {
 export function searchMatch(
   q: string,
   phoneRuns: readonly string[] = [],
-): { text: SQL; id: SQL | null; rank: SQL; fullName: SQL } {
+): { text: SQL; id: SQL | null; rank: SQL; fullName: SQL; head: SQL } {
   const needle = q.toLowerCase();
   const contains = `%${escapeLike(needle)}%`;
   const prefix = `${escapeLike(needle)}%`;
   const id = /^[0-9]{1,9}$/.test(q) ? Number(q) : null;
   const fullName = sql.raw(`lower(p.legal_first_name || ' ' || p.legal_last_name)`);
   const idMatch: SQL | null = id === null ? null : sql`(r.id = ${id} OR p.id = ${id})`;
-  const rank = sql`CASE WHEN ${idMatch ?? sql`false`} THEN 0
-      WHEN lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle} THEN 1
-      WHEN lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
-        OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix} THEN 2
-      ELSE 3 END`;
+  const exact = sql`lower(p.email) = ${needle} OR ${fullName} = ${needle} OR lower(p.preferred_name) = ${needle}`;
+  const prefixes = sql`lower(p.legal_first_name) LIKE ${prefix} OR lower(p.legal_last_name) LIKE ${prefix}
+        OR lower(p.preferred_name) LIKE ${prefix} OR lower(p.email) LIKE ${prefix}`;
+  const rank = sql`CASE WHEN ${idMatch ?? sql`false`} THEN 0 WHEN ${exact} THEN 1 WHEN ${prefixes} THEN 2 ELSE 3 END`;
+  // Ranks 1 and 2 (exact, prefix) without the id: each test is a B-tree lookup (0023_search_prefix).
+  const head = sql`(${exact} OR ${prefixes})`;
   // SEARCH_HAYSTACK contains every field the five LIKEs test, so its LIKE is a necessary condition
   // that the index answers; the five LIKEs then keep exactly the rows of the rules.
   const text = sql`(${sql.raw(SEARCH_HAYSTACK('p'))} LIKE ${contains}
       AND (lower(p.legal_first_name) LIKE ${contains} OR lower(p.legal_last_name) LIKE ${contains}
         OR lower(p.preferred_name) LIKE ${contains} OR ${fullName} LIKE ${contains}
         OR lower(p.email) LIKE ${contains}))`;
-  if (phoneRuns.length === 0) return { text, id: idMatch, rank, fullName };
+  if (phoneRuns.length === 0) return { text, id: idMatch, rank, fullName, head };
   // Phones are stored in E.164: its digits (the + dropped) contain any run of the number's digits.
   const phone = sql.join(
     phoneRuns.map((run) => sql`replace(p.phone, '+', '') LIKE ${`%${run}%`}`),
     sql` OR `,
   );
-  return { text: sql`(${text} OR ${phone})`, id: idMatch, rank, fullName };
+  return { text: sql`(${text} OR ${phone})`, id: idMatch, rank, fullName, head };
 }
 
 /**
  * Up to `limit` participants matching `q` (already trimmed, non-blank), best matches first. Two
  * steps: rank and limit the matching ids, then build JSON only for those (building it for every
  * match first cost ~10× on a common fragment at 20,000 registrations; see bench/).
+ *
+ * The ids are found in stages, in one statement (issue 32 item 2): first the id, exact and prefix
+ * matches (ranks 0–2), each a B-tree lookup (0023_search_prefix); only when they are fewer than
+ * `limit` are the substring matches read through the trigram index (a one-time filter skips that
+ * branch otherwise). Every substring-only match ranks 3, after all of the first stage, so when the
+ * first stage fills `limit` its best `limit` are the answer: results and order are those of the
+ * full conditions (test/http/participants-search-index.test.ts compares them).
  */
 export async function searchParticipantsJson(
   db: Tx,
@@ -145,12 +153,17 @@ export async function searchParticipantsJson(
   const matches = (where: SQL) =>
     sql`SELECT r.id, ${m.rank} AS rank, ${m.fullName} AS full_name
           FROM registrations r JOIN people p ON p.id = r.person_id WHERE r.event_id = ${eventId} AND ${where}`;
-  // Id matches (all-digit terms) are their own branches, each an index lookup. The union is
-  // exactly the rows of the conditions, ranked as before.
-  const branches: SQL[] = [matches(m.text)];
-  if (id !== null) branches.push(matches(sql`r.id = ${id}`), matches(sql`p.id = ${id}`));
+  // Id matches (all-digit terms) are their own branches, each an index lookup.
+  const ids0 = id === null ? [] : [matches(sql`r.id = ${id}`), matches(sql`p.id = ${id}`)];
+  const union = (branches: SQL[]) => sql.join(branches, sql` UNION `);
+  const order = sql`ORDER BY rank, full_name, id LIMIT ${limit}`;
   const ranked = await db.execute<{ id: number }>(
-    sql`SELECT m.id FROM (${sql.join(branches, sql` UNION `)}) m ORDER BY m.rank, m.full_name, m.id LIMIT ${limit}`,
+    sql`WITH head AS MATERIALIZED (SELECT * FROM (${union([matches(m.head), ...ids0])}) h ${order})
+      SELECT id, rank, full_name FROM head WHERE (SELECT count(*) FROM head) >= ${limit}
+      UNION ALL
+      (SELECT id, rank, full_name FROM (${union([matches(m.text), ...ids0])}) a
+        WHERE (SELECT count(*) FROM head) < ${limit} ${order})
+      ORDER BY rank, full_name, id`,
   );
   const ids = ranked.rows.map((r) => Number(r.id));
   if (ids.length === 0) return '[]';

@@ -10,12 +10,15 @@
  * at events they lead and no account data; a global admin's or the person's own is `whole`.
  */
 import { sql } from 'drizzle-orm';
-import PDFDocument from 'pdfkit';
-import yazl from 'yazl';
 import type { Tx } from '../../db/client.js';
+import { lazyModule } from '../../lib/lazy-module.js';
 import { DATA_MAP, jobPayloadWhere } from './data-map.js';
 import { rowsWhere } from './rows.js';
 import type { Subject } from './subject.js';
+
+/** pdfkit and yazl are loaded on the first export, not at start-up (issue 32 item 4). */
+const pdfkit = lazyModule<typeof import('pdfkit')>('pdfkit');
+const yazl = lazyModule<typeof import('yazl')>('yazl');
 
 export interface SubjectData {
   generated_at: string;
@@ -76,6 +79,7 @@ async function uploads(db: Tx, data: SubjectData): Promise<{ name: string; data:
 
 function pdfOf(data: SubjectData): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const PDFDocument = pdfkit();
     const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: 'Your data held by Muster' } });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -106,7 +110,7 @@ uploads/          files stored by Muster that your record points to (if any)
 /** The ZIP of `collectSubjectData` (see the module comment), as bytes. */
 export async function subjectAccessZip(db: Tx, s: Subject): Promise<{ data: SubjectData; zip: Buffer }> {
   const data = await collectSubjectData(db, s);
-  const zip = new yazl.ZipFile();
+  const zip = new (yazl().ZipFile)();
   zip.addBuffer(Buffer.from(README), 'README.txt');
   zip.addBuffer(Buffer.from(JSON.stringify(data, null, 2)), 'muster-data.json');
   zip.addBuffer(await pdfOf(data), 'muster-data.pdf');

@@ -2,12 +2,14 @@
  * Writes who sleeps where: a registration's `accommodation.assigned_room` through the participant
  * record writer (docs/participant-record.md), one audit entry per person (`rooming.assign`, in
  * the registration's history; metadata: room id, the field, how, and whether a rule was
- * overridden, never names or reasons).
+ * overridden, never names or reasons) and one `registration.updated` webhook (sections
+ * `['accommodation']`, as a record edit sends; docs/webhooks.md "Outbound").
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { UserEventCtx } from '../../deps.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { emitWebhook } from '../outbound-webhooks/emit.js';
 import type { ImportItem } from '../participants/record/item.schema.js';
 import { writeSections } from '../participants/record/upsert.js';
 
@@ -42,5 +44,9 @@ export async function writeAssignedRoom(ctx: UserEventCtx, tx: Tx, write: RoomWr
       by: write.by,
       override: write.override !== undefined,
     },
+  });
+  await emitWebhook(tx, ctx.access.event.id, 'registration.updated', {
+    participant_event_id: write.registrationId,
+    sections: ['accommodation'],
   });
 }

@@ -1,10 +1,12 @@
 /** Rooming API routes: inventory, rules, plan, apply (docs/rooming.md). */
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../http/schema-helpers.js';
-import type { Api } from '../../http/typed.js';
+import { type Api, sendStream } from '../../http/typed.js';
 import { applyRooming } from './apply.service.js';
+import { doorListsPdf } from './door-lists.js';
 import { planRooming } from './plan.service.js';
 import { ApplyProblem, ApplyRequest, ApplyResponse, PlanRequest, PlanResponse } from './rooming.schemas.js';
 import { importRooms } from './rooms.import.js';
@@ -44,6 +46,32 @@ export function roomingRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) => listRooms(routeCtx(deps, request)),
+  );
+
+  app.get(
+    '/events/:event_id/rooms/door-lists.pdf',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Room door lists (PDF)',
+        description: `One A4 page per room, in the rooms’ order (venue, floor, name): the room’s name and its occupants’ names, nothing else. Audited \`rooms.door_lists\` (counts only). \`Cache-Control: no-store\`. ${WHO_READ}`,
+        params: EventParams,
+        produces: ['application/pdf'],
+        response: {
+          200: Type.String({ description: 'The PDF file' }),
+          ...errorResponses(401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { pdf, filename } = await doorListsPdf(routeCtx(deps, request));
+      reply
+        .header('Content-Type', 'application/pdf')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .header('Cache-Control', 'no-store');
+      return sendStream(reply, Readable.from([pdf]));
+    },
   );
 
   app.post(

@@ -27,6 +27,8 @@ const EVENT_PAGES: { label: string; path: string; action: Action; series?: true 
   { label: 'Emails', path: '/emails', action: 'email_log.event' },
   { label: 'Exports', path: '/exports', action: 'exports.read' },
   { label: 'Groups', path: '/groups', action: 'groups.manage' },
+  { label: 'Rooms', path: '/rooms', action: 'rooms.read' },
+  { label: 'Rooming board', path: '/rooming', action: 'rooms.read' },
   { label: 'Team', path: '/team', action: 'event_roles.manage' },
   { label: 'API keys', path: '/api-keys', action: 'api_keys.manage', series: true },
   { label: 'Webhooks', path: '/webhooks', action: 'webhooks.manage' },

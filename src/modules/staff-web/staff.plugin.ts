@@ -33,6 +33,9 @@ import { participantPages } from './participant.web.js';
 import { participantActionPages } from './participant-actions.web.js';
 import { participantsPages } from './participants.web.js';
 import { resendPages } from './resend.web.js';
+import { roomingBoardPages } from './rooming/board.web.js';
+import { roomsPages } from './rooming/rooms.web.js';
+import { roomsImportPage } from './rooming/rooms-import.web.js';
 import { selectionPages } from './selection.web.js';
 import { setupPages } from './setup.web.js';
 import { setupContentPages } from './setup-content.web.js';
@@ -60,6 +63,9 @@ const AREAS: ((web: Api, deps: Deps) => void)[] = [
   auditPages, // audit trail of an event, and everything (global admins)
   banPages, // the ban list (global admins)
   groupPages, // an event's groups and who is in them
+  roomsPages, // the room inventory (rooming)
+  roomsImportPage, // rooms from a CSV (multipart, its own scope)
+  roomingBoardPages, // the rooming board: plan, apply, move
   exportPages, // export downloads for the session cookie
   sentEmailPages, // what went out (the Emails tab)
   emailPages, // email wording and reminders

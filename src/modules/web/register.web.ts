@@ -21,6 +21,7 @@ import { consentTitlesOf } from '../events/consent-document-text.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
+import { publishedRoom } from '../rooming/published.js';
 import {
   errorsFromProblems,
   formToPatch,
@@ -250,9 +251,11 @@ async function renderOverview(
   const detail = await ownDetail(ctx);
   const { ticket } = await getTicket(ctx);
   const lang = extra.page.lang;
+  const { id, eventId } = ctx.access.registration;
   return reply.page(status, 'overview', {
     ...overviewData(pe, detail, await consentTitlesOf(deps.db, consentIdsOf(detail), lang), lang),
     eventName: ticket.event.name,
+    room: await publishedRoom(deps.db, eventId, id),
     ...extra,
   });
 }

@@ -5,7 +5,7 @@
  * test/rooming/rows.test.ts; the route keys count for the coverage test in test/access/matrix.test.ts.
  *
  * - Every route is for users only: API keys and the bans:write-scoped token get 403 before lookup.
- * - Reading rooms (and their occupants' names): event admins, series roles on the event's series
+ * - Reading rooms (and their occupants' names, also as door lists): event admins, series roles on the event's series
  *   (they administer its events), the event's safeguarding leads, global admins.
  * - Everything else (room changes, CSV import, rules, plan, apply): the event's safeguarding leads
  *   and global admins only (series roles see no sensitive data, so they are refused too).
@@ -71,6 +71,7 @@ const P = '/api/v1';
 export type RoomingMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 const ROUTES: { method: RoomingMethod; path: string; table: Table; success: number }[] = [
   { method: 'GET', path: '/events/:event_id/rooms', table: READ, success: 200 },
+  { method: 'GET', path: '/events/:event_id/rooms/door-lists.pdf', table: READ, success: 200 },
   { method: 'POST', path: '/events/:event_id/rooms', table: MANAGE, success: 201 },
   { method: 'POST', path: '/events/:event_id/rooms/import', table: MANAGE, success: 200 },
   { method: 'PATCH', path: '/events/:event_id/rooms/:id', table: MANAGE, success: 200 },

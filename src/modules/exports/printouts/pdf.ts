@@ -5,7 +5,10 @@
  * memory stays flat whatever the number of pages.
  */
 import { PassThrough } from 'node:stream';
-import PDFDocument from 'pdfkit';
+import { lazyModule } from '../../../lib/lazy-module.js';
+
+/** pdfkit is loaded on the first PDF, not at start-up (issue 32 item 4). */
+const pdfkit = lazyModule<typeof import('pdfkit')>('pdfkit');
 
 export type Doc = PDFKit.PDFDocument;
 export const mm = (n: number) => (n * 72) / 25.4;
@@ -28,6 +31,7 @@ export function pdfOut(
   size: [number, number] | string,
   layout: 'portrait' | 'landscape' = 'portrait',
 ): PdfOut {
+  const PDFDocument = pdfkit();
   const doc = new PDFDocument({
     size,
     layout,

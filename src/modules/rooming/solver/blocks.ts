@@ -4,6 +4,7 @@
  * the order minors before adults, by allowed designations, then by age, so a block's people can
  * mostly share rooms; each block gets its own rooms, picked by a provisional first fit.
  */
+import { spends } from './mip.js';
 import type { Occupancy } from './state.js';
 import type { SolverPerson, SolverRoom } from './types.js';
 
@@ -80,15 +81,19 @@ export function pickRooms(block: SolverPerson[], available: Set<number>, occ: Oc
   const fit = new Map(rooms.map((r) => [r.id, block.filter((p) => options.get(p.id)!.includes(r)).length]));
   const picked: SolverRoom[] = [];
   const left = new Map<number, number>();
-  const byFit = (a: SolverRoom, b: SolverRoom) =>
-    fit.get(b.id)! - fit.get(a.id)! || occ.free(b) - occ.free(a);
+  // Scarce rooms (quiet, accessible) go to a group that needs them, else after the others.
+  const waste = (r: SolverRoom, group: SolverPerson[]) => (group.every((p) => spends(p, r)) ? 1 : 0);
+  const byFitFor = (group: SolverPerson[]) => (a: SolverRoom, b: SolverRoom) =>
+    waste(a, group) - waste(b, group) || fit.get(b.id)! - fit.get(a.id)! || occ.free(b) - occ.free(a);
+  const byFit = byFitFor(block);
   const put = (group: SolverPerson[]): boolean => {
     const shared = options
       .get(group[0]!.id)!
       .filter((r) => group.every((p) => options.get(p.id)!.includes(r)));
     const inPicked = shared.find((r) => (left.get(r.id) ?? 0) >= group.length);
     const room =
-      inPicked ?? shared.filter((r) => !left.has(r.id) && occ.free(r) >= group.length).sort(byFit)[0];
+      inPicked ??
+      shared.filter((r) => !left.has(r.id) && occ.free(r) >= group.length).sort(byFitFor(group))[0];
     if (!room) return false;
     if (!left.has(room.id)) {
       picked.push(room);

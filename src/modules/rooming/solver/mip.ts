@@ -60,6 +60,14 @@ export async function solveBlock(input: BlockInput): Promise<Map<number, number>
   return out;
 }
 
+/**
+ * A small cost for a bed of a scarce kind (quiet, accessible) given to someone who does not need
+ * it, so the beds stay for those who do (later blocks and passes); far below any preference.
+ */
+const SPARE = 0.1;
+export const spends = (p: SolverPerson, room: SolverRoom) =>
+  (room.quiet && !p.needs_quiet) || (room.accessible && !p.needs_accessible);
+
 function buildLp(input: BlockInput): { text: string; empty: boolean } {
   const { units, rooms, fixed, pairs, rules } = input;
   const roomById = new Map(rooms.map((r) => [r.id, r]));
@@ -80,9 +88,8 @@ function buildLp(input: BlockInput): { text: string; empty: boolean } {
       const pairBonus =
         (unit.members.length > 1 ? rules.mutual_request_weight : 0) +
         fixedRequests(unit, fixed.get(r) ?? [], rules);
-      objective.push(
-        `${ASSIGN * unit.members.length + pairBonus + typeMatches * rules.room_type_weight} ${v}`,
-      );
+      const value = ASSIGN * unit.members.length + pairBonus + typeMatches * rules.room_type_weight;
+      objective.push(`${value - SPARE * unit.members.filter((p) => spends(p, room)).length} ${v}`);
       if (!byRoom.has(r)) byRoom.set(r, []);
       byRoom.get(r)!.push(u);
     }

@@ -9,6 +9,7 @@ import { cutBlocks, pickRooms, requestGroups } from './blocks.js';
 import { pairConflict } from './hard-rules.js';
 import { solveBlock, type Unit } from './mip.js';
 import { requestSummary, unassignedReason } from './reasons.js';
+import { repairPairs } from './repair.js';
 import { Occupancy } from './state.js';
 import type { Plan, RoomingRules, SolverPerson, SolverRoom } from './types.js';
 
@@ -19,6 +20,8 @@ export interface PlanOptions {
   blockSize?: number;
   /** HiGHS time limit per block, seconds (default 5). */
   blockSeconds?: number;
+  /** Run the repair pass (repair.ts) after the blocks; default true. */
+  repair?: boolean;
   /** Placing strategy: the MIP (default) or the greedy baseline (greedy.ts) for comparison. */
   place?: (
     block: SolverPerson[],
@@ -97,10 +100,13 @@ export async function planRooms(
   const occ = new Occupancy(rooms, rules);
   const skipped = (p: SolverPerson) => p.exempt && rules.skip_rooming_exempt;
   let open: SolverPerson[] = [];
+  const fixedIds = new Set<number>();
   for (const p of people) {
     const inRoom = p.current_room_id !== null && roomIds.has(p.current_room_id);
-    if (inRoom && (keep || skipped(p))) occ.place(p, p.current_room_id!);
-    else if (!skipped(p)) open.push(p);
+    if (inRoom && (keep || skipped(p))) {
+      occ.place(p, p.current_room_id!);
+      fixedIds.add(p.id);
+    } else if (!skipped(p)) open.push(p);
   }
   occ.closeBroken();
   // People with roommate requests are placed first, so a short inventory leaves out people whose
@@ -109,6 +115,14 @@ export async function planRooms(
   const requesting = open.filter((p) => p.wants.length > 0 || wanted.has(p.id));
   await passes(requesting, size, occ, place);
   open = await passes(open, size, occ, place);
+  // Mutual pairs still apart are tried across the whole inventory (repair.ts), then anyone a
+  // repair move freed a bed for is placed.
+  if (options.repair ?? true) {
+    const movable = new Set(open.map((p) => p.id));
+    for (const p of people) if (occ.roomOf.has(p.id) && !fixedIds.has(p.id)) movable.add(p.id);
+    repairPairs(people, occ, movable);
+    open = await passes(open, size, occ, place);
+  }
   const assignments = people
     .filter((p) => occ.roomOf.has(p.id))
     .map((p) => ({ participant_event_id: p.id, room_id: occ.roomOf.get(p.id)! }));

@@ -23,6 +23,15 @@ export class Occupancy {
     this.roomOf.set(person.id, roomId);
   }
 
+  /** Takes `person` out of their room (the repair pass moves people this plan placed). */
+  remove(person: SolverPerson): void {
+    const roomId = this.roomOf.get(person.id);
+    if (roomId === undefined) return;
+    const list = this.occupants.get(roomId)!;
+    list.splice(list.indexOf(person), 1);
+    this.roomOf.delete(person.id);
+  }
+
   /** After the fixed occupants are placed: close rooms that already break a rule. */
   closeBroken(): void {
     for (const r of this.rooms)

@@ -16,6 +16,8 @@ export type Who =
   | 'event_manage' // event_admin, series roles, global admins
   | 'series_member' // a series role on the series (owner or organizer), global admins
   | 'series_owner' // the series' owner, global admins
+  | 'rooms_read' // event_admin, the event's safeguarding leads, series roles, global admins (issue 30)
+  | 'safeguarding' // the event's safeguarding leads, global admins (issue 30: rooming)
   | 'global_admin';
 
 /** World users (test/support/world.ts) that hold each requirement on event A / series S1. */
@@ -46,6 +48,8 @@ export const MEETS: Record<Who, readonly string[]> = {
   event_manage: ['eventAdmin', 'seriesOwner', 'seriesOrganizer', 'admin'],
   series_member: ['seriesOwner', 'seriesOrganizer', 'admin'],
   series_owner: ['seriesOwner', 'admin'],
+  rooms_read: ['eventAdmin', 'safeguarding', 'seriesOwner', 'seriesOrganizer', 'admin'],
+  safeguarding: ['safeguarding', 'admin'],
   global_admin: ['admin'],
 };
 
