@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { recordTypedSignature } from '../../src/modules/registration/lifecycle/consents.service.js';
 import { query, withWorld } from '../events/harness.js';
 import { bearer, snapshotDb } from '../support/app.js';
+import { csrfOf, getPage, postForm, signedInBrowser } from '../web/support.js';
 
 const env = withWorld();
 const A = () => env.w.events.A.id;
@@ -194,5 +195,33 @@ describe('custom consent documents', () => {
     expect(res.statusCode, res.body).toBe(status);
     expect(res.json()).toEqual({ error });
     expect(await snapshotDb(env.t.deps)).toEqual(before);
+  });
+
+  it('the wizard adds a document with its button, shows the required box, and removes it while unsigned', async () => {
+    const browser = await signedInBrowser(env.t.deps, env.w.users.eventAdmin.id);
+    const url = `/staff/events/${A()}/setup/consents`;
+    const page = await getPage(env.t.app, browser, url);
+    expect(page.body).toContain('<button type="submit">Add a consent document</button>');
+    const csrf = csrfOf(page.body);
+    const bad = await postForm(env.t.app, browser, url, { title: ' ', body: 'x' }, csrf);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('id="doc-new-title-error"');
+    const added = await postForm(
+      env.t.app,
+      browser,
+      url,
+      { title: 'Trip photos', body: 'We take photos.', required: 'true' },
+      csrf,
+    );
+    expect(added.statusCode).toBe(303);
+    expect(added.headers.location).toBe(`${url}?done=saved#doc-trip_photos`);
+    const after = await getPage(env.t.app, browser, url);
+    expect(after.body).toContain('id="doc-trip_photos-required" name="required" value="true" checked');
+    expect(after.body).toContain('Remove Trip photos');
+    const removed = await postForm(env.t.app, browser, `${url}/trip_photos/remove`, {}, csrf);
+    expect(removed.statusCode).toBe(303);
+    expect(
+      await query(env, `SELECT id FROM event_consent_documents WHERE consent_type = 'trip_photos'`),
+    ).toEqual([]);
   });
 });

@@ -15,7 +15,13 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { type Api, typed } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { CONSENT_DOCUMENT_TYPES } from '../events/consent-defaults.js';
 import { saveConsentDocument } from '../events/consent-documents.service.js';
+import {
+  CONSENT_TYPE_PATTERN,
+  createConsentDocument,
+  removeConsentDocument,
+} from '../events/custom-consent-documents.service.js';
 import {
   IMAGE_KINDS,
   IMAGE_MAX_BYTES,
@@ -31,12 +37,12 @@ import { formLanguages, translationsFromForm } from './translation-fields.js';
 const PAGE = { action: 'event_setup.manage', credential: 'session_cookie' } as const;
 const EventId = Type.String({ pattern: '^[0-9]{1,9}$' });
 const DocParams = Type.Object(
-  { event_id: EventId, consent_type: Type.String({ pattern: '^[a-z_]{1,50}$' }) },
+  { event_id: EventId, consent_type: Type.String({ pattern: CONSENT_TYPE_PATTERN }) },
   { additionalProperties: false },
 );
 /** `title`, `body` and per other offered language `tr_<code>_title|body` (translation-fields.ts). */
 const DocForm = Type.Record(
-  Type.String({ pattern: '^(_csrf|title|body|tr_[a-z]{2,3}_(title|body))$' }),
+  Type.String({ pattern: '^(_csrf|title|body|required|tr_[a-z]{2,3}_(title|body))$' }),
   Type.String({ maxLength: 40_000 }),
   { maxProperties: 50 },
 );
@@ -60,11 +66,13 @@ export function setupContentPages(web: Api, deps: Deps): void {
       const ctx = routeCtx(deps, request);
       const type = request.params.consent_type;
       const { others } = formLanguages(ctx.access.event);
+      const custom = !CONSENT_DOCUMENT_TYPES.includes(type);
       const draft = {
         consent_type: type,
         title: request.body.title ?? '',
         body: request.body.body ?? '',
         translations: translationsFromForm(request.body, others, ['title', 'body'] as const),
+        ...(custom ? { required: request.body.required === 'true' } : {}),
       };
       try {
         await saveConsentDocument(ctx, type, draft);
@@ -78,6 +86,57 @@ export function setupContentPages(web: Api, deps: Deps): void {
         });
       }
       return reply.redirect(`${setupUrl(ctx.access.event.id, 'consents')}?done=saved#doc-${type}`, 303);
+    },
+  );
+
+  web.post(
+    '/staff/events/:event_id/setup/consents',
+    {
+      config: PAGE,
+      schema: {
+        hide: true,
+        params: Type.Object({ event_id: EventId }, { additionalProperties: false }),
+        body: DocForm,
+        response: pageResponses,
+      },
+    },
+    async (request, reply) => {
+      const ctx = routeCtx(deps, request);
+      const draft = {
+        consent_type: '',
+        title: request.body.title ?? '',
+        body: request.body.body ?? '',
+        translations: {},
+        required: request.body.required === 'true',
+      };
+      let type: string;
+      try {
+        type = (await createConsentDocument(ctx, { ...draft, consent_type: undefined })).consent_document
+          .consent_type;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
+        const field = error.extra.field === 'body' ? 'body' : 'title';
+        return renderStep(deps, reply, ctx.access, error.statusCode, 'consents', {
+          draft,
+          errors: [{ field: `doc-new-${field}`, message: error.message }],
+        });
+      }
+      return reply.redirect(`${setupUrl(ctx.access.event.id, 'consents')}?done=saved#doc-${type}`, 303);
+    },
+  );
+
+  web.post(
+    '/staff/events/:event_id/setup/consents/:consent_type/remove',
+    { config: PAGE, schema: { hide: true, params: DocParams, response: pageResponses } },
+    async (request, reply) => {
+      const ctx = routeCtx(deps, request);
+      try {
+        await removeConsentDocument(ctx, request.params.consent_type);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
+        return renderStep(deps, reply, ctx.access, 409, 'consents', { errors: [{ message: error.message }] });
+      }
+      return reply.redirect(`${setupUrl(ctx.access.event.id, 'consents')}?done=doc_removed`, 303);
     },
   );
 

@@ -55,6 +55,8 @@ export interface SetupPageExtra {
     title: string;
     body: string;
     translations: Record<string, { title: string; body: string }>;
+    /** Custom documents: the ticked box; a new document's draft has `consent_type` ''. */
+    required?: boolean;
   };
   notice?: string;
 }
@@ -104,6 +106,7 @@ const NOTICE: Record<string, string> = {
   saved: 'Saved.',
   uploaded: 'Image uploaded.',
   removed: 'Image removed.',
+  doc_removed: 'Consent document removed.',
 };
 
 export function setupPages(web: Api, deps: Deps): void {

@@ -47,6 +47,22 @@ export const pages: StaffPage[] = [
     payload: 'title=T&body=B',
   },
   {
+    route: 'POST /staff/events/:event_id/setup/consents',
+    action: 'event_setup.manage',
+    who: 'event_manage',
+    target: 'event',
+    url: (t) => `${base(t.event)}/consents`,
+    payload: 'title=Photo%20release&body=B',
+  },
+  {
+    route: 'POST /staff/events/:event_id/setup/consents/:consent_type/remove',
+    action: 'event_setup.manage',
+    who: 'event_manage',
+    target: 'event',
+    url: (t) => `${base(t.event)}/consents/nothing_here/remove`,
+    payload: '',
+  },
+  {
     route: 'POST /staff/events/:event_id/setup/images/:kind',
     action: 'event_setup.manage',
     who: 'event_manage',
