@@ -157,7 +157,10 @@ const coverage = new Map<string, boolean>();
  * `covers`), else English: the language a whole message is shown in when a partial catalog
  * (Arabic: the pages' frame) lacks its text, so nothing says one language and shows another.
  */
-export function firstCovering(candidates: readonly (string | null | undefined)[], keys: readonly string[]): string {
+export function firstCovering(
+  candidates: readonly (string | null | undefined)[],
+  keys: readonly string[],
+): string {
   for (const code of candidates) if (code && isShipped(code) && covers(code, keys)) return code;
   return BASE_LANGUAGE;
 }

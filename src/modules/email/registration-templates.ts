@@ -157,7 +157,10 @@ export function invitationTemplate(v: InvitationVars): Rendered {
   return renderWording(
     'invitation',
     v,
-    { first_name: v.first_name, expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf('invitation', v)) },
+    {
+      first_name: v.first_name,
+      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf('invitation', v)),
+    },
     v.accept_url,
   );
 }
@@ -176,7 +179,9 @@ export function guardianInvitationTemplate(v: GuardianInvitationVars): Rendered 
   if (!v.reminder) return rendered;
   return {
     ...rendered,
-    subject: translator(langOf('guardian_invitation', v))('email.reminder_subject', { subject: rendered.subject }),
+    subject: translator(langOf('guardian_invitation', v))('email.reminder_subject', {
+      subject: rendered.subject,
+    }),
   };
 }
 
@@ -184,7 +189,10 @@ export function registrationReminderTemplate(v: RegistrationReminderVars): Rende
   return renderWording(
     'registration_reminder',
     v,
-    { first_name: v.first_name, closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC', langOf('registration_reminder', v)) },
+    {
+      first_name: v.first_name,
+      closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC', langOf('registration_reminder', v)),
+    },
     v.continue_url,
   );
 }
