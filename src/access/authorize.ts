@@ -110,6 +110,51 @@ export type AccessFor<A extends Action> = AccessContext &
   TargetAccess<RuleOf<A>['target']> &
   PrincipalAccess<RuleOf<A>>;
 
+/** Are the rows `target` names resolved in `access`? */
+function hasTarget(target: ActionRule['target'], access: AccessContext): boolean {
+  switch (target) {
+    case 'event:id':
+    case 'event:slug':
+      return access.event !== undefined;
+    case 'series':
+      return access.series !== undefined;
+    case 'series:event':
+      return access.series !== undefined && access.event !== undefined;
+    case 'registration:own':
+    case 'consent:own':
+      return access.registration !== undefined;
+    default:
+      return true;
+  }
+}
+
+/** Is `principal` of a kind the rule's AccessFor type promises (see PrincipalAccess)? */
+function hasPrincipalKind(rule: ActionRule, principal: Principal): boolean {
+  if (rule.target === 'guardian:link') return principal.kind === 'guardian_link';
+  if (rule.mobileOnly) return principal.kind === 'mobile';
+  if (!rule.keys.series && !rule.keys.event && rule.users !== null) return isUserPrincipal(principal);
+  if (rule.users === null) return principal.kind === 'series_key' || principal.kind === 'event_key';
+  return true;
+}
+
+/**
+ * Does `access` carry what AccessFor<A> promises for its action (the target rows, the principal
+ * kind)? The gate's checks make it so; this guard checks it at run time, so the type follows from
+ * a test rather than an assertion (a mismatch is a fault in the gate: 500).
+ */
+export function isAccessFor<A extends Action>(action: A, access: AccessContext): access is AccessFor<A> {
+  const rule: ActionRule = actions[action];
+  return (
+    access.action === action && hasTarget(rule.target, access) && hasPrincipalKind(rule, access.principal)
+  );
+}
+
+/** `access` as AccessFor<A> after isAccessFor; throws (a fault in the gate, 500) when it does not fit. */
+export function accessFor<A extends Action>(action: A, access: AccessContext): AccessFor<A> {
+  if (!isAccessFor(action, access)) throw new Error(`The access context does not fit ${action}`);
+  return access;
+}
+
 export const NO_ACCESS_MESSAGE = 'You do not have access to this event';
 
 /**
@@ -198,7 +243,7 @@ export async function authorize<A extends Action>(
     visibility: visibilityFor(principal, roles),
     ...(combined?.watermark ? { watermark: combined.watermark } : {}),
   };
-  return access as AccessFor<A>;
+  return accessFor(action, access);
 }
 
 function keyReachMessage(event: EventRow | undefined): string {

@@ -15,7 +15,7 @@ import type { Tx } from '../db/client.js';
 import { ApiError, notFound } from '../lib/errors.js';
 import { digestSecret } from '../lib/secrets.js';
 import { type Action, actions } from './actions.js';
-import type { AccessFor } from './authorize.js';
+import { type AccessFor, accessFor } from './authorize.js';
 import { NO_ROLES } from './policy.js';
 
 export const LINK_NOT_FOUND = 'Guardian link not found';
@@ -58,5 +58,5 @@ export async function authorizeGuardianLink<A extends Action>(
     roles: NO_ROLES,
     visibility: { pii: false, sensitive: false },
   };
-  return access as unknown as AccessFor<A>;
+  return accessFor(action, access);
 }

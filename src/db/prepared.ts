@@ -12,6 +12,7 @@
  * A name must always come with the same text: one `prepared()` per distinct statement.
  */
 import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
 
 /** Something `execute(values)` can run: a Drizzle prepared query. */
@@ -19,17 +20,11 @@ export interface PreparedQuery<R> {
   execute(values?: Record<string, unknown>): Promise<R>;
 }
 
-interface DrizzleInternals {
-  session: {
-    prepareQuery(
-      query: { sql: string; params: unknown[] },
-      fields: undefined,
-      name: string | undefined,
-      arrayMode: boolean,
-    ): PreparedQuery<{ rows: unknown[] }>;
-  };
-  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-}
+/**
+ * Turns `sql` templates into text and parameters, as the handle's own dialect does (neither
+ * driver is configured with a casing, so the default dialect writes the same text).
+ */
+const dialect = new PgDialect();
 
 const named = new WeakSet<object>();
 
@@ -65,9 +60,14 @@ export function prepared<R>(
 export function preparedSql<T>(name: string, build: () => SQL): (db: Tx) => PreparedQuery<{ rows: T[] }> {
   let query: { sql: string; params: unknown[] } | undefined;
   return prepared(name, (db, statementName) => {
-    const t = db as unknown as DrizzleInternals;
-    query ??= t.dialect.sqlToQuery(build());
-    return t.session.prepareQuery(query, undefined, statementName, false) as PreparedQuery<{ rows: T[] }>;
+    query ??= dialect.sqlToQuery(build());
+    // The session Drizzle exposes on every handle (`db._.session`), the transaction's own in a transaction.
+    return db._.session.prepareQuery<{ execute: { rows: T[] }; all: unknown; values: unknown }>(
+      query,
+      undefined,
+      statementName,
+      false,
+    );
   });
 }
 

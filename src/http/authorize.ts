@@ -15,7 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action } from '../access/actions.js';
 import { bearerToken } from '../access/authenticate.js';
-import { type AccessContext, type AccessFor, authorize } from '../access/authorize.js';
+import { type AccessContext, accessFor, authorize } from '../access/authorize.js';
 import { authorizeGuardianLink } from '../access/guardian-link.js';
 import type { CtxFor, Deps } from '../deps.js';
 import { ApiError } from '../lib/errors.js';
@@ -93,9 +93,10 @@ export function routeCtx<A extends Action>(deps: Deps, request: RoutedRequest<A>
 export function optionalRouteCtx<A extends Action>(deps: Deps, request: RoutedRequest<A>): CtxFor<A> | null {
   const access = request.access;
   if (!access) return null;
-  if (access.action !== request.routeOptions.config.action)
+  const action = request.routeOptions.config.action;
+  if (action === undefined || access.action !== action)
     throw new Error(`Route ${request.routeOptions.url} was authorised for another action`);
-  return { ...deps, log: request.log as Deps['log'], access: access as AccessFor<A> };
+  return { ...deps, log: request.log as Deps['log'], access: accessFor(action, access) };
 }
 
 /**
@@ -122,8 +123,9 @@ export function optionalCtxOf<A extends Action>(
 ): CtxFor<A> | null {
   const access = request.access;
   if (!access) return null;
-  const wanted: readonly Action[] = typeof action === 'string' ? [action] : action;
-  if (!wanted.includes(access.action))
+  const wanted: readonly A[] = typeof action === 'string' ? [action] : action;
+  const matched = wanted.find((a) => a === access.action);
+  if (matched === undefined)
     throw new Error(`Route ${request.routeOptions.url} was not authorised for ${wanted.join(' or ')}`);
-  return { ...deps, log: request.log as Deps['log'], access: access as AccessFor<A> };
+  return { ...deps, log: request.log as Deps['log'], access: accessFor(matched, access) };
 }

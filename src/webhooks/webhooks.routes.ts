@@ -8,7 +8,7 @@
  * → 422 (no event type/id) → dedupe + enqueue → 200. Nothing is written before the 200 path.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { Deps } from '../deps.js';
 import { errorResponses } from '../http/schema-helpers.js';
 import { ApiError } from '../lib/errors.js';
@@ -41,7 +41,8 @@ function verified(deps: Deps, provider: WebhookProvider, request: FastifyRequest
   return raw;
 }
 
-function schema(provider: WebhookProvider, summary: string, description: string, ok = WebhookAck) {
+/** The route schema of a provider's webhook; `ok` is its 200 body (WebhookAck for most). */
+function schema<T extends TSchema>(provider: WebhookProvider, summary: string, description: string, ok: T) {
   return {
     tags: ['webhooks'],
     summary,
@@ -72,6 +73,7 @@ export async function webhookPlugin(app: FastifyInstance, opts: { deps: Deps }):
         'email',
         'Email provider events (Postmark-style delivery, bounce, open)',
         `Body: a Postmark webhook record (\`RecordType\`: Delivery | Bounce | Open | SpamComplaint). Updates the email log row (matched by \`Metadata.email_log_id\`, else \`MessageID\`): \`delivered\`, \`opened\`, \`bounced\`. A hard bounce or spam complaint suppresses the address: later emails to it are logged \`suppressed\` and not sent. ${MUSTER_SIG}`,
+        WebhookAck,
       ),
     },
     async (request) => acceptEvent(deps, 'email', emailIntake(verified(deps, 'email', request))),
@@ -86,6 +88,7 @@ export async function webhookPlugin(app: FastifyInstance, opts: { deps: Deps }):
         'helpdesk',
         'Help desk events (Help Scout-style)',
         "Body: a Help Scout conversation or customer; event type in `X-HelpScout-Event`. Signed `X-HelpScout-Signature: base64(HMAC-SHA1(secret, raw body))` (Help Scout sends no timestamp: replays are dropped by content). Conversations are recorded and linked to the user whose email is the customer's.",
+        WebhookAck,
       ),
     },
     async (request) => {
@@ -108,6 +111,7 @@ export async function webhookPlugin(app: FastifyInstance, opts: { deps: Deps }):
         'esign',
         'E-signature events (DocuSeal-style)',
         `Body: \`{event_type, timestamp, data}\` with \`event_type\` form.viewed | form.completed | form.declined | submission.completed | submission.expired. Moves the consent whose \`esign_submission_id\` matches (viewed → signed / declined / expired; final states never move), then re-runs the registration completion check. ${MUSTER_SIG}`,
+        WebhookAck,
       ),
     },
     async (request) => acceptEvent(deps, 'esign', esignIntake(verified(deps, 'esign', request))),
@@ -122,7 +126,7 @@ export async function webhookPlugin(app: FastifyInstance, opts: { deps: Deps }):
         'chat',
         'Chat workspace events (Slack Events API)',
         'Signed Slack v0: `X-Slack-Signature: v0=<hex HMAC-SHA256(secret, "v0:<X-Slack-Request-Timestamp>:<raw body>")>`, timestamp within 5 minutes. `url_verification` answers `{challenge}`. `event_callback` events are deduplicated by `event_id`; `team_join` and `user_change` link the user\'s `chat_user_id` to the person with that email. Other envelope types are acknowledged and ignored.',
-        Type.Union([WebhookAck, SlackChallenge]) as unknown as typeof WebhookAck,
+        Type.Union([WebhookAck, SlackChallenge]),
       ),
     },
     async (request) => {

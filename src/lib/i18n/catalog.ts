@@ -105,7 +105,11 @@ export function translator(code: string): Translate {
   let t = translators.get(lang);
   if (!t) {
     const fixed = instance.getFixedT(lang);
-    t = (key, vars) => fixed(key, vars as never) as unknown as string;
+    t = (key, vars) => {
+      // i18next types its result from typed resources; ours are loaded at run time, so check it.
+      const out: unknown = fixed(key, vars ?? {});
+      return typeof out === 'string' ? out : String(out);
+    };
     translators.set(lang, t);
   }
   return t;

@@ -140,13 +140,19 @@ function parseJson(text: string): ImportItem[] {
 export function parseCsv(text: string): ImportItem[] {
   let rows: { record: string[]; info: { lines: number } }[];
   try {
-    rows = parse(text, {
+    // Each record with the source line it ends on (what `info: true` gives, typed).
+    const lines: number[] = [];
+    const records = parse(text, {
       bom: true,
       trim: true,
       skip_empty_lines: true,
-      info: true,
       relax_column_count: false,
-    }) as unknown as typeof rows; // `info: true` wraps each record as {record, info}
+      on_record: (record, context) => {
+        lines.push(context.lines);
+        return record;
+      },
+    });
+    rows = records.map((record, i) => ({ record, info: { lines: lines[i] ?? 0 } }));
   } catch (error) {
     if (error instanceof CsvError) throw unprocessable(`The file is not valid CSV: ${error.message}`);
     throw error;

@@ -4,11 +4,16 @@
  */
 import type { Highs } from 'highs';
 
-type Loader = (options?: object) => Promise<Highs>;
 let loading: Promise<Highs> | null = null;
 
 export function loadHighs(): Promise<Highs> {
-  // The package is CommonJS: its loader function is the ES module's default export at run time.
-  loading ??= import('highs').then((m) => (m as unknown as { default: Loader }).default());
+  loading ??= import('highs').then((m) => {
+    // The package is CommonJS: at run time Node hands its loader function over as the default
+    // export itself; its types describe it one level down (`default.default`). Take whichever is
+    // the function.
+    const exported = m.default;
+    const load = typeof exported === 'function' ? exported : exported.default;
+    return load();
+  });
   return loading;
 }
