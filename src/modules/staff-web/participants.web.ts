@@ -16,7 +16,7 @@ import { httpStatusOf } from '../../lib/errors.js';
 import { formatPhone } from '../../lib/phone.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
-import { CONSENT_DOCUMENT_TYPES, consentTitle } from '../events/consent-defaults.js';
+import { eventConsentTitles } from '../events/consent-document-text.js';
 import { listGroups } from '../groups/groups.service.js';
 import { listPendingInvitations } from '../registration/invitations/pending.service.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -150,7 +150,7 @@ export function participantsPages(web: Api, deps: Deps): void {
         selection,
         base,
         labels: STATUS_LABELS,
-        consents: CONSENT_DOCUMENT_TYPES.map((type) => [type, consentTitle(type)]),
+        consents: [...(await eventConsentTitles(ctx.db, event.id))],
         href: (changes: Partial<TableQuery>) => tableHref(base, table.query, changes),
         time: (iso: string | null) => localTime(iso, event.timezone),
         phone: formatPhone,

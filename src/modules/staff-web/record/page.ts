@@ -6,6 +6,7 @@ import {
   registrationHistory,
 } from '../../audit/registration-history.service.js';
 import { RESEND_LABEL, resendableGuardians } from '../../dashboard/guardian-links.repo.js';
+import { eventConsentTitles } from '../../events/consent-document-text.js';
 import { listNotes } from '../../notes/notes.service.js';
 import { getParticipant } from '../../participants/participants.service.js';
 import { registrantInvitation } from '../../registration/invitations/registrant-invite.service.js';
@@ -129,7 +130,7 @@ export async function pageData(ctx: PageCtx, pe: string, detail: Json, filter: H
     summary: summaryRows(detail),
     sections: STAFF_SECTIONS.map((s) => sectionView(ctx, s.key, detail)).filter((s) => s !== null),
     editLocked: !editableStatus(status) && may(ctx.access, 'participants.edit'),
-    statusBlocks: statusBlocks(detail),
+    statusBlocks: statusBlocks(detail, await eventConsentTitles(ctx.db, event.id)),
     lifecycle: lifecycleActions(ctx, status),
     notes: notes.map((n) => ({
       ...n,
