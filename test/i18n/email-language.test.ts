@@ -82,4 +82,58 @@ describe('emails in the recipient language', () => {
     expect(renderTemplate('invitation', { ...base, lang: 'es' }).subject).toBe('Ven a Campamento');
     expect(renderTemplate('invitation', { ...base, lang: 'de' }).subject).toBe('Come to Campamento');
   });
+
+  it('a language whose catalog lacks the email (Arabic) gets the default language, and lang/dir say so', () => {
+    const base = { event, lang: 'ar', accept_url: 'https://x/a', expires_at: AT };
+    const es = renderTemplate('invitation', { ...base, default_language: 'es' });
+    expect(es.subject).toBe('Te invitamos a inscribirte en Campamento');
+    expect(es.html).toContain('<html lang="es">');
+    expect(es.html).not.toContain('rtl');
+    const en = renderTemplate('registration_reminder', {
+      event,
+      lang: 'ar',
+      continue_url: 'https://x/c',
+      closes_at: AT,
+    });
+    expect(en.html).toContain('<html lang="en">');
+    expect(en.text).toContain('Saturday');
+    const code = renderTemplate('sign_in_code', { code: '123456', expires_minutes: 10, lang: 'ar' });
+    expect(code.html).toContain('<html lang="en">');
+    expect(code.subject).toContain('123456');
+  });
+
+  it("an organiser's Arabic text keeps its own lang and dir inside the default-language frame", () => {
+    const invitation = renderTemplate('invitation', {
+      event,
+      lang: 'ar',
+      default_language: 'en',
+      accept_url: 'https://x/a',
+      expires_at: AT,
+      wording: { subject: 'Come', body: 'Hi {{first_name}}' },
+      wording_translations: { ar: { subject: 'تعال', body: 'مرحبا {{first_name}}' } },
+    });
+    expect(invitation.subject).toBe('تعال');
+    expect(invitation.html).toContain('<html lang="en">');
+    expect(invitation.html).toContain('<span lang="ar" dir="rtl">مرحبا');
+    expect(invitation.text).not.toContain('English');
+    const announcement = (text_language: string | null) =>
+      renderTemplate('announcement', {
+        event_name: 'Campamento',
+        support_email: null,
+        subject: text_language ? 'Bus' : 'حافلة',
+        body: text_language ? 'At nine' : 'في التاسعة',
+        kind: 'participant',
+        participant_names: '',
+        lang: 'ar',
+        default_language: 'en',
+        text_language,
+      });
+    const translated = announcement(null);
+    expect(translated.html).toContain('<html lang="en">');
+    expect(translated.html).toContain('<p lang="ar" dir="rtl">في التاسعة</p>');
+    const untranslated = announcement('en');
+    expect(untranslated.html).toContain('<html lang="en">');
+    expect(untranslated.html).not.toContain('rtl');
+    expect(untranslated.text).not.toContain('English');
+  });
 });

@@ -135,6 +135,37 @@ export function rawMessage(code: string, key: string): string | undefined {
 }
 
 /**
+ * Whether `code`'s own file has every English message `keys` names: a key ending in `.` stands
+ * for every English key under it (`email.invitation.`), any other for itself.
+ */
+export function covers(code: string, keys: readonly string[]): boolean {
+  const id = `${code}|${keys.join()}`;
+  let answer = coverage.get(id);
+  if (answer === undefined) {
+    const wanted = catalogKeys(BASE_LANGUAGE).filter((k) =>
+      keys.some((w) => (w.endsWith('.') ? k.startsWith(w) : k === w)),
+    );
+    answer = wanted.every((k) => rawMessage(code, k) !== undefined);
+    coverage.set(id, answer);
+  }
+  return answer;
+}
+const coverage = new Map<string, boolean>();
+
+/**
+ * The first of `candidates` (unset and unshipped ones skipped) whose catalog covers `keys` (see
+ * `covers`), else English: the language a whole message is shown in when a partial catalog
+ * (Arabic: the pages' frame) lacks its text, so nothing says one language and shows another.
+ */
+export function firstCovering(
+  candidates: readonly (string | null | undefined)[],
+  keys: readonly string[],
+): string {
+  for (const code of candidates) if (code && isShipped(code) && covers(code, keys)) return code;
+  return BASE_LANGUAGE;
+}
+
+/**
  * A message used as text, not as ICU (Muster's default email wording, whose `{{placeholders}}`
  * the wording module fills): `code`'s own, else English's.
  */

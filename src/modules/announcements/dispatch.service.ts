@@ -45,6 +45,7 @@ export function varsFor(
     kind: member.kind,
     participant_names: values.participant_names,
     lang,
+    default_language: offered.default_language,
     text_language: shown.fallback ? shown.language : null,
   };
 }

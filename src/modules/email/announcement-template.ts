@@ -8,6 +8,7 @@
  */
 import { escapeHtml } from '../../lib/html.js';
 import { languageInfo, type Translate, translator } from '../../lib/i18n/index.js';
+import { emailShownLanguage, langAttributes } from './layout.js';
 import type { Rendered } from './templates.js';
 
 export interface AnnouncementVars {
@@ -24,6 +25,8 @@ export interface AnnouncementVars {
   participant_names: string;
   /** The reader's language (absent in emails queued before languages: English). */
   lang?: string;
+  /** The event's default language: the frame's when the reader's catalog lacks this email's text. */
+  default_language?: string;
   /** The language of `subject` and `body` when it is not `lang` (the default-language text). */
   text_language?: string | null;
 }
@@ -53,18 +56,21 @@ export function announcementTemplate(v: AnnouncementVars): Rendered {
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  const lang = languageInfo(v.lang ?? 'en');
-  const t = translator(lang.code);
+  // The frame in the reader's language when its catalog has this email, else the default's.
+  const wanted = v.lang ?? 'en';
+  const lang = emailShownLanguage('announcement', wanted, v.default_language);
+  const t = translator(lang);
   const footer = [reason(v, t), contact(v, t)];
-  const note = v.text_language
-    ? t('frame.fallback_note', { language: languageInfo(v.text_language).name })
-    : null;
+  const note =
+    v.text_language && lang === wanted
+      ? t('frame.fallback_note', { language: languageInfo(v.text_language).name })
+      : null;
   // The organiser's text carries its own language when it is not the frame's (screen readers).
-  const textLang = v.text_language ? ` lang="${languageInfo(v.text_language).code}"` : '';
+  const written = v.text_language ?? wanted;
+  const textLang = written === lang ? '' : langAttributes(written);
   const subject = `${v.event_name}: ${v.subject}`;
   const text = `${note ? `${note}\n\n` : ''}${paragraphs.join('\n\n')}\n\n--\n${v.event_name}\n${footer.join('\n')}\n`;
-  const dir = lang.dir === 'rtl' ? ' dir="rtl"' : '';
-  const html = `<!doctype html><html lang="${lang.code}"${dir}><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+  const html = `<!doctype html><html${langAttributes(lang)}><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111;max-width:36rem;margin:auto;padding:1rem">
 <p style="color:#555;font-size:.9em;margin:0">${escapeHtml(v.event_name)}</p>
 ${note ? `<p><em>${escapeHtml(note)}</em></p>\n` : ''}<h1 style="font-size:1.25em"${textLang}>${escapeHtml(v.subject)}</h1>

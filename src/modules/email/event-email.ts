@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { emailLanguage, offeredLanguages } from '../languages/languages.service.js';
 import type { EventBrand } from './layout.js';
 import type { EditableTemplate, Wording } from './wording.js';
 
@@ -16,6 +17,17 @@ export interface EventEmailContext {
   wording_translations?: Record<string, Partial<Wording>>;
   /** The event's default language: the recipient's when they never chose one. */
   default_language?: string;
+  /** The languages the event offers (the default among them). */
+  languages?: string[];
+}
+
+/**
+ * The language to write to a recipient who chose `chosen` (a guardian's or participant's stored
+ * language): theirs while the event offers it, else the event's default (docs/languages.md "Emails").
+ */
+export function recipientLanguage(context: EventEmailContext, chosen: string | null | undefined): string {
+  const offered = offeredLanguages(context.default_language ?? 'en', context.languages ?? []);
+  return emailLanguage(offered, chosen);
 }
 
 /** An event's logo as an absolute URL for email clients (a path is put under MUSTER_BASE_URL). */
@@ -42,8 +54,10 @@ export async function eventEmailContext(
     body: string | null;
     translations: Record<string, Partial<Wording>> | null;
     default_language: string;
+    languages: string[];
   }>(sql`
-    SELECT e.name, e.logo_url, e.support_email, e.timezone, t.subject, t.body, t.translations, e.default_language
+    SELECT e.name, e.logo_url, e.support_email, e.timezone, t.subject, t.body, t.translations, e.default_language,
+           e.languages
       FROM events e
       LEFT JOIN email_templates t ON t.event_id = e.id AND t.template = ${template}
      WHERE e.id = ${eventId}`);
@@ -59,5 +73,6 @@ export async function eventEmailContext(
     wording: row.subject !== null && row.body !== null ? { subject: row.subject, body: row.body } : null,
     wording_translations: row.translations ?? {},
     default_language: row.default_language,
+    languages: row.languages,
   };
 }

@@ -4,6 +4,7 @@
  */
 import { escapeHtml } from '../../lib/html.js';
 import {
+  firstCovering,
   formatWhen as formatWhenIn,
   htmlTranslator,
   languageInfo,
@@ -29,6 +30,31 @@ export function formatWhen(instant: string, timeZone: string, lang = 'en'): stri
   return formatWhenIn(instant, lang, timeZone);
 }
 
+/** The catalog messages every email's frame uses (footer, reminder subject). */
+const EMAIL_FRAME_KEYS = [
+  'email.questions',
+  'email.questions_html',
+  'email.questions_plain',
+  'email.sent_with',
+  'email.reminder_subject',
+];
+
+/**
+ * The language email `template` (`invitation`, `announcement`, … : catalog `email.<template>.*`)
+ * is written in: the first of `candidates` (the reader's, then the event's default) whose catalog
+ * has the email's messages and its frame's, else English. A partial catalog (Arabic: the pages'
+ * frame only) thus gets a whole email in the default language, and `lang`/`dir` say so.
+ */
+export function emailShownLanguage(template: string, ...candidates: (string | null | undefined)[]): string {
+  return firstCovering(candidates, [...EMAIL_FRAME_KEYS, `email.${template}.`]);
+}
+
+/** The `lang` (and `dir` when right-to-left) attributes of text in `code`. */
+export function langAttributes(code: string): string {
+  const info = languageInfo(code);
+  return info.dir === 'rtl' ? ` lang="${info.code}" dir="rtl"` : ` lang="${info.code}"`;
+}
+
 /** The plain-text footer: who sends the email and where to ask questions (in `lang`). */
 export function textFooter(brand?: EventBrand, lang = 'en'): string {
   if (!brand) return '\n--\nMuster\n';
@@ -44,7 +70,6 @@ export function textFooter(brand?: EventBrand, lang = 'en'): string {
 export function layout(title: string, paragraphs: string[], brand?: EventBrand, lang = 'en'): string {
   const esc = escapeHtml;
   const th = htmlTranslator(translator(lang));
-  const { code, dir } = languageInfo(lang);
   const logo = brand?.logo_url
     ? `<img src="${esc(brand.logo_url)}" alt="${esc(brand.name)}" style="max-height:64px;max-width:100%">`
     : '';
@@ -53,8 +78,7 @@ export function layout(title: string, paragraphs: string[], brand?: EventBrand, 
     : '';
   const ask = brand?.support_email ? `${th('email.questions_html', { email: brand.support_email })}<br>` : '';
   const footer = brand ? `${ask}${th('email.sent_with', { event: brand.name })}` : 'Muster';
-  const attrs = dir === 'rtl' ? ` lang="${code}" dir="rtl"` : ` lang="${code}"`;
-  return `<!doctype html><html${attrs}><head><meta charset="utf-8"><title>${esc(title)}</title></head>
+  return `<!doctype html><html${langAttributes(lang)}><head><meta charset="utf-8"><title>${esc(title)}</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111;max-width:36rem;margin:auto;padding:1rem">
 ${header}${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
 <p style="color:#444;font-size:.9em;border-top:1px solid #ddd;padding-top:.5rem">${footer}</p></body></html>`;

@@ -7,7 +7,15 @@
 import { escapeHtml } from '../../lib/html.js';
 import { languageInfo, rawText, translator } from '../../lib/i18n/index.js';
 import { textFor } from '../languages/translations.js';
-import { actionLink, type EventBrand, formatWhen, layout, textFooter } from './layout.js';
+import {
+  actionLink,
+  type EventBrand,
+  emailShownLanguage,
+  formatWhen,
+  langAttributes,
+  layout,
+  textFooter,
+} from './layout.js';
 import type { Rendered } from './templates.js';
 import { type EditableTemplate, fill, isLinkParagraph, paragraphs, type Wording } from './wording.js';
 
@@ -59,34 +67,45 @@ function withBrand(v: EventEmail): EventEmail {
   return { ...v, event: { name, logo_url: null, support_email: null, timezone: 'UTC' } };
 }
 
-/** The language the email is written in: the recipient's, else the event's default, else English. */
-function langOf(v: EventEmail): string {
+/** The language the reader asked for: theirs, else the event's default, else English. */
+function wantedOf(v: EventEmail): string {
   return v.lang ?? v.default_language ?? 'en';
 }
 
 /**
- * The wording in `lang`: the organiser's translation, else their own wording (in the event's default
- * language: `fallback` when the reader's is another, so the email says so), else Muster's default
- * from the catalog (`email.<template>.subject|body`), which every shipped language has.
+ * The language the email is shown in: the wanted one when its catalog has this email's messages,
+ * else the event's default, else English (a partial catalog, docs/languages.md "Emails").
+ */
+function langOf(template: EditableTemplate, v: EventEmail): string {
+  return emailShownLanguage(template, v.lang, v.default_language);
+}
+
+/**
+ * The wording: the organiser's translation into the wanted language, else their own wording (in the
+ * event's default language), else Muster's default in the shown language `lang` from the catalog
+ * (`email.<template>.subject|body`). `language` is the wording's language; `note` is true when the
+ * reader's own frame says their language's version is missing.
  */
 function wordingIn(
   template: EditableTemplate,
   v: EventEmail,
   lang: string,
-): { wording: Wording; fallback: string | null } {
+): { wording: Wording; language: string; note: boolean } {
+  const wanted = wantedOf(v);
   if (v.wording) {
-    const shown = textFor(lang, v.default_language ?? 'en', v.wording, v.wording_translations, [
+    const shown = textFor(wanted, v.default_language ?? 'en', v.wording, v.wording_translations, [
       'subject',
       'body',
     ]);
-    return { wording: shown.text, fallback: shown.fallback ? shown.language : null };
+    return { wording: shown.text, language: shown.language, note: shown.fallback && lang === wanted };
   }
   return {
     wording: {
       subject: rawText(lang, `email.${template}.subject`),
       body: rawText(lang, `email.${template}.body`),
     },
-    fallback: null,
+    language: lang,
+    note: false,
   };
 }
 
@@ -98,14 +117,14 @@ export function renderWording(
   url: string,
 ): Rendered {
   const v = withBrand(email);
-  const lang = langOf(v);
-  const { wording, fallback } = wordingIn(template, v, lang);
+  const lang = langOf(template, v);
+  const { wording, language, note: noted } = wordingIn(template, v, lang);
   const t = translator(lang);
   const all = { ...values, event_name: v.event.name, support_email: v.event.support_email };
   const label = rawText(lang, `email.${template}.link`);
   const parts = paragraphs(wording.body);
   const hasLink = parts.some((p) => /\{\{\s*link\s*\}\}/.test(p));
-  const note = fallback ? t('frame.fallback_note', { language: languageInfo(fallback).name }) : null;
+  const note = noted ? t('frame.fallback_note', { language: languageInfo(language).name }) : null;
   if (!hasLink) parts.push('{{link}}');
   const subject = fill(wording.subject, all).replace(/\s+/g, ' ').trim();
   const text = parts.map((p) => (isLinkParagraph(p) ? `${label}:\n${url}` : fill(p, { ...all, link: url })));
@@ -118,15 +137,14 @@ export function renderWording(
           .split(MARK)
           .join(`<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`),
   );
+  if (language !== lang) {
+    // The organiser's words are in another language than the frame: mark them up (and say so when
+    // the reader's own language was missing).
+    html.splice(0, html.length, ...html.map((p) => `<span${langAttributes(language)}>${p}</span>`));
+  }
   if (note) {
-    // The organiser's words are in another language than the frame: say so, and mark them up.
     text.unshift(note);
-    html.splice(
-      0,
-      html.length,
-      `<em>${escapeHtml(note)}</em>`,
-      ...html.map((p) => `<span lang="${fallback}">${p}</span>`),
-    );
+    html.unshift(`<em>${escapeHtml(note)}</em>`);
   }
   return {
     subject,
@@ -139,7 +157,10 @@ export function invitationTemplate(v: InvitationVars): Rendered {
   return renderWording(
     'invitation',
     v,
-    { first_name: v.first_name, expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf(v)) },
+    {
+      first_name: v.first_name,
+      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf('invitation', v)),
+    },
     v.accept_url,
   );
 }
@@ -151,14 +172,16 @@ export function guardianInvitationTemplate(v: GuardianInvitationVars): Rendered 
     {
       participant_name: v.participant_name,
       guardian_name: v.guardian_name,
-      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf(v)),
+      expires_at: formatWhen(v.expires_at, v.event?.timezone ?? 'UTC', langOf('guardian_invitation', v)),
     },
     v.portal_url,
   );
   if (!v.reminder) return rendered;
   return {
     ...rendered,
-    subject: translator(langOf(v))('email.reminder_subject', { subject: rendered.subject }),
+    subject: translator(langOf('guardian_invitation', v))('email.reminder_subject', {
+      subject: rendered.subject,
+    }),
   };
 }
 
@@ -166,7 +189,10 @@ export function registrationReminderTemplate(v: RegistrationReminderVars): Rende
   return renderWording(
     'registration_reminder',
     v,
-    { first_name: v.first_name, closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC', langOf(v)) },
+    {
+      first_name: v.first_name,
+      closes_at: formatWhen(v.closes_at, v.event?.timezone ?? 'UTC', langOf('registration_reminder', v)),
+    },
     v.continue_url,
   );
 }

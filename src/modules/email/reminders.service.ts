@@ -18,7 +18,7 @@ import type { Deps } from '../../deps.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { sendGuardianInvitations } from '../registration/invitations/guardian-invitations.js';
 import { queueEmail } from './email.service.js';
-import { eventEmailContext } from './event-email.js';
+import { eventEmailContext, recipientLanguage } from './event-email.js';
 
 export const GUARDIAN_RESEND_AFTER_DAYS = 3;
 export type ReminderKind = 'guardian_resend' | 'guardian_renew' | 'close_7d' | 'close_2d';
@@ -172,7 +172,7 @@ async function remindParticipants(deps: Deps): Promise<number> {
         vars: {
           ...context,
           first_name: r.first_name,
-          lang: r.language ?? context.default_language ?? null,
+          lang: recipientLanguage(context, r.language),
           continue_url: `${base}/register/${r.registration_id}`,
           closes_at: r.closes_at,
         },

@@ -4,7 +4,7 @@
  * it was not you.
  */
 import { htmlTranslator, translator } from '../../lib/i18n/index.js';
-import { layout } from './layout.js';
+import { emailShownLanguage, layout } from './layout.js';
 import type { Rendered } from './templates.js';
 
 export function signInCodeTemplate(v: {
@@ -13,7 +13,7 @@ export function signInCodeTemplate(v: {
   name?: string | null;
   lang?: string;
 }): Rendered {
-  const lang = v.lang ?? 'en';
+  const lang = emailShownLanguage('sign_in_code', v.lang);
   const t = translator(lang);
   const th = htmlTranslator(t);
   const hello = (tr: typeof t) =>

@@ -10,7 +10,7 @@ import { one } from '../../../db/rows.js';
 import type { Deps } from '../../../deps.js';
 import { normalizeEmail } from '../../../lib/identifiers.js';
 import { queueEmail } from '../../email/email.service.js';
-import { eventEmailContext } from '../../email/event-email.js';
+import { eventEmailContext, recipientLanguage } from '../../email/event-email.js';
 import { newToken } from './invitations.service.js';
 
 export const GUARDIAN_INVITE_DAYS = 7;
@@ -92,7 +92,7 @@ export async function sendGuardianInvitations(
         ...context,
         participant_name: g.participant_name,
         guardian_name: g.name,
-        lang: g.language ?? context.default_language ?? null,
+        lang: recipientLanguage(context, g.language),
         portal_url: `${base}/guardian/accept?token=${token}`,
         expires_at: expiresAt,
         ...(opts.reminder ? { reminder: true } : {}),
