@@ -94,7 +94,7 @@ const wasm: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } = Reflec
 /**
  * PGlite's WebAssembly (9 MB), compiled once per process and handed to every worker (a compiled
  * module is shared between threads, machine code included). A worker that compiled it itself spent
- * ~0.7 s of CPU on each start (V8 compiles it, then optimises it again in the background), which a
+ * ~1 s of CPU on each start (V8 compiles it, then optimises it again in the background), which a
  * process that opens the embedded database many times (the test suite: once per test file) paid
  * every time.
  */
