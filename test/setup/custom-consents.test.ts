@@ -224,4 +224,29 @@ describe('custom consent documents', () => {
       await query(env, `SELECT id FROM event_consent_documents WHERE consent_type = 'trip_photos'`),
     ).toEqual([]);
   });
+  it('staff pages name a custom document by its title: table filter, overview count, participant page', async () => {
+    const adult = env.w.regs.adultA.id;
+    await query(env, `UPDATE registrations SET status = 'in_progress', submitted_at = now() WHERE id = $1`, [
+      adult,
+    ]);
+    const added = await docs('POST', '', {
+      title: 'Kayak (safety) rules',
+      body: 'Wear a vest.',
+      required: true,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const type = added.json().consent_document.consent_type as string;
+    const browser = await signedInBrowser(env.t.deps, env.w.users.eventAdmin.id);
+    const table = await getPage(env.t.app, browser, `/staff/events/${A()}/participants`);
+    expect(table.body).toContain(`<option value="${type}">Kayak (safety) rules</option>`);
+    const filtered = await getPage(env.t.app, browser, `/staff/events/${A()}/participants?consent=${type}`);
+    expect(filtered.statusCode).toBe(200);
+    expect(filtered.body).toContain(`/participants/${adult}"`);
+    const overview = await getPage(env.t.app, browser, `/staff/events/${A()}`);
+    expect(overview.body).toContain('Consents outstanding (Kayak (safety) rules)');
+    expect(overview.body).not.toContain(type.replace(/_/g, ' '));
+    const record = await getPage(env.t.app, browser, `/staff/events/${A()}/participants/${adult}`);
+    expect(record.body).toContain('Kayak (safety) rules');
+    expect(record.body).not.toContain(type.replace(/_/g, ' '));
+  });
 });

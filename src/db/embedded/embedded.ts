@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import lockfile from 'proper-lockfile';
+import { errorCode } from '../../lib/narrow.js';
 
 export class DataDirLockedError extends Error {}
 
@@ -41,7 +42,7 @@ export function lockOwnerIsGone(dir: string): boolean {
     process.kill(owner.pid, 0); // signal 0: only checks that the process exists
     return false;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    return errorCode(error) === 'ESRCH';
   }
 }
 
@@ -53,7 +54,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
     release = await lockfile.lock(dir, options);
   } catch (error) {
     // ENOTEMPTY: proper-lockfile found the lock stale (15 s) but cannot remove it with owner.json inside.
-    const stale = (error as NodeJS.ErrnoException).code === 'ENOTEMPTY';
+    const stale = errorCode(error) === 'ENOTEMPTY';
     if (!stale && !lockOwnerIsGone(dir)) {
       throw new DataDirLockedError(
         `The data folder ${dir} is in use by another Muster process. Stop it first, or set ` +

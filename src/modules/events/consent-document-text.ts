@@ -14,7 +14,7 @@ import {
   defaultConsentDocument,
   defaultConsentTranslations,
 } from './consent-defaults.js';
-import { DOCUMENT_NOT_FOUND } from './consent-documents.service.js';
+import { currentRows, DOCUMENT_NOT_FOUND } from './consent-documents.service.js';
 
 /**
  * The titles the pages list a registration's consents under: per consent id, the title of the
@@ -27,6 +27,20 @@ export async function consentTitlesOf(
 ): Promise<Map<number, string>> {
   const titles = new Map<number, string>();
   for (const id of consentIds) titles.set(id, (await consentDocumentText(db, id, lang)).title);
+  return titles;
+}
+
+/**
+ * Every consent document of the event as type → title, for staff pages' lists, counts and filters:
+ * the three built-in types under their built-in titles, then the event's custom documents in the
+ * order they were added, under their current version's title (docs/decisions.md "Custom consent
+ * documents").
+ */
+export async function eventConsentTitles(db: Tx, eventId: number): Promise<Map<string, string>> {
+  const titles = new Map(CONSENT_DOCUMENT_TYPES.map((type) => [type, consentTitle(type)]));
+  const custom = (await currentRows(db, eventId)).filter((row) => row.required !== null);
+  custom.sort((a, b) => Number(a.first_id) - Number(b.first_id));
+  for (const row of custom) titles.set(row.consent_type, row.title);
   return titles;
 }
 

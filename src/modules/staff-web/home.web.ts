@@ -19,6 +19,7 @@ import { RESEND_LABEL, resendableGuardians } from '../dashboard/guardian-links.r
 import { staffHome } from '../dashboard/home.service.js';
 import { eventOverview } from '../dashboard/overview.service.js';
 import { consentTitle } from '../events/consent-defaults.js';
+import { eventConsentTitles } from '../events/consent-document-text.js';
 import { listSeries } from '../events/series.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { localTime, STATUS_LABELS } from './format.js';
@@ -83,6 +84,7 @@ export function homePages(web: Api, deps: Deps): void {
       const invitations = may(access, 'invitations.manage')
         ? await pendingInvitationCounts(ctx.db, id)
         : null;
+      const titles = await eventConsentTitles(ctx.db, id);
       return reply.page(200, 'staff/overview', {
         title: access.event.name,
         event: access.event,
@@ -91,7 +93,7 @@ export function homePages(web: Api, deps: Deps): void {
         // Counts link to the participants table only for callers who may open it.
         tableLinks: may(access, 'participants.list'),
         labels: STATUS_LABELS,
-        consentTitle: (type: string) => consentTitle(type),
+        consentTitle: (type: string) => titles.get(type) ?? consentTitle(type),
         time: (iso: string | null) => localTime(iso, access.event.timezone),
         guardians: guardians?.slice(0, GUARDIANS_LISTED).map((g) => ({ ...g, label: RESEND_LABEL[g.state] })),
         moreGuardians: (guardians?.length ?? 0) > GUARDIANS_LISTED,

@@ -13,10 +13,11 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
+import { keysOf } from '../../lib/narrow.js';
 import { formatPhone } from '../../lib/phone.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
-import { CONSENT_DOCUMENT_TYPES, consentTitle } from '../events/consent-defaults.js';
+import { eventConsentTitles } from '../events/consent-document-text.js';
 import { listGroups } from '../groups/groups.service.js';
 import { listPendingInvitations } from '../registration/invitations/pending.service.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -53,7 +54,7 @@ export function tableQuery(raw: RawQuery): TableQuery {
   return query as TableQuery;
 }
 
-const KEYS = Object.keys(TableQuerySchema.properties) as (keyof TableQuery)[];
+const KEYS: (keyof TableQuery)[] = keysOf(TableQuerySchema.properties);
 
 /** `base?query` with `changes` applied, keys in the form's order (page 1 is left out). */
 export function tableHref(base: string, query: TableQuery, changes: Partial<TableQuery> = {}): string {
@@ -150,7 +151,7 @@ export function participantsPages(web: Api, deps: Deps): void {
         selection,
         base,
         labels: STATUS_LABELS,
-        consents: CONSENT_DOCUMENT_TYPES.map((type) => [type, consentTitle(type)]),
+        consents: [...(await eventConsentTitles(ctx.db, event.id))],
         href: (changes: Partial<TableQuery>) => tableHref(base, table.query, changes),
         time: (iso: string | null) => localTime(iso, event.timezone),
         phone: formatPhone,

@@ -1,11 +1,13 @@
 import type { Deps, UserEventCtx } from '../../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../../http/authorize.js';
+import { entryOf } from '../../../lib/narrow.js';
 import {
   type HistoryFilter,
   historySectionsFor,
   registrationHistory,
 } from '../../audit/registration-history.service.js';
 import { RESEND_LABEL, resendableGuardians } from '../../dashboard/guardian-links.repo.js';
+import { eventConsentTitles } from '../../events/consent-document-text.js';
 import { listNotes } from '../../notes/notes.service.js';
 import { getParticipant } from '../../participants/participants.service.js';
 import { registrantInvitation } from '../../registration/invitations/registrant-invite.service.js';
@@ -121,15 +123,15 @@ export async function pageData(ctx: PageCtx, pe: string, detail: Json, filter: H
     path: participantPath(event.id, pe),
     detail,
     status,
-    statusText: STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status,
-    statusHint: STATUS_HINTS[status as keyof typeof STATUS_HINTS] ?? '',
+    statusText: entryOf(STATUS_LABELS, status) ?? status,
+    statusHint: entryOf(STATUS_HINTS, status) ?? '',
     guardianLinks: await guardianLinks(ctx, Number(pe), status),
     invitation: await invitationState(ctx, Number(pe), status),
     time,
     summary: summaryRows(detail),
     sections: STAFF_SECTIONS.map((s) => sectionView(ctx, s.key, detail)).filter((s) => s !== null),
     editLocked: !editableStatus(status) && may(ctx.access, 'participants.edit'),
-    statusBlocks: statusBlocks(detail),
+    statusBlocks: statusBlocks(detail, await eventConsentTitles(ctx.db, event.id)),
     lifecycle: lifecycleActions(ctx, status),
     notes: notes.map((n) => ({
       ...n,

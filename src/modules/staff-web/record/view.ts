@@ -179,11 +179,14 @@ export function sectionBlocks(section: Section, detail: Json): Block[] {
   return rows.length > 0 ? [{ kind: 'dl', rows }] : [];
 }
 
-/** Consents, scans by context: the record's status tables. */
-export function statusBlocks(detail: Json): Block[] {
+/**
+ * Consents, scans by context: the record's status tables. `titles`: the event's documents by type
+ * (custom ones under their own title; `eventConsentTitles`).
+ */
+export function statusBlocks(detail: Json, titles: ReadonlyMap<string, string> = new Map()): Block[] {
   const consents = ((detail.consents ?? []) as Json[]).map((c) => ({
     ...c,
-    consent_type: consentTitle(String(c.consent_type)),
+    consent_type: titles.get(String(c.consent_type)) ?? consentTitle(String(c.consent_type)),
   }));
   return [
     tableOf(
