@@ -7,7 +7,7 @@ import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Visibility } from '../src/access/policy.js';
 import type { Tx } from '../src/db/client.js';
-import { syncWatermark } from '../src/db/watermark.js';
+import { syncWatermarkSql } from '../src/db/watermark.js';
 import {
   batchSql,
   listIdsSql,
@@ -40,14 +40,8 @@ export async function captureSql(fn: (db: Tx) => Promise<unknown>): Promise<Stat
   return seen;
 }
 
-async function captureOne(fn: (db: Tx) => Promise<unknown>): Promise<Statement> {
-  const [first, ...rest] = await captureSql(fn);
-  if (!first || rest.length > 0) throw new Error('expected exactly one captured statement');
-  return first;
-}
-
 /** The sync high-water-mark query of the list endpoint (column `hw`, ISO text). */
-export const watermarkStatement = () => captureOne((db) => syncWatermark(db));
+export const watermarkStatement = async (): Promise<Statement> => filled(syncWatermarkSql(), {});
 
 /** A prepared repo statement (placeholders) with its values, as text + positional parameters. */
 function filled(query: SQL, values: Record<string, unknown>): Statement {
@@ -56,8 +50,8 @@ function filled(query: SQL, values: Record<string, unknown>): Statement {
 }
 
 /**
- * The list endpoint's first statement, exactly as listParticipantIds runs it (column `id`): the
- * rows of the list; with `updatedSince` it must read only the changed rows (delta-plan.ts).
+ * The ids of the list, exactly as the list endpoint's first statement (listParticipantsHead) reads
+ * them in its CTE (column `id`): the rows of the list; with `updatedSince` it must read only the changed rows (delta-plan.ts).
  */
 export const listStatement = (eventId: number, watermark: string, updatedSince?: string) =>
   filled(listIdsSql(updatedSince !== undefined), { event: eventId, watermark, since: updatedSince });

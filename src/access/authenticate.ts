@@ -17,9 +17,11 @@ import {
   seriesRoles,
   users,
 } from '../db/schema/index.js';
+import { SYNC_HIGH_WATER_SQL } from '../db/watermark.js';
 import { batcherPer } from '../lib/batcher.js';
 import { unauthorized } from '../lib/errors.js';
 import { classifySecret } from '../lib/secrets.js';
+import { isoSqlText } from '../lib/time.js';
 import type { EventRole, Roles, SeriesRole } from './policy.js';
 import type { Principal, PrincipalUser } from './principal.js';
 import type { EventRef, EventRow } from './resolve.js';
@@ -55,26 +57,35 @@ export async function authenticate(db: Tx, token: string | undefined, now = new 
  * such as POST /events/{e}/scans), for mobile tokens; undefined for any other kind of secret (the
  * caller then runs the separate lookups). Throws the same 401s as authenticate(); `event` is null
  * when no event matches `event`, and the caller keeps the check order (401, then 403
- * kind/scope, then 404, then 403 reach).
+ * kind/scope, then 404, then 403 reach). With `withWatermark`, the same statement also reads the
+ * sync high-water mark (db/watermark.ts) as `watermark`: it is read before any statement of the
+ * request's handler, which is all the mark needs (docs/performance.md "Delta sync").
  */
 export async function authenticateWithEvent(
   db: Tx,
   token: string | undefined,
   event: EventRef,
   now = new Date(),
-): Promise<{ principal: Principal; event: EventRow | null; roles: Roles } | undefined> {
+  withWatermark = false,
+): Promise<{ principal: Principal; event: EventRow | null; roles: Roles; watermark?: string } | undefined> {
   if (!token) throw unauthorized();
   const secret = classifySecret(token);
   if (!secret) throw unauthorized();
   if (secret.kind !== 'mobile') return undefined;
-  const row = await mobileLookup(db, event.by)({ digest: secret.digest, event: event.value });
+  const row = await mobileLookup(
+    db,
+    `${event.by}${withWatermark ? ':w' : ''}` as LookupKey,
+  )({
+    digest: secret.digest,
+    event: event.value,
+  });
   const principal = mobilePrincipal(row, now);
   if (!principal) throw unauthorized();
   const roles: Roles = {
     event: new Set(JSON.parse(row!.eventRoles ?? '[]') as EventRole[]),
     series: new Set(JSON.parse(row!.seriesRoles ?? '[]') as SeriesRole[]),
   };
-  return { principal, event: row!.event, roles };
+  return { principal, event: row!.event, roles, ...(row!.hw ? { watermark: row!.hw } : {}) };
 }
 
 /** What a mobile token's principal is built from. */
@@ -90,12 +101,13 @@ const liveMobileToken = (digest: string | Placeholder) =>
 /**
  * The mobile tokens with the path's events and the users' roles on them (authenticateWithEvent),
  * for several requests in one statement: one prepared statement per way of naming the event
- * (db/prepared.ts); values: `digests` and `events`, two arrays of equal length. Row `i` (from 1)
- * answers the i-th pair; a pair whose token is unknown or revoked has no row.
+ * (db/prepared.ts), with or without the sync high-water mark (column `hw`, the same for every
+ * row); values: `digests` and `events`, two arrays of equal length. Row `i` (from 1) answers the
+ * i-th pair; a pair whose token is unknown or revoked has no row.
  */
-function mobileQuery(by: EventRef['by']) {
+function mobileQuery(by: EventRef['by'], withWatermark: boolean) {
   const eventType = sql.raw(by === 'id' ? 'integer' : by === 'uuid' ? 'uuid' : 'text');
-  return prepared(`auth_mobile_events_${by}`, (db, name) =>
+  return prepared(`auth_mobile_events_${by}${withWatermark ? '_hw' : ''}`, (db, name) =>
     db
       .select({
         i: sql<number>`x.i::int`,
@@ -106,6 +118,7 @@ function mobileQuery(by: EventRef['by']) {
           WHERE er.user_id = ${users.id} AND er.event_id = ${events.id})`,
         seriesRoles: sql<string | null>`(SELECT json_agg(sr.role)::text FROM ${seriesRoles} sr
           WHERE sr.user_id = ${users.id} AND sr.series_id = ${events.seriesId})`,
+        hw: withWatermark ? sql<string>`${sql.raw(isoSqlText(SYNC_HIGH_WATER_SQL))}` : sql<null>`NULL::text`,
       })
       .from(mobileTokens)
       .innerJoin(
@@ -119,7 +132,16 @@ function mobileQuery(by: EventRef['by']) {
       .prepare(name as string),
   );
 }
-const mobileWithEvents = { id: mobileQuery('id'), uuid: mobileQuery('uuid'), slug: mobileQuery('slug') };
+/** How a lookup names its event, and `:w` when it also reads the sync high-water mark. */
+type LookupKey = EventRef['by'] | `${EventRef['by']}:w`;
+const mobileWithEvents: Record<LookupKey, ReturnType<typeof mobileQuery>> = {
+  id: mobileQuery('id', false),
+  uuid: mobileQuery('uuid', false),
+  slug: mobileQuery('slug', false),
+  'id:w': mobileQuery('id', true),
+  'uuid:w': mobileQuery('uuid', true),
+  'slug:w': mobileQuery('slug', true),
+};
 
 interface MobileEventRow extends MobileRow {
   /** The position (from 1) of the lookup this row answers. */
@@ -127,6 +149,8 @@ interface MobileEventRow extends MobileRow {
   event: EventRow | null;
   eventRoles: string | null;
   seriesRoles: string | null;
+  /** The sync high-water mark (ISO 8601), read by the `:w` statements only. */
+  hw: string | null;
 }
 type MobileEventLookup = { digest: string; event: EventRef['value'] };
 
@@ -135,20 +159,18 @@ type MobileEventLookup = { digest: string; event: EventRef['value'] };
  * event): each request's token is still looked up after the request arrived, so a revoked or
  * expired token is refused at once; requests that arrive together share one round trip.
  */
-const mobileLookup = batcherPer<Tx, EventRef['by'], MobileEventLookup, MobileEventRow | undefined>(
-  (db, by) => ({
-    maxBatch: 100,
-    maxInFlight: 1,
-    async run(batch) {
-      const rows = (await mobileWithEvents[by](db).execute({
-        digests: batch.map((call) => call.input.digest),
-        events: batch.map((call) => call.input.event),
-      })) as MobileEventRow[];
-      const byIndex = new Map(rows.map((row) => [row.i, row]));
-      for (const [k, call] of batch.entries()) call.resolve(byIndex.get(k + 1));
-    },
-  }),
-);
+const mobileLookup = batcherPer<Tx, LookupKey, MobileEventLookup, MobileEventRow | undefined>((db, by) => ({
+  maxBatch: 100,
+  maxInFlight: 1,
+  async run(batch) {
+    const rows = (await mobileWithEvents[by](db).execute({
+      digests: batch.map((call) => call.input.digest),
+      events: batch.map((call) => call.input.event),
+    })) as MobileEventRow[];
+    const byIndex = new Map(rows.map((row) => [row.i, row]));
+    for (const [k, call] of batch.entries()) call.resolve(byIndex.get(k + 1));
+  },
+}));
 
 interface MobileRow {
   id: number;

@@ -44,6 +44,11 @@ export interface AccessContext {
   registration?: OwnRegistration;
   roles: Roles;
   visibility: Visibility;
+  /**
+   * The sync high-water mark (ISO 8601), when the route asked for it and the credential's lookup
+   * read it in the same statement (mobile tokens on an event path); else the handler reads it.
+   */
+  watermark?: string;
 }
 
 /** An action on an event (`{event_id}`): the event row is resolved. */
@@ -120,13 +125,16 @@ export async function authorize<A extends Action>(
   token: string | undefined,
   params: Record<string, string | undefined>,
   onAuthenticated?: (principal: Principal) => void,
+  opts: { watermark?: boolean } = {},
 ): Promise<AccessFor<A>> {
   const rule: ActionRule = actions[action];
   // An event path target is fetched with a mobile token's lookup, in one statement; the checks
   // below still run in the order 401 → 403 kind/scope → 404.
   const eventTarget = rule.target === 'event:id' || rule.target === 'event:slug';
   const ref = eventTarget ? eventRef(params.event_id ?? '', rule.target === 'event:slug') : null;
-  const combined = ref ? await authenticateWithEvent(db, token, ref) : undefined;
+  const combined = ref
+    ? await authenticateWithEvent(db, token, ref, new Date(), opts.watermark === true)
+    : undefined;
   const principal = combined?.principal ?? (await authenticate(db, token));
   onAuthenticated?.(principal);
   checkCredentialKind(rule, principal);
@@ -188,6 +196,7 @@ export async function authorize<A extends Action>(
     ...(registration ? { registration } : {}),
     roles,
     visibility: visibilityFor(principal, roles),
+    ...(combined?.watermark ? { watermark: combined.watermark } : {}),
   };
   return access as AccessFor<A>;
 }

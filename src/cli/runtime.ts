@@ -9,6 +9,7 @@ import { openDatabase, type Tx } from '../db/client.js';
 import { DataDirLockedError } from '../db/embedded/embedded.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { ApiError } from '../lib/errors.js';
+import { errorCode, errorMessage } from '../lib/narrow.js';
 import { SecretKeyError } from '../lib/sealed.js';
 
 /** What a command prints: `json` with --json, otherwise `text` (lines joined with newlines). */
@@ -65,16 +66,16 @@ export function describeError(error: unknown): { message: string; expected: bool
   }
   if (error instanceof CliError || error instanceof SecretKeyError)
     return { message: error.message, expected: true };
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && CONNECTION_CODES.has(code)) {
+  const code = errorCode(error);
+  if (code !== undefined && CONNECTION_CODES.has(code)) {
     return {
-      message: `Cannot connect to the database (DATABASE_URL): ${(error as Error).message}`,
+      message: `Cannot connect to the database (DATABASE_URL): ${errorMessage(error)}`,
       expected: true,
     };
   }
   if (code === 'EADDRINUSE' || code === 'EACCES') {
     return {
-      message: `Cannot listen: ${(error as Error).message} (set PORT or HOST to another value)`,
+      message: `Cannot listen: ${errorMessage(error)} (set PORT or HOST to another value)`,
       expected: true,
     };
   }

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { isoSqlText } from '../lib/time.js';
 import type { Tx } from './client.js';
+import { preparedSql } from './prepared.js';
 import { one } from './rows.js';
 
 /**
@@ -27,6 +28,17 @@ export const SYNC_HIGH_WATER_SQL = `least(clock_timestamp() - interval '1 millis
  * millisecond are sent twice instead, which clients merge).
  */
 export async function syncWatermark(db: Tx): Promise<string> {
-  const res = await db.execute<{ hw: string }>(sql.raw(`SELECT ${isoSqlText(SYNC_HIGH_WATER_SQL)} AS hw`));
+  const res = await watermarkStatement(db).execute();
   return one(res.rows).hw;
+}
+/** The statement of syncWatermark() (column `hw`, ISO 8601 text). */
+export const syncWatermarkSql = () => sql.raw(`SELECT ${isoSqlText(SYNC_HIGH_WATER_SQL)} AS hw`);
+const watermarkStatement = preparedSql<{ hw: string }>('sync_watermark', syncWatermarkSql);
+
+/**
+ * The mark the request's gate already read with its credential (access.watermark, route config
+ * `syncWatermark`), else syncWatermark(db). Either way it is read before the handler's statements.
+ */
+export async function requestWatermark(db: Tx, access: { watermark?: string }): Promise<string> {
+  return access.watermark ?? (await syncWatermark(db));
 }

@@ -33,7 +33,7 @@ type Params = Record<string, string | undefined>;
 
 export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
-    const { action, credential = 'bearer' } = request.routeOptions.config;
+    const { action, credential = 'bearer', syncWatermark } = request.routeOptions.config;
     if (!action || credential !== 'bearer') return;
     // The refresh hint goes on every response once the token is known, denials included (docs/decisions.md "Credentials and roles").
     request.access = await authorize(
@@ -46,6 +46,7 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
           reply.header('X-Token-Refresh-Recommended', 'true');
         }
       },
+      { watermark: syncWatermark === true },
     );
   });
   app.addHook('preHandler', async (request) => {

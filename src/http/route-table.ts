@@ -25,6 +25,11 @@ declare module 'fastify' {
     credential?: CredentialSource;
     /** A `session_cookie` page that also serves signed-out visitors (no context then). */
     optionalSession?: boolean;
+    /**
+     * The handler pages up to the sync high-water mark (db/watermark.ts): the gate reads it in the
+     * credential's own statement when it can (`access.watermark`; mobile tokens on an event path).
+     */
+    syncWatermark?: boolean;
     public?: 'none' | 'signature';
   }
   interface FastifyInstance {

@@ -13,6 +13,7 @@
 import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { ChatConfig } from '../config.js';
+import { errorCode, numberProp, propOf, stringProp } from '../lib/narrow.js';
 
 export const CLIENT_RETRIES = 2;
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -127,27 +128,27 @@ const RATE_LIMIT_MESSAGE = /rate limit was exceeded.*retry-after: (\d+)/i;
 
 /** Maps what `sendDirect` threw to permanent / transient / rate-limited, with a short reason. */
 export function classifyChatError(error: unknown): ChatFailure {
-  const e = error as { code?: string; data?: { error?: string }; statusCode?: number; message?: string };
   if (error instanceof ChatProtocolError) return { kind: 'permanent', reason: error.message };
-  if (e.code === 'slack_webapi_platform_error') {
-    const code = e.data?.error ?? 'unknown_error';
+  const errorKind = errorCode(error);
+  if (errorKind === 'slack_webapi_platform_error') {
+    const code = stringProp(propOf(error, 'data'), 'error') ?? 'unknown_error';
     return TRANSIENT_ERRORS.has(code)
       ? { kind: 'transient', reason: code }
       : { kind: 'permanent', reason: code };
   }
-  if (e.code === 'slack_webapi_http_error') {
-    const status = e.statusCode ?? 0;
+  if (errorKind === 'slack_webapi_http_error') {
+    const status = numberProp(error, 'statusCode') ?? 0;
     const reason = `http_${status}`;
     return status >= 500 || status === 408 ? { kind: 'transient', reason } : { kind: 'permanent', reason };
   }
-  if (e.code === 'slack_webapi_rate_limited_error') {
-    const seconds = (error as { retryAfter?: number }).retryAfter ?? 30;
+  if (errorKind === 'slack_webapi_rate_limited_error') {
+    const seconds = numberProp(error, 'retryAfter') ?? 30;
     return { kind: 'rate_limited', reason: 'ratelimited', retryAfterMs: seconds * 1000 };
   }
-  const match = RATE_LIMIT_MESSAGE.exec(e.message ?? '');
+  const match = RATE_LIMIT_MESSAGE.exec(stringProp(error, 'message') ?? '');
   if (match) return { kind: 'rate_limited', reason: 'ratelimited', retryAfterMs: Number(match[1]) * 1000 };
   return {
     kind: 'transient',
-    reason: e.code === 'slack_webapi_request_error' ? 'network_error' : 'unknown_error',
+    reason: errorKind === 'slack_webapi_request_error' ? 'network_error' : 'unknown_error',
   };
 }

@@ -11,6 +11,7 @@
  * in an error message.
  */
 import type { EsignConfig } from '../config.js';
+import { errorName } from '../lib/narrow.js';
 
 export interface EsignSigner {
   role: 'participant' | 'guardian';
@@ -78,7 +79,7 @@ export function createDocuSealClient(config: EsignConfig, opts: { timeoutMs?: nu
           signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
         });
       } catch (error) {
-        throw new EsignTransientError(`E-signature provider unreachable: ${(error as Error).name}`);
+        throw new EsignTransientError(`E-signature provider unreachable: ${errorName(error)}`);
       }
       if (response.status === 429 || response.status >= 500)
         throw new EsignTransientError(`E-signature provider answered ${response.status}`);

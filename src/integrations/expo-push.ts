@@ -7,6 +7,7 @@
  * it cannot follow Muster's validated configuration (MUSTER_EXPO_PUSH_URL) or a per-test fake
  * server; the protocol itself is one POST. Message bodies and the access token are never logged.
  */
+import { errorMessage } from '../lib/narrow.js';
 
 export const EXPO_CHUNK_LIMIT = 100;
 
@@ -49,7 +50,7 @@ async function postExpo(config: ExpoPushConfig, path: string, body: unknown): Pr
       signal: AbortSignal.timeout(config.timeoutMs ?? 15_000),
     });
   } catch (error) {
-    throw new ExpoTransientError(`Expo push request failed: ${(error as Error).message}`);
+    throw new ExpoTransientError(`Expo push request failed: ${errorMessage(error)}`);
   }
   const text = await response.text();
   if (response.status === 429 || response.status >= 500) {

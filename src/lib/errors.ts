@@ -2,6 +2,7 @@
  * The one error type of the API (architecture: "one error type, one handler"). Services throw
  * ApiError; the HTTP error handler turns it into `{error, ...extra}` with its status.
  */
+import { numberProp, propOf, stringProp } from './narrow.js';
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
@@ -28,9 +29,9 @@ export const conflict = (message: string, extra: Record<string, unknown> = {}) =
 export function pgErrorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
+    const code = stringProp(current, 'code');
+    if (code !== undefined && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = propOf(current, 'cause');
   }
   return undefined;
 }
@@ -54,12 +55,11 @@ export const isBadTextError = (error: unknown): boolean => BAD_TEXT_SQLSTATES.ha
  */
 export function httpStatusOf(error: unknown): number {
   if (error instanceof ApiError) return error.statusCode;
-  const e = (error ?? {}) as { validation?: unknown; code?: unknown; statusCode?: unknown };
-  if (e.validation) return 422;
-  const code = typeof e.code === 'string' ? e.code : '';
+  if (propOf(error, 'validation')) return 422;
+  const code = stringProp(error, 'code') ?? '';
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 413;
   if (code.startsWith('FST_ERR_CTP') || error instanceof SyntaxError) return 400;
   if (isBadTextError(error)) return 422;
-  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  const status = numberProp(error, 'statusCode') ?? 500;
   return status >= 400 && status <= 599 ? status : 500;
 }

@@ -13,6 +13,7 @@
  *   as `United Kingdom`) into a region code, or null when it names none.
  */
 import libphonenumber from 'google-libphonenumber';
+import { isOneOf } from './narrow.js';
 
 const { PhoneNumberUtil, PhoneNumberFormat } = libphonenumber;
 const util = PhoneNumberUtil.getInstance();
@@ -55,7 +56,7 @@ export function regionOf(country: string | null | undefined): string | null {
   if (!text) return null;
   if (/^[A-Za-z]{2}$/.test(text)) {
     const code = text.toUpperCase();
-    return (util.getSupportedRegions() as string[]).includes(code) ? code : null;
+    return isOneOf(util.getSupportedRegions(), code) ? code : null;
   }
   return names().get(text.toLowerCase()) ?? null;
 }

@@ -8,11 +8,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncWatermark } from '../../src/db/watermark.js';
 import { isoSql, isoTimestamp } from '../../src/lib/time.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { get, startTestApp, type TestApp } from '../support/app.js';
+import { buildWorld, type World } from '../support/world.js';
 
 let t: TestApp;
+let w: World;
 beforeAll(async () => {
   t = await startTestApp();
+  w = await buildWorld(t.deps);
 });
 afterAll(async () => t?.close());
 
@@ -42,6 +45,34 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('sync watermark on PostgreSQL'
       await new Promise((r) => setTimeout(r, 5));
       const later = await syncWatermark(t.deps.db);
       expect(later > started.rows[0]!.now).toBe(true);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('the list read with a mobile token (mark taken in the token lookup) leaves an open write to the next delta', async () => {
+    // The list route reads the mark in the credential's own statement (route config syncWatermark).
+    const path = `/api/v1/events/${w.events.A.id}/participants`;
+    const token = w.users.admin.mobile;
+    const reg = w.regs.adultA;
+    const other = new pg.Client({ connectionString: t.deps.config.databaseUrl, options: '-c TimeZone=UTC' });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      const started = await other.query<{ now: string }>(
+        `SELECT to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
+      );
+      await other.query(`UPDATE people SET pronouns = 'they/them' WHERE id = $1`, [reg.personId]);
+      await new Promise((r) => setTimeout(r, 20));
+      const first = await get(t.app, path, token);
+      expect(first.statusCode).toBe(200);
+      const { synced_at } = first.json() as { synced_at: string };
+      expect(synced_at < started.rows[0]!.now).toBe(true);
+      await other.query('COMMIT');
+      const delta = await get(t.app, `${path}?updated_since=${encodeURIComponent(synced_at)}`, token);
+      const rows = (delta.json() as { participants: { participant_event_id: number; pronouns: string }[] })
+        .participants;
+      expect(rows.find((r) => r.participant_event_id === reg.id)?.pronouns).toBe('they/them');
     } finally {
       await other.end();
     }

@@ -1,6 +1,6 @@
 /** `muster migrate`, `muster users create`, `muster roles grant`. */
 import type { Command } from 'commander';
-import type { EventRole, SeriesRole } from '../../access/policy.js';
+import { isOneOf } from '../../lib/narrow.js';
 import {
   createUser,
   EVENT_ROLES,
@@ -14,6 +14,13 @@ import { findEvent, findSeries } from '../lookup.js';
 import { action, CliError, withDatabase } from '../runtime.js';
 
 const JSON_HELP = 'print exactly one JSON object on stdout';
+
+/** `role` when it is one of `roles`; otherwise the CLI error naming the allowed ones. */
+function roleOf<T extends string>(roles: readonly T[], role: string, scope: string): T {
+  if (!isOneOf(roles, role))
+    throw new CliError(`Unknown ${scope} role "${role}"; use one of ${roles.join(', ')}`);
+  return role;
+}
 
 export function registerAdminCommands(program: Command): void {
   program
@@ -83,17 +90,13 @@ export function registerAdminCommands(program: Command): void {
         async (_args, o) => {
           if (Boolean(o.event) === Boolean(o.series))
             throw new CliError('Give exactly one of --event or --series');
-          if (o.event && !EVENT_ROLES.includes(o.role as EventRole)) {
-            throw new CliError(`Unknown event role "${o.role}"; use one of ${EVENT_ROLES.join(', ')}`);
-          }
-          if (o.series && !SERIES_ROLES.includes(o.role as SeriesRole)) {
-            throw new CliError(`Unknown series role "${o.role}"; use one of ${SERIES_ROLES.join(', ')}`);
-          }
+          const eventRole = o.event ? roleOf(EVENT_ROLES, o.role, 'event') : undefined;
+          const seriesRole = o.series ? roleOf(SERIES_ROLES, o.role, 'series') : undefined;
           return withDatabase(async (tx) => {
             const user = await requireUserByEmail(tx, o.email);
-            if (o.event) {
+            if (o.event && eventRole) {
               const event = await findEvent(tx, o.event);
-              await grantEventRole(tx, user.id, event.id, o.role as EventRole);
+              await grantEventRole(tx, user.id, event.id, eventRole);
               await recordAudit(tx, {
                 action: 'roles.grant',
                 actorUserId: null,
@@ -113,8 +116,9 @@ export function registerAdminCommands(program: Command): void {
                 text: `Granted ${o.role} on event ${event.slug} to ${user.email}.`,
               };
             }
-            const series = await findSeries(tx, o.series!);
-            await grantSeriesRole(tx, user.id, series.id, o.role as SeriesRole);
+            if (!o.series || !seriesRole) throw new CliError('Give exactly one of --event or --series');
+            const series = await findSeries(tx, o.series);
+            await grantSeriesRole(tx, user.id, series.id, seriesRole);
             await recordAudit(tx, {
               action: 'roles.grant',
               actorUserId: null,

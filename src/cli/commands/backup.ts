@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/client.js';
 import { migrateDatabase } from '../../db/migrate.js';
+import { errorMessage } from '../../lib/narrow.js';
 import { createSealer } from '../../lib/sealed.js';
 import { type BackupResult, createBackup, scheduledName } from '../../modules/backup/backup.service.js';
 import { requestBackup } from '../../modules/backup/control.js';
@@ -60,7 +61,7 @@ export function registerBackupCommands(program: Command): void {
         let via = 'database opened by this command';
         if (!config.databaseUrl && config.dataDir !== 'memory://') {
           result = await requestBackup(config.dataDir, out).catch((error: unknown) => {
-            throw new CliError(`The running server could not take the backup: ${(error as Error).message}`);
+            throw new CliError(`The running server could not take the backup: ${errorMessage(error)}`);
           });
           if (result) via = 'taken by the running server';
         }

@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { Tx } from '../../db/client.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { classifySecret } from '../../lib/secrets.js';
 import { recordAudit } from '../../modules/audit/audit.service.js';
 import {
@@ -34,7 +35,7 @@ async function readSecret(value: string): Promise<string> {
   if (value !== '-') return value.trim();
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
@@ -92,10 +93,8 @@ export function registerRevokeCommands(program: Command): void {
       action<{ id?: number; kind?: string; secret?: string; json?: boolean }>(async (_args, o) => {
         checkTarget(o);
         if (o.id !== undefined) {
-          if (!o.kind || !(KEY_KINDS as readonly string[]).includes(o.kind)) {
-            throw new CliError(`--id needs --kind ${KEY_KINDS.join('|')}`);
-          }
-          const kind = o.kind as KeyKind;
+          const kind = o.kind;
+          if (!isOneOf(KEY_KINDS, kind)) throw new CliError(`--id needs --kind ${KEY_KINDS.join('|')}`);
           const id = o.id;
           return withDatabase(async (tx) => {
             const revoked = await revokeKey(tx, { kind, id });
@@ -135,8 +134,7 @@ export function registerRevokeCommands(program: Command): void {
         checkTarget(o);
         if (o.id !== undefined) {
           const kind = o.kind ?? 'global';
-          if (!(TOKEN_KINDS as readonly string[]).includes(kind))
-            throw new CliError(`--kind must be ${TOKEN_KINDS.join(' or ')}`);
+          if (!isOneOf(TOKEN_KINDS, kind)) throw new CliError(`--kind must be ${TOKEN_KINDS.join(' or ')}`);
           const id = o.id;
           return withDatabase(async (tx) => {
             const revoked =

@@ -8,10 +8,13 @@
  * power loss) its lock is taken over at once if that process is gone, instead of after 15 s.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import lockfile from 'proper-lockfile';
+import { errorCode } from '../../lib/narrow.js';
 
 export class DataDirLockedError extends Error {}
 
@@ -41,7 +44,7 @@ export function lockOwnerIsGone(dir: string): boolean {
     process.kill(owner.pid, 0); // signal 0: only checks that the process exists
     return false;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    return errorCode(error) === 'ESRCH';
   }
 }
 
@@ -53,7 +56,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
     release = await lockfile.lock(dir, options);
   } catch (error) {
     // ENOTEMPTY: proper-lockfile found the lock stale (15 s) but cannot remove it with owner.json inside.
-    const stale = (error as NodeJS.ErrnoException).code === 'ENOTEMPTY';
+    const stale = errorCode(error) === 'ENOTEMPTY';
     if (!stale && !lockOwnerIsGone(dir)) {
       throw new DataDirLockedError(
         `The data folder ${dir} is in use by another Muster process. Stop it first, or set ` +
@@ -78,6 +81,29 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
     rmSync(ownerPath(dir), { force: true });
     await release();
   };
+}
+
+let compiledPglite: Promise<WebAssembly.Module> | undefined;
+
+/** Node's WebAssembly global, which the ES2023 library this project compiles against does not declare. */
+const wasm: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } = Reflect.get(
+  globalThis,
+  'WebAssembly',
+);
+
+/**
+ * PGlite's WebAssembly (9 MB), compiled once per process and handed to every worker (a compiled
+ * module is shared between threads, machine code included). A worker that compiled it itself spent
+ * ~1 s of CPU on each start (V8 compiles it, then optimises it again in the background), which a
+ * process that opens the embedded database many times (the test suite: once per test file) paid
+ * every time.
+ */
+function pgliteWasm(): Promise<WebAssembly.Module> {
+  compiledPglite ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return wasm.compile(await readFile(path.join(path.dirname(entry), 'pglite.wasm')));
+  })();
+  return compiledPglite;
 }
 
 export interface EmbeddedServer {
@@ -110,6 +136,7 @@ export async function startEmbedded(
       dataDir: dataDir === 'memory://' ? dataDir : path.join(resolvedDir, 'pg'),
       maxConnections,
       snapshot: opts.snapshot,
+      wasmModule: await pgliteWasm(),
     },
   });
   try {

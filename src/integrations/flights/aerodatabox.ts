@@ -7,6 +7,7 @@
  * no such flight on that date. The key is never logged or put in an error message.
  */
 import type { FlightsConfig } from '../../lib/flights-config.js';
+import { errorName } from '../../lib/narrow.js';
 import {
   type FlightInfo,
   type FlightProvider,
@@ -106,7 +107,7 @@ export function aeroDataBox(config: FlightsConfig): FlightProvider {
           signal: AbortSignal.timeout(config.timeoutMs),
         });
       } catch (error) {
-        throw new FlightProviderError('unavailable', `flight provider unreachable: ${(error as Error).name}`);
+        throw new FlightProviderError('unavailable', `flight provider unreachable: ${errorName(error)}`);
       }
       const text = await response.text().catch(() => '');
       if (response.status === 204 || response.status === 404) return [];

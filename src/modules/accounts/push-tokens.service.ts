@@ -8,6 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { pushTokens } from '../../db/schema/index.js';
 import type { UserCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { PUSH_PLATFORMS, type PushPlatform, type RegisterPushTokenInput } from './push-tokens.schemas.js';
 
 /** `ExponentPushToken[…]` / `ExpoPushToken[…]`: printable ASCII inside the brackets. */
@@ -38,7 +39,7 @@ export async function registerPushToken(
   const recognised = recognisePushToken(input.token);
   if (!recognised) throw unprocessable(UNRECOGNISED);
   const claimed = input.platform;
-  if (claimed && (PUSH_PLATFORMS as readonly string[]).includes(claimed) && claimed !== recognised.platform) {
+  if (claimed && isOneOf(PUSH_PLATFORMS, claimed) && claimed !== recognised.platform) {
     throw unprocessable(
       `Push token format does not match platform ${claimed}: it is a ${recognised.platform} token`,
     );

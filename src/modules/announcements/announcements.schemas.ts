@@ -1,17 +1,27 @@
 /** Wire shapes of email announcements (docs/organiser-api.md). */
 import { type Static, Type } from 'typebox';
-import { registrationStatuses } from '../../db/schema/participants.js';
 import { DateTime, NullableDateTime } from '../../http/schema-helpers.js';
 import { translationsSchema } from '../languages/translations.js';
+import { RegistrationStatusSchema as Status } from '../participants/participants.schemas.js';
 
-export const AUDIENCES = ['participants', 'guardians_primary', 'guardians_all', 'staff'] as const;
-export type Audience = (typeof AUDIENCES)[number];
+const AudienceSchema = Type.Union(
+  [
+    Type.Literal('participants'),
+    Type.Literal('guardians_primary'),
+    Type.Literal('guardians_all'),
+    Type.Literal('staff'),
+  ],
+  {
+    description:
+      '`participants` (the registrations’ own addresses), `guardians_primary` / `guardians_all` (the primary / every guardian of registrations of minors: under 18 on the event’s first day), `staff` (users with a role on the event)',
+  },
+);
+export type Audience = Static<typeof AudienceSchema>;
+export const AUDIENCES: readonly Audience[] = AudienceSchema.anyOf.map((s) => s.const);
 export const MAX_SUBJECT = 200;
 export const MAX_BODY = 20_000;
 /** The statuses an audience is drawn from when `statuses` is left out: everyone still taking part. */
 export const DEFAULT_STATUSES = ['invited', 'in_progress', 'awaiting_guardian', 'complete'] as const;
-
-const Status = Type.Union(registrationStatuses.map((s) => Type.Literal(s)));
 
 const Texts = {
   subject: Type.String({ maxLength: 10_000, description: `Trimmed; 1..${MAX_SUBJECT} characters` }),
@@ -30,13 +40,7 @@ export const ComposeRequest = Type.Object(
         'The subject and message (in the event’s default language above) — each recipient gets their language’s, else the default one under a note in their language —',
       ),
     ),
-    audience: Type.Union(
-      AUDIENCES.map((a) => Type.Literal(a)),
-      {
-        description:
-          '`participants` (the registrations’ own addresses), `guardians_primary` / `guardians_all` (the primary / every guardian of registrations of minors: under 18 on the event’s first day), `staff` (users with a role on the event)',
-      },
-    ),
+    audience: AudienceSchema,
     statuses: Type.Optional(
       Type.Array(Status, {
         minItems: 1,

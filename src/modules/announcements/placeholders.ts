@@ -10,6 +10,7 @@
 import type { EventRow } from '../../access/resolve.js';
 import { unprocessable } from '../../lib/errors.js';
 import { languageInfo, translator } from '../../lib/i18n/index.js';
+import { entryOf, isOneOf } from '../../lib/narrow.js';
 import type { AudienceMember } from './audience.repo.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;
@@ -20,7 +21,7 @@ export type PlaceholderValues = Record<Placeholder, string>;
 /** 422 naming the first placeholder Muster cannot fill; `where` is the field as the form labels it. */
 export function checkPlaceholders(text: string, where = 'Message'): void {
   for (const m of text.matchAll(PLACEHOLDER)) {
-    if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!))
+    if (!isOneOf(PLACEHOLDERS, m[1]))
       throw unprocessable(
         `${where}: unknown placeholder {{${m[1]}}}; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`,
       );
@@ -48,7 +49,5 @@ export function placeholderValues(
 
 /** `text` with every known placeholder replaced by its value (unknown ones were refused earlier). */
 export function fillPlaceholders(text: string, values: PlaceholderValues): string {
-  return text.replace(PLACEHOLDER, (whole, key: string) =>
-    key in values ? values[key as Placeholder] : whole,
-  );
+  return text.replace(PLACEHOLDER, (whole, key: string) => entryOf(values, key) ?? whole);
 }

@@ -3,6 +3,8 @@
  * whether it is admitted, admitted with a warning, or refused. Pure: the facts come from one read
  * per scan (door-facts.ts); POST /scans, the bulk replays, the desk and the live feed all use this.
  */
+
+import { entryOf } from '../../lib/narrow.js';
 import { ageOn } from '../registration/lifecycle/completion.js';
 
 export const ATTENTION_CODES = [
@@ -170,12 +172,12 @@ export function attentionJson(
         ? medical
         : code === 'already_scanned' && presence
           ? 'Already inside'
-          : (ATTENTION_MESSAGES[code as AttentionCode] ?? code),
+          : (entryOf(ATTENTION_MESSAGES, code) ?? code),
   }));
 }
 
 /** The error text of a refused scan: the refusing codes in words. */
 export function refusalMessage(codes: readonly string[], refuse: readonly string[]): string {
-  const why = codes.filter((c) => refuse.includes(c)).map((c) => ATTENTION_MESSAGES[c as AttentionCode] ?? c);
+  const why = codes.filter((c) => refuse.includes(c)).map((c) => entryOf(ATTENTION_MESSAGES, c) ?? c);
   return `Not admitted: ${why.join('; ')}`;
 }

@@ -7,6 +7,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { events, type RegistrationStatus, registrationStatuses } from '../../db/schema/index.js';
 import type { UserCtx } from '../../deps.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { getMe, listAccessibleEvents } from '../accounts/accounts.service.js';
 import { checkinProgress, statusCounts } from './dashboard.repo.js';
 
@@ -14,8 +15,15 @@ export type StatusCounts = Record<RegistrationStatus, number>;
 
 /** Zero for every status, then the counted ones. */
 export function countsByStatus(rows: readonly { status: string; n: number }[]): StatusCounts {
-  const counts = Object.fromEntries(registrationStatuses.map((s) => [s, 0])) as StatusCounts;
-  for (const r of rows) if (r.status in counts) counts[r.status as RegistrationStatus] += r.n;
+  const counts: StatusCounts = {
+    invited: 0,
+    in_progress: 0,
+    awaiting_guardian: 0,
+    complete: 0,
+    withdrawn: 0,
+    rejected: 0,
+  };
+  for (const r of rows) if (isOneOf(registrationStatuses, r.status)) counts[r.status] += r.n;
   return counts;
 }
 

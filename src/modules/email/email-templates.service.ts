@@ -11,6 +11,7 @@ import type { Translations } from '../../db/schema/common.js';
 import { emailTemplates } from '../../db/schema/index.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { EventLanguages } from '../languages/languages.service.js';
@@ -63,8 +64,8 @@ type StoredRow = {
 };
 
 function templateName(name: string): EditableTemplate {
-  if (!(EDITABLE_TEMPLATES as readonly string[]).includes(name)) throw notFound(TEMPLATE_NOT_FOUND);
-  return name as EditableTemplate;
+  if (!isOneOf(EDITABLE_TEMPLATES, name)) throw notFound(TEMPLATE_NOT_FOUND);
+  return name;
 }
 
 async function stored(ctx: EventCtx, template: EditableTemplate) {

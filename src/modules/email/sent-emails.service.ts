@@ -12,6 +12,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { EventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { isoTimestamp } from '../../lib/time.js';
 
 /** The email_log templates listed, in the order the page offers them as kinds. */
@@ -79,12 +80,12 @@ function filters(ctx: EventCtx, input: SentEmailsInput): SQL[] {
     )})`,
   ];
   if (input.kind) {
-    if (!(SENT_KINDS as readonly string[]).includes(input.kind))
+    if (!isOneOf(SENT_KINDS, input.kind))
       throw unprocessable('Kind of email: choose one from the list', { field: 'kind' });
     where.push(sql`l.template = ${input.kind}`);
   }
   if (input.state) {
-    if (!(SENT_STATES as readonly string[]).includes(input.state))
+    if (!isOneOf(SENT_STATES, input.state))
       throw unprocessable('State: choose one from the list', { field: 'state' });
     where.push(sql`l.status = ${input.state}`);
   }

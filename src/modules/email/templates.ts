@@ -39,6 +39,8 @@ export type {
   RegistrationReminderVars,
 } from './registration-templates.js';
 
+import { keysOf } from '../../lib/narrow.js';
+
 export interface Rendered {
   subject: string;
   text: string;
@@ -81,7 +83,7 @@ const templates: { [K in TemplateName]: (v: TemplateVars[K]) => Rendered } = {
 };
 
 /** Every template name (the render test checks each participant- and guardian-facing one). */
-export const TEMPLATE_NAMES = Object.keys(templates) as TemplateName[];
+export const TEMPLATE_NAMES: TemplateName[] = keysOf(templates);
 
 export function renderTemplate<K extends TemplateName>(name: K, vars: TemplateVars[K]): Rendered {
   return templates[name](vars);

@@ -12,6 +12,7 @@ import type { Tx } from '../../db/client.js';
 import { one } from '../../db/rows.js';
 import type { EventCtx } from '../../deps.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
+import { errorCode, stringProp } from '../../lib/narrow.js';
 import { recordAudit } from '../audit/audit.service.js';
 
 export const IMAGE_KINDS = ['logo', 'banner'] as const;
@@ -65,11 +66,11 @@ const MALFORMED = /multipart|boundary|unexpected end of form|part terminated|mal
  */
 export function uploadError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
-  const e = error as { code?: string; statusCode?: number; message?: string };
-  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, IMAGE_TOO_LARGE);
-  if (e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')
+  const code = errorCode(error);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, IMAGE_TOO_LARGE);
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
     return new ApiError(413, 'Send one image file per request');
-  if (MALFORMED.test(e.message ?? '') || e.code === 'ERR_STREAM_PREMATURE_CLOSE')
+  if (MALFORMED.test(stringProp(error, 'message') ?? '') || code === 'ERR_STREAM_PREMATURE_CLOSE')
     return new ApiError(400, 'Malformed multipart/form-data body');
   return null;
 }

@@ -12,6 +12,7 @@
 import type { Readable } from 'node:stream';
 import type { EventCtx } from '../../deps.js';
 import { forbidden, notFound } from '../../lib/errors.js';
+import { asError, isOneOf } from '../../lib/narrow.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { eventDays } from './catering.js';
 import type { Column } from './columns.js';
@@ -61,9 +62,9 @@ export async function planExport(
   format: ExportFormat,
   query: ExportQuery,
 ): Promise<ExportPlan> {
-  if (!(PRESET_NAMES as string[]).includes(preset)) throw notFound('Export preset not found');
-  const name = preset as PresetName;
-  if (!(PRESETS[name].formats as readonly string[]).includes(format))
+  if (!isOneOf(PRESET_NAMES, preset)) throw notFound('Export preset not found');
+  const name = preset;
+  if (!PRESETS[name].formats.includes(format))
     throw notFound(
       `The ${name} export is available as ${PRESETS[name].formats.join(' or ').toUpperCase()} only`,
     );
@@ -101,7 +102,7 @@ async function fill(ctx: EventCtx, plan: ExportPlan, run: ExportRun): Promise<vo
     completed = !run.stream.destroyed;
   } catch (error) {
     ctx.log.error({ err: error, preset: plan.preset }, 'export failed');
-    run.fail(error as Error);
+    run.fail(asError(error));
   }
   try {
     await recordAudit(ctx.db, {

@@ -9,6 +9,7 @@ import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { groups, registrationStatuses, scanContexts } from '../../db/schema/index.js';
 import { unprocessable } from '../../lib/errors.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { CHECKED_IN, IS_MINOR } from './columns.js';
 
 export interface ExportQuery {
@@ -56,7 +57,7 @@ function parseStatus(raw: string | undefined, preset: readonly string[] | undefi
     .map((x) => x.trim())
     .filter(Boolean);
   if (wanted.includes('all')) return undefined;
-  const unknown = wanted.filter((x) => !(registrationStatuses as readonly string[]).includes(x));
+  const unknown = wanted.filter((x) => !isOneOf(registrationStatuses, x));
   if (unknown.length > 0) throw unprocessable(`Unknown status: ${unknown.join(', ')}`);
   return wanted;
 }

@@ -25,6 +25,7 @@ import {
 /** Shared with the staff table and announcement audiences: the same minor and check-in rules. */
 export { CHECKED_IN, FIRST_CHECK_IN, IS_MINOR } from './columns.js';
 
+import { keysOf } from '../../lib/narrow.js';
 import { AGE_COLUMN, PERSONAL, ROOMING, SAFEGUARDING, TRAVEL } from './record-columns.js';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'pdf';
@@ -179,7 +180,7 @@ const TABLE = {
 
 export type PresetName = keyof typeof TABLE;
 export const PRESETS: Record<PresetName, Preset> = TABLE;
-export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+export const PRESET_NAMES: PresetName[] = keysOf(PRESETS);
 
 export function canSee(cls: ColumnClass, v: Visibility): boolean {
   return cls === 'basic' || (cls === 'pii' ? v.pii : v.sensitive);

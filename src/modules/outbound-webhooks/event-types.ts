@@ -7,6 +7,7 @@
  * document's `webhooks` section is built from them.
  */
 import { type TObject, type TProperties, Type } from 'typebox';
+import { keysOf } from '../../lib/narrow.js';
 
 const id = (description: string) => Type.Integer({ description });
 const ts = (description: string) => Type.String({ format: 'date-time', description });
@@ -89,7 +90,7 @@ export const EVENT_TYPES = {
 } satisfies Record<string, { summary: string; data: TProperties }>;
 
 export type WebhookEventType = keyof typeof EVENT_TYPES;
-export const WEBHOOK_EVENT_TYPES = Object.keys(EVENT_TYPES) as WebhookEventType[];
+export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = keysOf(EVENT_TYPES);
 
 export function isEventType(value: string): value is WebhookEventType {
   return Object.hasOwn(EVENT_TYPES, value);

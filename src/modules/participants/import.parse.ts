@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { unprocessable } from '../../lib/errors.js';
+import { errorCode, errorMessage } from '../../lib/narrow.js';
 import { importError, validateImportItems } from './import.validate.js';
 import type { ImportItem } from './record/item.schema.js';
 
@@ -116,7 +117,7 @@ export async function parseImportFile(filePath: string): Promise<ImportItem[]> {
   try {
     text = await readFile(filePath, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     throw unprocessable(
       `Cannot read ${filePath}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'read error')}`,
     );
@@ -129,7 +130,7 @@ function parseJson(text: string): ImportItem[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw unprocessable(`The file is not valid JSON: ${(error as Error).message}`);
+    throw unprocessable(`The file is not valid JSON: ${errorMessage(error)}`);
   }
   const list = (value as { participants?: unknown } | null)?.participants;
   return validateImportItems(!Array.isArray(value) && Array.isArray(list) ? list : value);

@@ -17,27 +17,54 @@ export const listIdsSql = (delta: boolean) =>
   sql`SELECT r.id FROM registrations r
        WHERE r.event_id = ${p('event')} AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}
        ORDER BY r.id`;
-const listIdsStatement = preparedSqlFamily<boolean, { id: number }>(
-  (delta) => `participants_list_ids${delta ? '_delta' : ''}`,
-  listIdsSql,
+
+/**
+ * The list's first statement, by visibility × delta: the participant JSON (`j`) of the first
+ * `limit` ids of the list, then the ids after them with `j` NULL, all ascending by id. One
+ * statement, one snapshot: a delta of up to `limit` rows is answered by it alone.
+ */
+export const listHeadSql = ({ v, delta }: { v: Visibility; delta: boolean }) =>
+  sql`WITH ids AS MATERIALIZED (${listIdsSql(delta)}),
+       head AS MATERIALIZED (SELECT id FROM ids ORDER BY id LIMIT ${p('limit')})
+     SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
+      WHERE r.id = ANY((SELECT array_agg(id) FROM head)::int[]) AND r.event_id = ${p('event')}
+     UNION ALL
+     SELECT id, NULL FROM ids WHERE id > (SELECT max(id) FROM head)
+     ORDER BY 1`;
+const listHeadStatement = preparedSqlFamily<
+  { v: Visibility; delta: boolean },
+  { id: number; j: string | null }
+>(
+  ({ v, delta }) => `participants_head_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${delta ? '_delta' : ''}`,
+  listHeadSql,
 );
 
 /**
- * Ids of the event's registrations with updated_since < updated_at <= watermark, ascending: the
- * rows of a sync list, whose JSON participantsJsonBatch then reads a batch at a time.
+ * The start of a sync list (registrations with updated_since < updated_at <= watermark, ascending
+ * id): the JSON texts of its first `limit` rows, and the ids of the rest, whose JSON
+ * participantsJsonBatch then reads a batch at a time.
  */
-export async function listParticipantIds(
+export async function listParticipantsHead(
   db: Tx,
   eventId: number,
+  v: Visibility,
   watermark: string,
   updatedSince: string | undefined,
-): Promise<number[]> {
-  const res = await listIdsStatement(updatedSince !== undefined)(db).execute({
+  limit: number,
+): Promise<{ rows: string[]; rest: number[] }> {
+  const res = await listHeadStatement({ v, delta: updatedSince !== undefined })(db).execute({
     event: eventId,
     watermark,
     since: updatedSince,
+    limit,
   });
-  return res.rows.map((r) => Number(r.id));
+  const rows: string[] = [];
+  const rest: number[] = [];
+  for (const row of res.rows) {
+    if (row.j === null) rest.push(Number(row.id));
+    else rows.push(row.j);
+  }
+  return { rows, rest };
 }
 
 /** A batch's participant JSON, by visibility × delta (one prepared statement each). */

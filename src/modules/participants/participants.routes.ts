@@ -22,7 +22,7 @@ export function participantRoutes(app: Api, deps: Deps): void {
   app.get(
     '/events/:event_id/participants',
     {
-      config: { action: 'participants.list' },
+      config: { action: 'participants.list', syncWatermark: true },
       schema: {
         tags,
         summary: 'Full participant records for sync',

@@ -7,6 +7,19 @@ import { Type } from 'typebox';
 import { DateOnly, DateTime, Nullable, NullableDateTime } from '../../http/schema-helpers.js';
 
 const NStr = Nullable(Type.String());
+
+/**
+ * A registration status (db/schema `registrationStatuses`), written out so its static type is the
+ * union of the names (a mapped list would type as `never`).
+ */
+export const RegistrationStatusSchema = Type.Union([
+  Type.Literal('invited'),
+  Type.Literal('in_progress'),
+  Type.Literal('awaiting_guardian'),
+  Type.Literal('complete'),
+  Type.Literal('withdrawn'),
+  Type.Literal('rejected'),
+]);
 const NBool = Nullable(Type.Boolean());
 
 export const ScansByContext = Type.Object({
@@ -94,11 +107,7 @@ export const participantFields = {
   phone: Type.Optional(Nullable(Type.String({ description: 'PII' }))),
   pronouns: NStr,
   headshot_url: NStr,
-  status: Type.Union(
-    ['invited', 'in_progress', 'awaiting_guardian', 'complete', 'withdrawn', 'rejected'].map((s) =>
-      Type.Literal(s),
-    ),
-  ),
+  status: RegistrationStatusSchema,
   checked_in_at: NullableDateTime,
   nfc_badge_token: NStr,
   nfc_badge_assigned: Type.Boolean(),

@@ -2,7 +2,7 @@
  * Participants read paths (spec "Participants"; docs/decisions.md "Participants API"). Each function takes the request
  * context (the event is already resolved and access checked) and returns a JSON string or object.
  */
-import { syncWatermark } from '../../db/watermark.js';
+import { requestWatermark, syncWatermark } from '../../db/watermark.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { normalizeEmail } from '../../lib/identifiers.js';
@@ -27,11 +27,13 @@ export const LIST_BATCH = 500;
 export const LIST_PREFETCH = 2;
 
 /**
- * `{participants, synced_at}` as JSON text in chunks, streamed: the watermark and the ids are read
- * first (a bad `updated_since` is a 422 before anything is sent: it must be strict ISO 8601), then
- * the participants' JSON one batch of LIST_BATCH rows at a time, each its own statement, so the
- * embedded database's single connection serves other requests between batches. The bytes equal
- * one `{"participants":[…],"synced_at":"…"}` document.
+ * `{participants, synced_at}` as JSON text in chunks, streamed. The watermark comes with the
+ * credential (the route's `syncWatermark`; else one statement); then one statement reads the
+ * list's ids and the JSON of its first LIST_BATCH rows (so a delta sync is that statement alone),
+ * then the rest one batch of LIST_BATCH rows at a time, each its own statement, so the embedded
+ * database's single connection serves other requests between batches. A bad `updated_since` is a
+ * 422 before anything is sent (strict ISO 8601). The bytes equal one
+ * `{"participants":[…],"synced_at":"…"}` document.
  */
 export async function listParticipants(
   ctx: EventCtx,
@@ -40,15 +42,16 @@ export async function listParticipants(
   if (input.updated_since !== undefined && !isIsoDateTime(input.updated_since)) {
     throw unprocessable('updated_since must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00.000000Z');
   }
-  const event = ctx.access.event;
-  const since = input.updated_since;
-  const watermark = await syncWatermark(ctx.db);
-  const ids = await repo.listParticipantIds(ctx.db, event.id, watermark, since);
   const { db, access } = ctx;
+  const eventId = access.event.id;
+  const since = input.updated_since;
+  const watermark = await requestWatermark(db, access);
+  const head = await repo.listParticipantsHead(db, eventId, access.visibility, watermark, since, LIST_BATCH);
+  const ids = head.rest;
   const fetchBatch = (start: number) =>
     repo.participantsJsonBatch(
       db,
-      event.id,
+      eventId,
       access.visibility,
       ids.slice(start, start + LIST_BATCH),
       watermark,
@@ -68,9 +71,9 @@ export async function listParticipants(
       }
     };
     try {
-      yield '{"participants":[';
-      let first = true;
       fill();
+      let first = head.rows.length === 0;
+      yield `{"participants":[${head.rows.join(',')}`;
       while (inFlight.length > 0) {
         const rows = await inFlight.shift()!;
         fill();

@@ -8,6 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import type { UserEventCtx } from '../../deps.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
+import { errorMessage } from '../../lib/narrow.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { loadRooms } from './rooms.repo.js';
 import { type CreateRoomInput, MAX_ROOMS_PER_IMPORT, type RoomJson } from './rooms.schemas.js';
@@ -81,7 +82,7 @@ function parseRows(csv: string): Record<string, string>[] {
       trim: false,
     });
   } catch (error) {
-    throw unprocessable(`The CSV cannot be read: ${(error as Error).message.slice(0, 200)}`);
+    throw unprocessable(`The CSV cannot be read: ${errorMessage(error).slice(0, 200)}`);
   }
   if (rows.length === 0) throw unprocessable('The CSV has no rooms');
   if (rows.length > MAX_ROOMS_PER_IMPORT)

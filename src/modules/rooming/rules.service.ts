@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { UserEventCtx } from '../../deps.js';
 import { unprocessable } from '../../lib/errors.js';
+import { keysOf } from '../../lib/narrow.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { PutRulesInput } from './rules.schemas.js';
 import { DEFAULT_RULES, type RoomingRules } from './solver/types.js';
@@ -18,9 +19,14 @@ export async function loadRules(tx: Tx, eventId: number): Promise<RoomingRules> 
   );
   const stored = res.rows[0]?.rules ?? {};
   const out = { ...DEFAULT_RULES };
-  for (const key of Object.keys(DEFAULT_RULES) as (keyof RoomingRules)[])
-    if (stored[key] !== undefined) (out as Record<string, unknown>)[key] = stored[key];
+  for (const key of keysOf(DEFAULT_RULES)) copyStored(out, stored, key);
   return out;
+}
+
+/** `out[key] = stored[key]` when the stored rules have that key (keys no longer known are dropped). */
+function copyStored<K extends keyof RoomingRules>(out: RoomingRules, stored: Partial<RoomingRules>, key: K) {
+  const value = stored[key];
+  if (value !== undefined) out[key] = value;
 }
 
 export async function getRules(ctx: UserEventCtx): Promise<{ rules: RoomingRules }> {
@@ -29,7 +35,7 @@ export async function getRules(ctx: UserEventCtx): Promise<{ rules: RoomingRules
 
 export async function putRules(ctx: UserEventCtx, input: PutRulesInput): Promise<{ rules: RoomingRules }> {
   const eventId = ctx.access.event.id;
-  const rules: RoomingRules = { ...DEFAULT_RULES, ...input } as RoomingRules;
+  const rules: RoomingRules = { ...DEFAULT_RULES, ...input };
   const ids = [...new Set(rules.designation_choices.map((c) => c.participant_event_id))];
   if (ids.length !== rules.designation_choices.length)
     throw unprocessable('designation_choices names a registration more than once');

@@ -9,6 +9,7 @@
  */
 import * as client from 'openid-client';
 import type { OidcConfig } from '../../config.js';
+import { errorCode, stringProp } from '../../lib/narrow.js';
 
 export interface UpstreamStart {
   /** Where to send the browser. */
@@ -144,13 +145,7 @@ function upstreamError(error: unknown): UpstreamError {
 /** A log-safe description: the error's code and message, never request parameters or tokens. */
 export function describeUpstreamError(error: unknown): string {
   if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    const oauthError = (error as { error?: unknown }).error;
-    return [
-      typeof code === 'string' ? code : null,
-      typeof oauthError === 'string' ? oauthError : null,
-      error.message,
-    ]
+    return [errorCode(error) ?? null, stringProp(error, 'error') ?? null, error.message]
       .filter(Boolean)
       .join(': ')
       .slice(0, 300);

@@ -93,7 +93,7 @@ function unreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return true;
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return true;
   if (error instanceof TypeError && error.message === 'fetch failed') return true;
-  const status = (error as { cause?: unknown }).cause;
+  const status = error.cause;
   return status instanceof Response && status.status >= 500;
 }
 

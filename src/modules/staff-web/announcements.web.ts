@@ -14,10 +14,11 @@
  * Action `announcements.manage` (event admins, series roles, global admins) on every page.
  */
 import { Type } from 'typebox';
-import { type RegistrationStatus, registrationStatuses } from '../../db/schema/participants.js';
+import { registrationStatuses } from '../../db/schema/participants.js';
 import type { CtxFor, Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { entryOf, isOneOf } from '../../lib/narrow.js';
 import { zonedToInstant } from '../../lib/zoned-time.js';
 import { AUDIENCES, type ComposeInput, DEFAULT_STATUSES } from '../announcements/announcements.schemas.js';
 import * as announcements from '../announcements/announcements.service.js';
@@ -75,8 +76,9 @@ const EMPTY: FormValues = {
 
 /** The form's values → the API body; a problem the service cannot name (no time given) → string. */
 function toInput(v: FormValues, zone: string): ComposeInput | string {
-  if (!(AUDIENCES as readonly string[]).includes(v.audience)) return 'Choose who gets the message';
-  const statuses = v.statuses.filter((s) => (registrationStatuses as readonly string[]).includes(s));
+  const audience = v.audience;
+  if (!isOneOf(AUDIENCES, audience)) return 'Choose who gets the message';
+  const statuses = v.statuses.filter((s) => isOneOf(registrationStatuses, s));
   if (v.audience !== 'staff' && statuses.length === 0) return 'Choose at least one registration status';
   let sendAt: string | null = null;
   if (v.when === 'later') {
@@ -87,8 +89,8 @@ function toInput(v: FormValues, zone: string): ComposeInput | string {
     subject: v.subject,
     body: v.body,
     translations: v.translations,
-    audience: v.audience as ComposeInput['audience'],
-    ...(v.audience === 'staff' ? {} : { statuses: statuses as ComposeInput['statuses'] }),
+    audience,
+    ...(audience === 'staff' ? {} : { statuses }),
     send_at: sendAt,
   };
 }
@@ -102,8 +104,8 @@ async function shownOf(ctx: Ctx, id: string, after: number | undefined) {
   const a = detail.announcement;
   return {
     ...a,
-    audience_label: AUDIENCE_LABELS[a.audience as keyof typeof AUDIENCE_LABELS] ?? a.audience,
-    statuses_label: a.statuses.map((s) => STATUS_LABELS[s as RegistrationStatus] ?? s).join(', '),
+    audience_label: entryOf(AUDIENCE_LABELS, a.audience) ?? a.audience,
+    statuses_label: a.statuses.map((s) => entryOf(STATUS_LABELS, s) ?? s).join(', '),
     created: when(a.created_at, zone),
     scheduled: when(a.send_at, zone),
     sent: when(a.sent_at, zone),
@@ -144,7 +146,7 @@ export function announcementPages(web: Api, deps: Deps): void {
         errors: extra.errors ?? [],
         announcements: list.map((a) => ({
           ...a,
-          audience_label: AUDIENCE_LABELS[a.audience as keyof typeof AUDIENCE_LABELS] ?? a.audience,
+          audience_label: entryOf(AUDIENCE_LABELS, a.audience) ?? a.audience,
           created: when(a.created_at, event.timezone),
           scheduled: when(a.send_at, event.timezone),
         })),
@@ -152,7 +154,7 @@ export function announcementPages(web: Api, deps: Deps): void {
         audiences: AUDIENCES.map((a) => ({ value: a, label: AUDIENCE_LABELS[a] })),
         statuses: registrationStatuses.map((s) => ({
           value: s,
-          label: STATUS_LABELS[s as RegistrationStatus] ?? s,
+          label: STATUS_LABELS[s],
         })),
         zone: event.timezone,
         languages: formLanguages(event),

@@ -11,15 +11,11 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
-import {
-  groups,
-  type RegistrationStatus,
-  registrationStatuses,
-  scanContexts,
-} from '../../db/schema/index.js';
+import { groups, registrationStatuses, scanContexts } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { EXPORT_MEDIA, ExportQuerySchema } from '../exports/exports.schemas.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
 import { MAX_SELECTED } from '../exports/filters.js';
@@ -73,9 +69,7 @@ export function exportPages(
       const ctx = routeCtx(deps, request);
       const event = ctx.access.event;
       const q = request.query;
-      const statuses = (q.status ?? []).filter(
-        (s) => s === 'all' || (registrationStatuses as readonly string[]).includes(s),
-      );
+      const statuses = (q.status ?? []).filter((s) => s === 'all' || isOneOf(registrationStatuses, s));
       const groupRows = await ctx.db
         .select({ id: groups.id, name: groups.name })
         .from(groups)
@@ -110,12 +104,12 @@ export function exportPages(
       }));
       return reply.page(200, 'staff/exports', {
         ...eventFrame(ctx.access, '/exports', 'Exports'),
-        sheets: presets.filter((p) => p.allowed && !PRESETS[p.name].formats.includes('pdf' as never)),
-        printouts: presets.filter((p) => p.allowed && PRESETS[p.name].formats.includes('pdf' as never)),
+        sheets: presets.filter((p) => p.allowed && !PRESETS[p.name].formats.includes('pdf')),
+        printouts: presets.filter((p) => p.allowed && PRESETS[p.name].formats.includes('pdf')),
         table: presets,
         statuses: registrationStatuses.map((s) => ({
           value: s,
-          label: STATUS_LABELS[s as RegistrationStatus] ?? s,
+          label: STATUS_LABELS[s],
           checked: statuses.includes(s),
         })),
         allStatuses: statuses.includes('all'),

@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
+import { keysOf } from '../../lib/narrow.js';
 import { formatPhone } from '../../lib/phone.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { participantsTable, type TableQuery } from '../dashboard/table.service.js';
@@ -53,7 +54,7 @@ export function tableQuery(raw: RawQuery): TableQuery {
   return query as TableQuery;
 }
 
-const KEYS = Object.keys(TableQuerySchema.properties) as (keyof TableQuery)[];
+const KEYS: (keyof TableQuery)[] = keysOf(TableQuerySchema.properties);
 
 /** `base?query` with `changes` applied, keys in the form's order (page 1 is left out). */
 export function tableHref(base: string, query: TableQuery, changes: Partial<TableQuery> = {}): string {

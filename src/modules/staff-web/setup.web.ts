@@ -12,6 +12,7 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { listConsentDocuments } from '../events/consent-documents.service.js';
 import { mediaPath } from '../events/event-images.service.js';
 import { completeSetup, updateEvent } from '../events/events.service.js';
@@ -20,7 +21,6 @@ import { pageResponses } from '../web/web.schemas.js';
 import { eventNav } from './nav.js';
 import {
   FIELD_STEPS,
-  type FieldStepId,
   fieldOfMessage,
   fieldsFromForm,
   STEP_FIELDS,
@@ -75,7 +75,7 @@ export async function renderStep(
   const fieldErrors: Record<string, string> = {};
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
   const current = STEPS.find((s) => s.id === step)!;
-  const isFieldStep = (FIELD_STEPS as readonly string[]).includes(step);
+  const fieldStep = isOneOf(FIELD_STEPS, step) ? step : null;
   const ctx = { ...deps, access };
   return reply.page(status, 'staff/setup', {
     title: `${errors.length > 0 ? 'Error: ' : ''}${current.label} · Setup`,
@@ -85,12 +85,12 @@ export async function renderStep(
     step: current,
     next: STEPS[STEPS.findIndex((s) => s.id === step) + 1] ?? null,
     action: setupUrl(event.id, step),
-    fields: isFieldStep
-      ? STEP_FIELDS[step as FieldStepId].map((f) =>
+    fields: fieldStep
+      ? STEP_FIELDS[fieldStep].map((f) =>
           f.type === 'datetime' ? { ...f, hint: `In the event’s time zone (${event.timezone}).` } : f,
         )
       : [],
-    values: extra.values ?? (isFieldStep ? valuesOf(step as FieldStepId, event) : {}),
+    values: extra.values ?? (fieldStep ? valuesOf(fieldStep, event) : {}),
     errors,
     fieldErrors,
     notice: extra.notice ?? null,

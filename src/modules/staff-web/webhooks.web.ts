@@ -20,6 +20,7 @@ import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { entryOf } from '../../lib/narrow.js';
 import * as deliveries from '../outbound-webhooks/deliveries.service.js';
 import * as hooks from '../outbound-webhooks/webhooks.service.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -93,7 +94,7 @@ async function renderList(
     webhooks,
     types: OFFERED_TYPES,
     form: form ?? { url: '', description: '', event_types: [] },
-    notice: notice ? NOTICES[notice as keyof typeof NOTICES] : null,
+    notice: notice ? entryOf(NOTICES, notice) : null,
     errors: error ? [{ field: 'hook-url', message: error.message }] : [],
   });
 }
@@ -113,7 +114,7 @@ async function renderOne(
     webhook,
     deliveries: log.deliveries,
     secret: shows.secret ?? null,
-    notice: shows.notice ? NOTICES[shows.notice as keyof typeof NOTICES] : null,
+    notice: shows.notice ? entryOf(NOTICES, shows.notice) : null,
     errors: shows.error ? [{ field: 'actions', message: shows.error.message }] : [],
   });
 }

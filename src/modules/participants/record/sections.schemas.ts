@@ -11,6 +11,7 @@
  */
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable } from '../../../http/schema-helpers.js';
+import { keysOf } from '../../../lib/narrow.js';
 
 const strict = { additionalProperties: false } as const;
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -205,7 +206,7 @@ export type RecordPatchInput = Static<typeof RecordPatch>;
 export type TravelPatchInput = Static<typeof TravelPatch>;
 
 /** The section names of RecordPatch, in the order they are written (for the audit entry). */
-export const PATCH_KEYS = Object.keys(RecordPatch.properties) as (keyof RecordPatchInput)[];
+export const PATCH_KEYS: (keyof RecordPatchInput)[] = keysOf(RecordPatch.properties);
 
 const Answer = Type.Union([Type.Literal('granted'), Type.Literal('denied')]);
 

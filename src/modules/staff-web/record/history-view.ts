@@ -6,6 +6,7 @@
  * names, restricted notes); this only words it (docs/staff-dashboard.md "Participant page and staff edits").
  */
 
+import { entryOf } from '../../../lib/narrow.js';
 import { formatPhone } from '../../../lib/phone.js';
 import type { HistoryEntry } from '../../audit/registration-history.service.js';
 import { consentTitle } from '../../events/consent-defaults.js';
@@ -36,7 +37,7 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 const labelOf = (name: string) => (name === SENSITIVE ? 'A sensitive section' : fieldLabel(name));
 const names = (v: unknown) => (Array.isArray(v) ? v.map((n) => labelOf(String(n))).join(', ') : text(v));
-const statusText = (s: unknown) => STATUS_LABELS[s as keyof typeof STATUS_LABELS] ?? text(s);
+const statusText = (s: unknown) => entryOf(STATUS_LABELS, s) ?? text(s);
 
 /** One value as a person reads it: phones formatted, instants in the event's zone, lists and objects in words. */
 export function valueText(field: string, value: unknown, time: Time): string {

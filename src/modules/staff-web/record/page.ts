@@ -1,5 +1,6 @@
 import type { Deps, UserEventCtx } from '../../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../../http/authorize.js';
+import { entryOf } from '../../../lib/narrow.js';
 import {
   type HistoryFilter,
   historySectionsFor,
@@ -122,8 +123,8 @@ export async function pageData(ctx: PageCtx, pe: string, detail: Json, filter: H
     path: participantPath(event.id, pe),
     detail,
     status,
-    statusText: STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status,
-    statusHint: STATUS_HINTS[status as keyof typeof STATUS_HINTS] ?? '',
+    statusText: entryOf(STATUS_LABELS, status) ?? status,
+    statusHint: entryOf(STATUS_HINTS, status) ?? '',
     guardianLinks: await guardianLinks(ctx, Number(pe), status),
     invitation: await invitationState(ctx, Number(pe), status),
     time,

@@ -11,6 +11,7 @@ import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import { type Api, typed } from '../../../http/typed.js';
 import { ApiError } from '../../../lib/errors.js';
+import { errorCode, stringProp } from '../../../lib/narrow.js';
 import { importRooms } from '../../rooming/rooms.import.js';
 import { pageResponses } from '../../web/web.schemas.js';
 import { attempt } from '../org-pages.js';
@@ -23,10 +24,13 @@ const TOO_LARGE = 'The CSV is larger than 2 MB: split it into several imports';
 /** A broken or oversized upload as a 4xx (the error page renders it). */
 function uploadProblem(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
-  const e = error as { code?: string; message?: string };
-  if (e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FILES_LIMIT')
+  const code = errorCode(error);
+  if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT')
     return new ApiError(413, TOO_LARGE);
-  if (e.code === 'FST_PROTO_VIOLATION' || /multipart|boundary|unexpected end of form/i.test(e.message ?? ''))
+  if (
+    code === 'FST_PROTO_VIOLATION' ||
+    /multipart|boundary|unexpected end of form/i.test(stringProp(error, 'message') ?? '')
+  )
     return new ApiError(400, 'Malformed multipart/form-data body');
   return null;
 }
