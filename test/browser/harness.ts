@@ -36,9 +36,46 @@ export function describeBrowser(title: string, suite: () => void): void {
 
 export const SCREENSHOT_DIR = 'test-artifacts/screenshots';
 
+/** This worker process's Chromium, started by the first browser file it runs (see launchBrowser). */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The browser a test file drives: one Chromium per vitest worker process, shared by the browser
+ * files that worker runs (they share the process: vitest.config.ts), instead of one per file.
+ * Starting and stopping Chromium cost ~1–2 s of a file's time; the files stay independent because
+ * each test opens its own contexts (a fresh profile: cookies, storage, cache), and the handle
+ * returned here closes, on `close()`, the contexts the file opened rather than the shared
+ * browser, which Playwright stops when the worker process exits.
+ */
 export async function launchBrowser(): Promise<Browser> {
+  if (shared && !(await shared.catch(() => undefined))?.isConnected()) shared = undefined;
   // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
+  shared ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await shared;
+  const contexts = new Set<BrowserContext>();
+  const track = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once('close', () => contexts.delete(context));
+    return context;
+  };
+  return new Proxy(browser, {
+    get(target, prop) {
+      if (prop === 'newContext')
+        return async (...args: Parameters<Browser['newContext']>) => track(await target.newContext(...args));
+      if (prop === 'newPage')
+        return async (...args: Parameters<Browser['newPage']>) => {
+          const page = await target.newPage(...args);
+          track(page.context());
+          return page;
+        };
+      if (prop === 'close')
+        return async () => {
+          await Promise.all([...contexts].map((context) => context.close()));
+        };
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** A fresh browser profile (cookies) with a phone-sized or desktop viewport. */

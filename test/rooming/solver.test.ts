@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { greedyPlace } from '../../src/modules/rooming/solver/greedy.js';
 import { roomBreaks } from '../../src/modules/rooming/solver/hard-rules.js';
 import { planRooms } from '../../src/modules/rooming/solver/plan.js';
 import {
@@ -41,6 +42,20 @@ describe('rooming solver: known optima', () => {
     expect(at.get(1)).toBe(at.get(3));
     expect(at.get(2)).toBe(at.get(4));
     expect(plan.requests).toMatchObject({ met: 4, total: 4, mutual: { met: 2, total: 2, satisfiable: 2 } });
+  });
+
+  it('the greedy baseline places a mutual pair whole, in the room of the one already placed', async () => {
+    const people = [
+      person(1, { wants: [3] }),
+      person(2, { wants: [4] }),
+      person(3, { wants: [1] }),
+      person(4, { wants: [2] }),
+    ];
+    const plan = await planRooms([room(1, 2), room(2, 2)], people, DEFAULT_RULES, { place: greedyPlace });
+    const at = roomOf(plan);
+    expect(at.get(1)).toBe(at.get(3));
+    expect(at.get(2)).toBe(at.get(4));
+    expect(plan.assignments).toHaveLength(4);
   });
 
   it('never breaks an exclusion, even when it costs a request', async () => {
@@ -151,6 +166,9 @@ describe('rooming solver: no returned plan breaks a hard rule', () => {
           );
           const plan = await planRooms(rooms, people, rules);
           expect(brokenRules(plan, rooms, people, rules)).toEqual([]);
+          // The greedy baseline the bench compares with goes through the same checks.
+          const greedy = await planRooms(rooms, people, rules, { place: greedyPlace });
+          expect(brokenRules(greedy, rooms, people, rules)).toEqual([]);
           const placed = new Set(plan.assignments.map((a) => a.participant_event_id));
           expect(placed.size).toBe(plan.assignments.length);
           for (const p of people) if (p.exempt) expect(placed.has(p.id)).toBe(false);

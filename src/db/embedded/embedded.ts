@@ -8,6 +8,8 @@
  * power loss) its lock is taken over at once if that process is gone, instead of after 15 s.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -81,6 +83,29 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   };
 }
 
+let compiledPglite: Promise<WebAssembly.Module> | undefined;
+
+/** Node's WebAssembly global, which the ES2023 library this project compiles against does not declare. */
+const wasm: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } = Reflect.get(
+  globalThis,
+  'WebAssembly',
+);
+
+/**
+ * PGlite's WebAssembly (9 MB), compiled once per process and handed to every worker (a compiled
+ * module is shared between threads, machine code included). A worker that compiled it itself spent
+ * ~1 s of CPU on each start (V8 compiles it, then optimises it again in the background), which a
+ * process that opens the embedded database many times (the test suite: once per test file) paid
+ * every time.
+ */
+function pgliteWasm(): Promise<WebAssembly.Module> {
+  compiledPglite ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return wasm.compile(await readFile(path.join(path.dirname(entry), 'pglite.wasm')));
+  })();
+  return compiledPglite;
+}
+
 export interface EmbeddedServer {
   host: string;
   port: number;
@@ -111,6 +136,7 @@ export async function startEmbedded(
       dataDir: dataDir === 'memory://' ? dataDir : path.join(resolvedDir, 'pg'),
       maxConnections,
       snapshot: opts.snapshot,
+      wasmModule: await pgliteWasm(),
     },
   });
   try {

@@ -1,8 +1,9 @@
 // Worker thread that owns the embedded PGlite database and serves it over the PostgreSQL wire
 // protocol on a loopback port, so the HTTP event loop never runs a query itself and the rest of
 // Muster talks to it with the same `pg` driver it uses for a real PostgreSQL server.
-// workerData: {dataDir, maxConnections, snapshot?}: `snapshot` is a data-folder tarball (written by
-// a 'dump' message) to start from instead of an empty cluster, which skips initdb (seconds).
+// workerData: {dataDir, maxConnections, snapshot?, wasmModule?}: `snapshot` is a data-folder tarball
+// (written by a 'dump' message) to start from instead of an empty cluster, which skips initdb
+// (seconds); `wasmModule` is PGlite's WebAssembly compiled once by the parent process (embedded.ts).
 // Messages to the parent: {type:'ready', host, port} | {type:'error', message} | {type:'dumped', message?} |
 // {type:'stopped'}. Parent → worker: {type:'dump', file} (uncompressed tarball) | 'stop'.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-const { dataDir, maxConnections, snapshot } = workerData;
+const { dataDir, maxConnections, snapshot, wasmModule } = workerData;
 let db;
 let server;
 try {
@@ -20,6 +21,7 @@ try {
   db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, {
     extensions: { pg_trgm },
     ...(loadDataDir ? { loadDataDir } : {}),
+    ...(wasmModule ? { pgliteWasmModule: wasmModule } : {}),
   });
   server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();

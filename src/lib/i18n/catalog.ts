@@ -4,11 +4,12 @@
  * MessageFormat (i18next-icu: plurals, selects, `{name}` arguments). Adding a language is adding a
  * file: its `_meta` names it (`name` in its own language, `dir` ltr|rtl, `intl` the BCP 47 locale
  * used for Intl formatting, `complete` false for a catalog that covers only part of the keys,
- * which then fall back to English).
+ * which then fall back to English). Staff pages' strings live in `locales/staff/<code>.json`, read
+ * as the `staff.*` keys of that language (only English has them today: staff pages fall back to it).
  *
  * Pure apart from the one synchronous read at import: no database, no Fastify.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import i18next, { type i18n } from 'i18next';
@@ -60,7 +61,10 @@ function load(): { infos: Map<string, LanguageInfo>; resources: Record<string, T
       intl: meta?.intl ?? code,
       complete: meta?.complete !== false,
     });
-    resources[code] = messages as Tree;
+    const tree = messages as Tree;
+    const staff = `${LOCALES_DIR}staff/${file}`;
+    if (existsSync(staff)) tree.staff = JSON.parse(readFileSync(staff, 'utf8')) as Tree;
+    resources[code] = tree;
   }
   if (!infos.has(BASE_LANGUAGE)) throw new Error(`locales/${BASE_LANGUAGE}.json is missing`);
   return { infos, resources };

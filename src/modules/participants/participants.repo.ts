@@ -7,27 +7,32 @@ import type { Visibility } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
 import { preparedSqlFamily } from '../../db/prepared.js';
 import { participantDetailSelect } from './detail.serialize.js';
+import { cachedRowsCtes } from './participants.cache.js';
 import { participantFrom, participantSelect } from './participants.serialize.js';
 
 const p = (name: string) => sql.placeholder(name);
 const sinceSql = (delta: boolean) => (delta ? sql` AND r.updated_at > ${p('since')}::timestamptz` : sql``);
 
-/** Ids of the list, ascending; delta lists read only changed rows (registrations_event_updated). */
+/**
+ * Ids (and updated_at) of the list, ascending; delta lists read only changed rows
+ * (registrations_event_updated). The first CTE of the list's first statement (listHeadSql).
+ */
 export const listIdsSql = (delta: boolean) =>
-  sql`SELECT r.id FROM registrations r
+  sql`SELECT r.id, r.updated_at FROM registrations r
        WHERE r.event_id = ${p('event')} AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}
        ORDER BY r.id`;
 
 /**
- * The list's first statement, by visibility × delta: the participant JSON (`j`) of the first
- * `limit` ids of the list, then the ids after them with `j` NULL, all ascending by id. One
- * statement, one snapshot: a delta of up to `limit` rows is answered by it alone.
+ * The list's first statement, by visibility × delta: the participant JSON (`j`, through the cache,
+ * participants.cache.ts) of the first `limit` ids of the list, then the ids after them with `j`
+ * NULL, all ascending by id. One statement, one snapshot: a delta of up to `limit` rows is answered
+ * by it alone.
  */
 export const listHeadSql = ({ v, delta }: { v: Visibility; delta: boolean }) =>
   sql`WITH ids AS MATERIALIZED (${listIdsSql(delta)}),
-       head AS MATERIALIZED (SELECT id FROM ids ORDER BY id LIMIT ${p('limit')})
-     SELECT r.id, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
-      WHERE r.id = ANY((SELECT array_agg(id) FROM head)::int[]) AND r.event_id = ${p('event')}
+       head AS MATERIALIZED (SELECT id, updated_at FROM ids ORDER BY id LIMIT ${p('limit')}),
+       ${cachedRowsCtes(v, 'head', p('event'))}
+     SELECT id, j FROM rows
      UNION ALL
      SELECT id, NULL FROM ids WHERE id > (SELECT max(id) FROM head)
      ORDER BY 1`;
@@ -67,13 +72,15 @@ export async function listParticipantsHead(
   return { rows, rest };
 }
 
-/** A batch's participant JSON, by visibility × delta (one prepared statement each). */
+/** A batch's participant JSON (through the cache, participants.cache.ts), by visibility × delta. */
 export const batchSql = ({ v, delta }: { v: Visibility; delta: boolean }) =>
   // The list's conditions again: a row changed since its id was read is left to the next delta.
-  sql`SELECT ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
-       WHERE r.id = ANY(${p('ids')}::int[]) AND r.event_id = ${p('event')}
-         AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}
-       ORDER BY r.id`;
+  sql`WITH want AS MATERIALIZED (
+         SELECT r.id, r.updated_at FROM registrations r
+          WHERE r.id = ANY(${p('ids')}::int[]) AND r.event_id = ${p('event')}
+            AND r.updated_at <= ${p('watermark')}::timestamptz${sinceSql(delta)}),
+       ${cachedRowsCtes(v, 'want', p('event'))}
+     SELECT j FROM rows ORDER BY id`;
 const batchStatement = preparedSqlFamily<{ v: Visibility; delta: boolean }, { j: string }>(
   ({ v, delta }) => `participants_batch_${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}${delta ? '_delta' : ''}`,
   batchSql,

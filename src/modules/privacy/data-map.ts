@@ -242,6 +242,18 @@ function registrationTables(): PersonTable[] {
       keys: [],
       category: 'uploads',
     },
+    // The sync list's cached JSON of a registration (participants.cache.ts): a copy of the rows
+    // above, deleted with them (a change to the record deletes it too, migration 0026).
+    ...(['pii', 'sensitive'] as const).map(
+      (category): PersonTable => ({
+        table: 'participant_json',
+        scope: 'any',
+        where: regs,
+        erase: DELETE,
+        keys: category === 'pii' ? ['participant_json.registration_id'] : [],
+        category,
+      }),
+    ),
     // The old and new values the participant page's history shows (own-record/apply.ts `changes`):
     // the entries stay (who changed which field when), the values go with the person's data.
     ...(['pii', 'sensitive'] as const).map(

@@ -22,7 +22,7 @@ export interface PlanOptions {
   blockSeconds?: number;
   /** Run the repair pass (repair.ts) after the blocks; default true. */
   repair?: boolean;
-  /** Placing strategy: the MIP (default) or the greedy baseline (greedy.ts) for comparison. */
+  /** Placing strategy: the MIP (default) or the greedy baseline (greedy.ts `greedyPlace`) for comparison. */
   place?: (
     block: SolverPerson[],
     rooms: SolverRoom[],

@@ -1,0 +1,55 @@
+/**
+ * The participant JSON cache (migration 0026; docs/performance.md "Participant JSON cache"): the
+ * sync list serves a registration's JSON text from `participant_json` when it was built for the
+ * same visibility tier, by the same serializer (`version`), at the registration's current
+ * updated_at; otherwise it builds the text with the serializer (participants.serialize.ts) and
+ * stores it, in the same statement. Every change to a registration's record bumps its updated_at
+ * (migration 0001), so a stored text is served only while it equals what the serializer would
+ * build: the bytes never differ from the uncached list's (test/http/participants-cache.test.ts).
+ */
+import { createHash } from 'node:crypto';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { Visibility } from '../../access/policy.js';
+import { participantFrom, participantSelect } from './participants.serialize.js';
+
+/** The tier a visibility is cached under ('-': neither PII nor sensitive fields). */
+export function cacheTier(v: Visibility): string {
+  return `${v.pii ? 'p' : ''}${v.sensitive ? 's' : ''}` || '-';
+}
+
+/**
+ * The serializer's version for `v`: a digest of its SQL text, so a release that changes what a
+ * row's JSON holds never serves texts built by the one before (they are rebuilt on first read).
+ */
+export function cacheVersion(v: Visibility): string {
+  return createHash('sha256')
+    .update(`${participantSelect(v)}\n${participantFrom(v)}`)
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+/**
+ * CTEs (to follow a `WITH`) ending in `rows(id, j)`: the participant JSON text of each row of
+ * `want` (a CTE with columns `id`, `updated_at` of registrations of `eventId`), from the cache
+ * where it is current, else built and stored. `eventId` is an SQL value (placeholder).
+ */
+export function cachedRowsCtes(v: Visibility, want: string, eventId: SQL | Placeholder): SQL {
+  const tier = `'${cacheTier(v)}'`;
+  const version = `'${cacheVersion(v)}'`;
+  return sql`hit AS MATERIALIZED (
+      SELECT w.id, c.j FROM ${sql.raw(want)} w JOIN participant_json c
+        ON c.registration_id = w.id AND c.tier = ${sql.raw(tier)} AND c.version = ${sql.raw(version)}
+       AND c.updated_at = w.updated_at),
+    built AS MATERIALIZED (
+      SELECT r.id, r.updated_at, ${sql.raw(participantSelect(v))} FROM ${sql.raw(participantFrom(v))}
+       WHERE r.id = ANY((SELECT array_agg(w.id) FROM ${sql.raw(want)} w
+                          WHERE NOT EXISTS (SELECT 1 FROM hit h WHERE h.id = w.id))::int[])
+         AND r.event_id = ${eventId}),
+    saved AS (
+      INSERT INTO participant_json (registration_id, tier, version, updated_at, j)
+      SELECT id, ${sql.raw(tier)}, ${sql.raw(version)}, updated_at, j FROM built ORDER BY id
+      ON CONFLICT (registration_id, tier) DO UPDATE
+        SET version = EXCLUDED.version, updated_at = EXCLUDED.updated_at, j = EXCLUDED.j
+      WHERE participant_json.updated_at < EXCLUDED.updated_at OR participant_json.version <> EXCLUDED.version),
+    rows AS (SELECT id, j FROM hit UNION ALL SELECT id, j FROM built)`;
+}
