@@ -95,14 +95,14 @@ export function tableRowPairs(v: Visibility): Pair[] {
       ? ([
           ['phone', 'p.phone'],
           ['date_of_birth', `to_char(p.date_of_birth, 'YYYY-MM-DD')`],
-        ] as Pair[])
+        ] satisfies Pair[])
       : []),
     ...(v.sensitive
       ? ([
           ['diet_type', 'diet.diet_type'],
           ['allergies', 'med.allergies'],
           ['medical_conditions', 'med.medical_conditions'],
-        ] as Pair[])
+        ] satisfies Pair[])
       : []),
   ];
 }

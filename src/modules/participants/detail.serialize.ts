@@ -20,7 +20,7 @@ function personal(v: Visibility): string {
     ['legal_first_name', 'p.legal_first_name'],
     ['legal_last_name', 'p.legal_last_name'],
     ['preferred_name', 'p.preferred_name'],
-    ...(v.pii ? ([['date_of_birth', `to_char(p.date_of_birth, 'YYYY-MM-DD')`]] as Pair[]) : []),
+    ...(v.pii ? ([['date_of_birth', `to_char(p.date_of_birth, 'YYYY-MM-DD')`]] satisfies Pair[]) : []),
     [
       'age',
       `date_part('year', age(COALESCE((e.starts_at AT TIME ZONE e.timezone)::date, current_date), p.date_of_birth))::int`,
@@ -28,7 +28,7 @@ function personal(v: Visibility): string {
     ['tshirt_size', 'r.tshirt_size'],
     ['engagement_preference', 'r.engagement_preference'],
     ['engagement_notes', 'r.engagement_notes'],
-    ...(v.pii ? ([['address', address]] as Pair[]) : []),
+    ...(v.pii ? ([['address', address]] satisfies Pair[]) : []),
   ]);
 }
 
@@ -71,7 +71,7 @@ function guardians(v: Visibility): string {
       ? ([
           ['phone', 'gc.phone'],
           ['email', 'gc.email'],
-        ] as Pair[])
+        ] satisfies Pair[])
       : []),
     ['relationship', 'gc.relationship'],
     ['priority', 'gc.priority'],
@@ -84,7 +84,7 @@ function guardians(v: Visibility): string {
       ? ([
           ['email', 'g.email'],
           ['phone', 'g.phone'],
-        ] as Pair[])
+        ] satisfies Pair[])
       : []),
     ['relationship', 'g.relationship'],
     ['is_primary', 'g.is_primary'],
@@ -92,7 +92,7 @@ function guardians(v: Visibility): string {
     ['accepted_at', iso('g.accepted_at')],
     ['completed_at', iso('g.completed_at')],
     ['invite_token_sent_at', iso('g.invite_token_sent_at')],
-    ...(v.pii ? ([['invited_via_email', 'g.invited_via_email']] as Pair[]) : []),
+    ...(v.pii ? ([['invited_via_email', 'g.invited_via_email']] satisfies Pair[]) : []),
     ['media_permission', 'g.media_permission'],
     ['photo_permission', 'g.photo_permission'],
     ['travel_permission', 'g.travel_permission'],

@@ -85,7 +85,7 @@ export function travelLateral(direction: 'inbound' | 'outbound', v: Visibility):
     ['expected_arrival_time', iso('t.expected_arrival_time')],
     ['bus_departure_location', 't.bus_departure_location'],
     ['bus_arrival_location', 't.bus_arrival_location'],
-    ...(v.pii ? ([['origin_address', 't.origin_address']] as Pair[]) : []),
+    ...(v.pii ? ([['origin_address', 't.origin_address']] satisfies Pair[]) : []),
     ['other_details', 't.other_details'],
     ['notes', 't.notes'],
     ['pickup_dismissed_at', iso('t.pickup_dismissed_at')],
@@ -108,7 +108,7 @@ export function participantPairs(v: Visibility): Pair[] {
     ['chat_user_id', 'p.chat_user_id'],
     // The name the deployed mobile app reads (its NFC badge writing needs it); docs/decisions.md "Participants API".
     ['slack_user_id', 'p.chat_user_id'],
-    ...(v.pii ? ([['phone', 'p.phone']] as Pair[]) : []),
+    ...(v.pii ? ([['phone', 'p.phone']] satisfies Pair[]) : []),
     ['pronouns', 'p.pronouns'],
     ['headshot_url', 'p.headshot_url'],
     ['status', 'r.status'],
