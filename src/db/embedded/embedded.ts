@@ -83,13 +83,16 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   };
 }
 
-let compiledPglite: Promise<WebAssembly.Module> | undefined;
+/**
+ * A compiled WebAssembly module, opaque here: the ES2023 library this project compiles against
+ * (tsconfig.build.json, src only) does not declare the `WebAssembly` namespace.
+ */
+type CompiledWasm = object;
+
+let compiledPglite: Promise<CompiledWasm> | undefined;
 
 /** Node's WebAssembly global, which the ES2023 library this project compiles against does not declare. */
-const wasm: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } = Reflect.get(
-  globalThis,
-  'WebAssembly',
-);
+const wasm: { compile(bytes: Uint8Array): Promise<CompiledWasm> } = Reflect.get(globalThis, 'WebAssembly');
 
 /**
  * PGlite's WebAssembly (9 MB), compiled once per process and handed to every worker (a compiled
@@ -98,7 +101,7 @@ const wasm: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } = Reflec
  * process that opens the embedded database many times (the test suite: once per test file) paid
  * every time.
  */
-function pgliteWasm(): Promise<WebAssembly.Module> {
+function pgliteWasm(): Promise<CompiledWasm> {
   compiledPglite ??= (async () => {
     const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
     return wasm.compile(await readFile(path.join(path.dirname(entry), 'pglite.wasm')));
