@@ -132,14 +132,28 @@ export function catalogKeys(code: string): string[] {
   return out.sort();
 }
 
-/** The raw message of `key` in `code`'s own file (no fallback), or undefined. */
-export function rawMessage(code: string, key: string): string | undefined {
+function rawEntry(code: string, key: string): string | Tree | undefined {
   let cur: string | Tree | undefined = loaded.resources[code];
   for (const part of key.split('.')) {
     if (cur === undefined || typeof cur === 'string') return undefined;
     cur = cur[part];
   }
-  return typeof cur === 'string' ? cur : undefined;
+  return cur;
+}
+
+/** The raw message of `key` in `code`'s own file (no fallback), or undefined. */
+export function rawMessage(code: string, key: string): string | undefined {
+  const entry = rawEntry(code, key);
+  return typeof entry === 'string' ? entry : undefined;
+}
+
+/** The messages directly under `key` in `code`'s own file, by their own (possibly dotted) key. */
+export function rawGroup(code: string, key: string): Record<string, string> {
+  const entry = rawEntry(code, key);
+  if (entry === undefined || typeof entry === 'string') return {};
+  return Object.fromEntries(
+    Object.entries(entry).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
 }
 
 /**

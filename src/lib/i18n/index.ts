@@ -1,4 +1,5 @@
-/** Languages of the participant and guardian pages and emails (docs/languages.md). */
+/** Languages of the pages and emails (docs/languages.md). */
 export * from './catalog.js';
 export * from './format.js';
 export * from './negotiate.js';
+export * from './staff.js';

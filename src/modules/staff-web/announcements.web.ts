@@ -18,6 +18,7 @@ import { registrationStatuses } from '../../db/schema/participants.js';
 import type { CtxFor, Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { entryOf, isOneOf } from '../../lib/narrow.js';
 import { zonedToInstant } from '../../lib/zoned-time.js';
 import { AUDIENCES, type ComposeInput, DEFAULT_STATUSES } from '../announcements/announcements.schemas.js';
@@ -47,10 +48,10 @@ const ShowQuery = Type.Object(
 );
 
 export const AUDIENCE_LABELS: Record<(typeof AUDIENCES)[number], string> = {
-  participants: 'Participants',
-  guardians_primary: 'Primary parent or guardian of each participant under 18',
-  guardians_all: 'Every parent or guardian of each participant under 18',
-  staff: 'The event’s team (everyone with a role on this event)',
+  participants: staffText('announcements.participants'),
+  guardians_primary: staffText('announcements.primary_parent_or_guardian_of_each'),
+  guardians_all: staffText('announcements.every_parent_or_guardian_of_each'),
+  staff: staffText('announcements.the_event_s_team_everyone_with'),
 };
 
 interface FormValues {
@@ -77,13 +78,14 @@ const EMPTY: FormValues = {
 /** The form's values → the API body; a problem the service cannot name (no time given) → string. */
 function toInput(v: FormValues, zone: string): ComposeInput | string {
   const audience = v.audience;
-  if (!isOneOf(AUDIENCES, audience)) return 'Choose who gets the message';
+  if (!isOneOf(AUDIENCES, audience)) return staffText('announcements.choose_who_gets_the_message');
   const statuses = v.statuses.filter((s) => isOneOf(registrationStatuses, s));
-  if (v.audience !== 'staff' && statuses.length === 0) return 'Choose at least one registration status';
+  if (v.audience !== 'staff' && statuses.length === 0)
+    return staffText('announcements.choose_at_least_one_registration_status');
   let sendAt: string | null = null;
   if (v.when === 'later') {
     sendAt = v.send_at ? zonedToInstant(v.send_at, zone) : null;
-    if (!sendAt) return 'Enter the date and time to send it';
+    if (!sendAt) return staffText('announcements.enter_the_date_and_time_to');
   }
   return {
     subject: v.subject,
@@ -138,7 +140,7 @@ export function announcementPages(web: Api, deps: Deps): void {
     return {
       status,
       data: {
-        ...eventFrame(ctx.access, '/announcements', 'Announcements'),
+        ...eventFrame(ctx.access, '/announcements', staffText('announcements.announcements')),
         values: extra.values ?? EMPTY,
         preview: extra.preview ?? null,
         confirm: extra.confirm ?? null,

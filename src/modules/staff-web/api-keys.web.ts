@@ -17,6 +17,7 @@ import type { Deps, UserSeriesCtx } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../credentials/api-keys.service.js';
 import { listSeriesEvents } from '../events/series.service.js';
 import { cookieBase } from '../web/session.js';
@@ -91,14 +92,14 @@ async function render(
   const { series } = ctx.access;
   const [{ api_keys }, { events }] = await Promise.all([listApiKeys(ctx), listSeriesEvents(ctx)]);
   return reply.page(data.form?.error?.status ?? 200, 'staff/api-keys', {
-    title: `API keys · ${series.name}`,
+    title: staffText('api_keys.api_keys_2', { name: series.name }),
     series,
     base: base(ctx),
     keys: api_keys,
     events,
     form: data.form ?? { name: '', kind: 'series', event_id: '' },
     created: data.created ?? null,
-    notice: data.notice === 'revoked' ? 'Key revoked: it is refused from its next request.' : null,
+    notice: data.notice === 'revoked' ? staffText('api_keys.key_revoked_it_is_refused_from') : null,
     errors: data.form?.error ? [{ field: 'key-name', message: data.form.error.message }] : [],
   });
 }

@@ -12,6 +12,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { arrivalsBoard, type Board } from '../travel/board.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { may } from './nav.js';
@@ -32,31 +33,31 @@ const Query = Type.Object(
 );
 
 export const STATUS_TEXT: Record<string, string> = {
-  scheduled: 'Scheduled',
-  delayed: 'Delayed',
-  departed: 'Departed',
-  en_route: 'In the air',
-  landed: 'Landed',
-  arrived: 'At the gate',
-  cancelled: 'Cancelled',
-  diverted: 'Diverted',
+  scheduled: staffText('arrivals.scheduled'),
+  delayed: staffText('arrivals.delayed'),
+  departed: staffText('arrivals.departed'),
+  en_route: staffText('arrivals.in_the_air'),
+  landed: staffText('arrivals.landed'),
+  arrived: staffText('arrivals.at_the_gate'),
+  cancelled: staffText('arrivals.cancelled'),
+  diverted: staffText('arrivals.diverted'),
 };
 export const PICKUP_TEXT: Record<string, string> = {
-  awaiting_pickup: 'Awaiting pickup',
-  collected: 'Collected',
-  checked_in: 'Checked in',
-  pickup_not_needed: 'No pickup needed',
+  awaiting_pickup: staffText('arrivals.awaiting_pickup'),
+  collected: staffText('arrivals.collected'),
+  checked_in: staffText('arrivals.checked_in'),
+  pickup_not_needed: staffText('arrivals.no_pickup_needed'),
 };
 
 function trackingNote(board: Board): string | null {
   const t = board.tracking;
-  if (t.provider === 'none') return 'Live flight tracking is off: no flight-data provider is configured.';
+  if (t.provider === 'none') return staffText('arrivals.live_flight_tracking_is_off_no');
   if (t.pausedUntil)
-    return `Live flight updates are paused after provider errors until ${when(t.pausedUntil)}.`;
+    return staffText('arrivals.live_flight_updates_are_paused_after', { when: when(t.pausedUntil) });
   if (t.exhausted === 'day')
-    return `Live flight updates are paused: today’s call budget (${t.budgetPerDay}) is used up until midnight UTC.`;
+    return staffText('arrivals.live_flight_updates_are_paused_today', { budget_per_day: t.budgetPerDay });
   if (t.exhausted === 'hour')
-    return `Live flight updates are paused: this hour’s call budget (${t.budgetPerHour}) is used up until the next hour (UTC).`;
+    return staffText('arrivals.live_flight_updates_are_paused_this', { budget_per_hour: t.budgetPerHour });
   return null;
 }
 
@@ -72,7 +73,7 @@ export function arrivalsPages(web: Api, deps: Deps): void {
       const ctx = ctxOf(deps, request, action);
       const board = await arrivalsBoard(ctx, request.query.date);
       return reply.page(200, 'staff/arrivals', {
-        ...eventFrame(ctx.access, '/arrivals', 'Arrivals'),
+        ...eventFrame(ctx.access, '/arrivals', staffText('arrivals.arrivals')),
         ...view(board),
         refresh: request.query.refresh ?? 30,
         scripts: ['/assets/js/arrivals.js'],

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { Type } from 'typebox';
 import type { Api } from '../../http/typed.js';
 import { notFound } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { WEB_DIR } from '../web/paths.js';
 
 const require = createRequire(import.meta.url);
@@ -37,7 +38,7 @@ export function staffAssets(web: Api): void {
     },
     async (request, reply) => {
       const script = SCRIPTS.get(request.params.name);
-      if (script === undefined) throw notFound('Script not found');
+      if (script === undefined) throw notFound(staffText('assets.script_not_found'));
       return reply.type(JS).header('Cache-Control', CACHE).send(script);
     },
   );

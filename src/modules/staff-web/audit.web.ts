@@ -12,6 +12,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { zonedToInstant } from '../../lib/zoned-time.js';
 import type { AuditPageJson } from '../audit/audit-log.schemas.js';
 import { auditPage } from '../audit/audit-log.service.js';
@@ -46,7 +47,7 @@ function inputOf(q: FilterValues, zone: string) {
   if (q.before) input.before = q.before;
   if (q.since?.trim()) {
     const since = zonedToInstant(q.since.trim(), zone);
-    if (!since) return { error: 'Enter the “since” date as a date and time' };
+    if (!since) return { error: staffText('audit.enter_the_since_date_as_a') };
     input.since = since;
   }
   return { input };
@@ -99,7 +100,7 @@ export function auditPages(web: Api, deps: Deps): void {
         'error' in parsed ? parsed : await attempt(() => auditPage(ctx, parsed.input, ctx.access.event.id));
       const page = 'ok' in res ? res.ok : { entries: [], next_before: null };
       return reply.page('ok' in res ? 200 : 422, 'staff/audit', {
-        ...eventFrame(ctx.access, '/audit', 'Audit trail'),
+        ...eventFrame(ctx.access, '/audit', staffText('audit.audit_trail')),
         ...view(page, request.query, zone, path),
         path,
         zone,
@@ -120,7 +121,7 @@ export function auditPages(web: Api, deps: Deps): void {
       const res = 'error' in parsed ? parsed : await attempt(() => auditPage(ctx, parsed.input));
       const page = 'ok' in res ? res.ok : { entries: [], next_before: null };
       return reply.page('ok' in res ? 200 : 422, 'staff/audit', {
-        title: 'Audit trail',
+        title: staffText('audit.audit_trail'),
         ...view(page, request.query, 'UTC', '/staff/audit'),
         path: '/staff/audit',
         zone: 'UTC',

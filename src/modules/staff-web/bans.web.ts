@@ -12,6 +12,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import * as bans from '../bans/bans.service.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
 import { attempt, field, when } from './org-pages.js';
@@ -28,9 +29,9 @@ const ListQuery = Type.Object(
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 const PAGE = 50;
 const DONE: Record<string, string> = {
-  added: 'The ban was added.',
-  revoked: 'The ban was revoked: those addresses can register again.',
-  reinstated: 'The ban is in force again.',
+  added: staffText('bans.the_ban_was_added'),
+  revoked: staffText('bans.the_ban_was_revoked_those_addresses'),
+  reinstated: staffText('bans.the_ban_is_in_force_again'),
 };
 
 type Query = { email?: string; active?: string; offset?: number; done?: string };
@@ -57,10 +58,10 @@ export function banPages(web: Api, deps: Deps): void {
       return `/staff/bans?${p.toString()}`;
     };
     return {
-      title: 'Bans',
+      title: staffText('bans.bans'),
       bans: list.bans.map((b) => ({
         ...b,
-        until: b.expires_at ? when(b.expires_at) : 'No end date',
+        until: b.expires_at ? when(b.expires_at) : staffText('bans.no_end_date'),
         created: when(b.created_at),
       })),
       filters: { email: q.email ?? '', active: q.active ?? '' },
@@ -101,7 +102,7 @@ export function banPages(web: Api, deps: Deps): void {
       let problem: string | null = null;
       let expiresAt: string | undefined;
       if (values.last_day) {
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(values.last_day)) problem = 'Enter the last day as a date';
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(values.last_day)) problem = staffText('bans.enter_the_last_day_as_a');
         else expiresAt = `${values.last_day}T23:59:59Z`;
       }
       if (!problem) {

@@ -19,6 +19,7 @@ import { isUserPrincipal } from '../../access/principal.js';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { listScanContexts } from '../checkin/contexts.js';
 import { ATTENTION_MESSAGES } from '../checkin/verdict.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -68,7 +69,7 @@ export function checkinPages(web: Api, deps: Deps): void {
       const selected =
         contexts.find((c) => c.id === wanted) ?? contexts.find((c) => c.checks_in) ?? contexts[0] ?? null;
       return reply.page(200, 'staff/checkin', {
-        title: `Check-in desk: ${event.name}`,
+        title: staffText('checkin.check_in_desk_2', { name: event.name }),
         event,
         nav: eventNav(ctx.access, event.id, '/checkin'),
         contexts,

@@ -15,6 +15,7 @@ import type { AccessContext } from '../../access/authorize.js';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { listSentEmails, SENT_KINDS, SENT_STATES, type SentEmail } from '../email/sent-emails.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { EMAIL_STATE_LABELS } from './format.js';
@@ -24,11 +25,11 @@ import { attempt, eventFrame, when } from './org-pages.js';
 
 /** Each kind of email as staff read it (filter and table). */
 export const KIND_LABELS: Record<(typeof SENT_KINDS)[number], string> = {
-  invitation: 'Invitation to register',
-  guardian_invitation: 'Parent or guardian link',
-  registration_reminder: 'Reminder',
-  announcement: 'Announcement',
-  staff_invitation: 'Team invitation',
+  invitation: staffText('emails_sent.invitation_to_register'),
+  guardian_invitation: staffText('emails_sent.parent_or_guardian_link'),
+  registration_reminder: staffText('emails_sent.reminder'),
+  announcement: staffText('emails_sent.announcement'),
+  staff_invitation: staffText('emails_sent.team_invitation'),
 };
 
 const Filters = Type.Object(
@@ -42,8 +43,12 @@ const Filters = Type.Object(
 );
 
 const TABS: { label: string; path: string; action: Action }[] = [
-  { label: 'Sent', path: '/emails', action: 'email_log.event' },
-  { label: 'Wording and reminders', path: '/emails/wording', action: 'email_templates.manage' },
+  { label: staffText('emails_sent.sent'), path: '/emails', action: 'email_log.event' },
+  {
+    label: staffText('emails_sent.wording_and_reminders'),
+    path: '/emails/wording',
+    action: 'email_templates.manage',
+  },
 ];
 
 /** The Emails sub-navigation for this caller; `path` (after /staff/events/{id}) is current. */
@@ -92,7 +97,7 @@ export function sentEmailPages(web: Api, deps: Deps): void {
       for (const k of ['kind', 'state', 'to'] as const) if (q[k]?.trim()) keep.set(k, q[k]!.trim());
       if (page.next_before) keep.set('before', String(page.next_before));
       return reply.page('ok' in res ? 200 : 422, 'staff/emails-sent', {
-        ...eventFrame(ctx.access, '/emails', 'Emails sent'),
+        ...eventFrame(ctx.access, '/emails', staffText('emails_sent.emails_sent')),
         tabs: emailTabs(ctx.access, event.id, '/emails'),
         path,
         filters: { kind: q.kind ?? '', state: q.state ?? '', to: q.to ?? '' },

@@ -11,12 +11,14 @@
  *   in each other offered language: `tr_<code>_subject|body` (blank = none, translation-fields.ts).
  * - POST /staff/events/{e}/emails/{template}/reset: back to Muster's wording → 303.
  */
+
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { setRemindersEnabled } from '../email/email-settings.service.js';
 import type { WordingInput } from '../email/email-templates.service.js';
 import * as templates from '../email/email-templates.service.js';
@@ -24,6 +26,7 @@ import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
 import { emailTabs } from './emails-sent.web.js';
 import { EventParams } from './home.web.js';
 import { eventNav } from './nav.js';
+import { titleOf } from './org-pages.js';
 import { formLanguages, translationsFromForm } from './translation-fields.js';
 
 const ACTION = 'email_templates.manage';
@@ -35,14 +38,14 @@ const TemplateParams = Type.Object(
 const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
 
 export const TEMPLATE_TITLES: Record<string, string> = {
-  invitation: 'Invitation to register',
-  guardian_invitation: 'Parent or guardian invitation',
-  registration_reminder: 'Reminder before registration closes',
+  invitation: staffText('emails.invitation_to_register'),
+  guardian_invitation: staffText('emails.parent_or_guardian_invitation'),
+  registration_reminder: staffText('emails.reminder_before_registration_closes'),
 };
 const NOTICES: Record<string, string> = {
-  saved: 'Saved. Emails sent from now on use this wording.',
-  reset: 'This email uses Muster’s wording again.',
-  reminders: 'Reminder setting saved.',
+  saved: staffText('emails.saved_emails_sent_from_now_on'),
+  reset: staffText('emails.this_email_uses_muster_s_wording'),
+  reminders: staffText('emails.reminder_setting_saved'),
 };
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
@@ -55,7 +58,7 @@ export function emailPages(web: Api, deps: Deps): void {
       const ctx = routeCtx(deps, request);
       const { email_templates } = await templates.listTemplates(ctx);
       return reply.page(200, 'staff/emails', {
-        title: `Emails · ${ctx.access.event.name}`,
+        title: titleOf(staffText('nav.emails'), ctx.access.event.name),
         event: ctx.access.event,
         nav: eventNav(ctx.access, ctx.access.event.id, '/emails'),
         tabs: emailTabs(ctx.access, ctx.access.event.id, '/emails/wording'),
@@ -87,7 +90,7 @@ export function emailPages(web: Api, deps: Deps): void {
     const { email_template } = await templates.getTemplate(ctx, template);
     const preview = extra.preview ?? (await templates.previewTemplate(ctx, template, {})).preview;
     return reply.page(status, 'staff/email-template', {
-      title: `${TEMPLATE_TITLES[template]} · ${ctx.access.event.name}`,
+      title: titleOf(TEMPLATE_TITLES[template] ?? template, ctx.access.event.name),
       event: ctx.access.event,
       nav: eventNav(ctx.access, ctx.access.event.id, '/emails'),
       template: { ...email_template, title: TEMPLATE_TITLES[template] },

@@ -4,6 +4,7 @@
  * the column classes; test/web/exports-page.test.ts reads them back.
  */
 import type { Visibility } from '../../access/policy.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import type { PresetName } from '../exports/presets.js';
 
 interface PresetText {
@@ -11,62 +12,66 @@ interface PresetText {
   who: string;
 }
 
-const ALL =
-  'Everyone with participant access: event admins, ops, limited staff, safeguarding leads, series owners and organisers, global admins (not read-only staff).';
-const SENSITIVE = 'Safeguarding leads and global admins only.';
+const ALL = staffText('export_texts.everyone_with_participant_access_event_admins');
+const SENSITIVE = staffText('export_texts.safeguarding_leads_and_global_admins_only');
 const pii = (v: Visibility, yes: string, no: string) => (v.pii ? yes : no);
 
 export const PRESET_TEXT: Record<PresetName, PresetText> = {
-  roster: { about: () => 'Names, email, registration status and when they checked in.', who: ALL },
+  roster: { about: () => staffText('export_texts.names_email_registration_status_and_when'), who: ALL },
   medical: {
-    about: () =>
-      'Complete registrations by last name: allergies, conditions, medications, action plans, emergency contacts and the first guardian.',
+    about: () => staffText('export_texts.complete_registrations_by_last_name_allergies'),
     who: SENSITIVE,
   },
   dietary: {
-    about: () => 'Complete registrations by last name, with diet, intolerances, allergies and risk flags.',
+    about: () => staffText('export_texts.complete_registrations_by_last_name_with'),
     who: SENSITIVE,
   },
   catering: {
-    about: () =>
-      'Counts for the kitchen, no names: diets, intolerances and allergy-risk flags, in total and per day of the event.',
+    about: () => staffText('export_texts.counts_for_the_kitchen_no_names'),
     who: ALL,
   },
-  rooming: { about: () => 'Accommodation needs, roommate preferences and assigned rooms.', who: ALL },
+  rooming: {
+    about: () => staffText('export_texts.accommodation_needs_roommate_preferences_and_assigned'),
+    who: ALL,
+  },
   travel: {
     about: (v) =>
-      `One row per journey leg, with pickup state${pii(v, ' and the address they travel from', '')}.`,
-    who: `${ALL} Limited staff get no origin address.`,
+      staffText('export_texts.one_row_per_journey_leg_with', {
+        pii: pii(v, staffText('export_texts.and_the_address_they_travel_from'), ''),
+      }),
+    who: staffText('export_texts.limited_staff_get_no_origin_address', { all: ALL }),
   },
   emergency_contacts: {
-    about: () => 'Complete registrations by last name: phone, emergency contacts and the first guardian.',
+    about: () => staffText('export_texts.complete_registrations_by_last_name_phone'),
     who: SENSITIVE,
   },
   badges: {
-    about: () =>
-      'Name badges for complete registrations: name, pronouns, group colour and the ticket QR code, on A4 label sheets (8 per page).',
+    about: () => staffText('export_texts.name_badges_for_complete_registrations_name'),
     who: ALL,
   },
   door_list: {
-    about: () =>
-      'The paper backup of the door: name, status, under 18 and alerts in words with a tick box, by last name. Pick a scan context for its door.',
+    about: () => staffText('export_texts.the_paper_backup_of_the_door'),
     who: ALL,
   },
   medical_cards: {
-    about: () =>
-      'One card per participant for the first-aid bag: allergies, conditions, medications, action plan, contacts, guardians and pickup adults.',
+    about: () => staffText('export_texts.one_card_per_participant_for_the'),
     who: SENSITIVE,
   },
   emergency_sheet: {
-    about: () =>
-      'Who to call for everyone on a trip: pick a group or scan context. Phones, emergency contacts, guardians, pickup adults.',
+    about: () => staffText('export_texts.who_to_call_for_everyone_on'),
     who: SENSITIVE,
   },
   full: {
     about: (v) =>
       v.sensitive
-        ? 'Every field of the record, including medical, dietary and safeguarding details.'
-        : `Every field you may see: ${pii(v, 'personal details with phone, date of birth and address', 'no phone, date of birth or address')}, no medical, dietary or safeguarding details (only their yes/no risk flags).`,
-    who: `${ALL} Limited staff get no phone, date of birth or address; only safeguarding leads and global admins get medical, dietary and safeguarding details.`,
+        ? staffText('export_texts.every_field_of_the_record_including')
+        : staffText('export_texts.every_field_you_may_see_no', {
+            pii: pii(
+              v,
+              staffText('export_texts.personal_details_with_phone_date_of'),
+              staffText('export_texts.no_phone_date_of_birth_or'),
+            ),
+          }),
+    who: staffText('export_texts.limited_staff_get_no_phone_date', { all: ALL }),
   },
 };

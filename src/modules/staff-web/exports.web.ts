@@ -15,6 +15,7 @@ import { groups, registrationStatuses, scanContexts } from '../../db/schema/inde
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { type Api, sendStream } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { isOneOf } from '../../lib/narrow.js';
 import { EXPORT_MEDIA, ExportQuerySchema } from '../exports/exports.schemas.js';
 import { type ExportFormat, planExport, streamExport } from '../exports/exports.service.js';
@@ -52,7 +53,11 @@ const PageQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const FORMAT_LABEL: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'Excel', pdf: 'PDF' };
+const FORMAT_LABEL: Record<ExportFormat, string> = {
+  csv: 'CSV',
+  xlsx: staffText('exports.excel'),
+  pdf: 'PDF',
+};
 
 export function exportPages(
   web: Api,
@@ -103,7 +108,7 @@ export function exportPages(
           .map((f) => ({ label: FORMAT_LABEL[f], href: `${base}/${p}.${f}${suffix}` })),
       }));
       return reply.page(200, 'staff/exports', {
-        ...eventFrame(ctx.access, '/exports', 'Exports'),
+        ...eventFrame(ctx.access, '/exports', staffText('exports.exports')),
         sheets: presets.filter((p) => p.allowed && !PRESETS[p.name].formats.includes('pdf')),
         printouts: presets.filter((p) => p.allowed && PRESETS[p.name].formats.includes('pdf')),
         table: presets,

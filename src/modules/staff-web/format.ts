@@ -1,14 +1,15 @@
 /** Display helpers of the staff pages: status labels and times in the event's time zone. */
 import type { RegistrationStatus } from '../../db/schema/index.js';
+import { staffText } from '../../lib/i18n/staff.js';
 
 /** Registration statuses in the funnel's order (docs/decisions.md "Registration lifecycle"), as staff read them. */
 export const STATUS_LABELS: Record<RegistrationStatus, string> = {
-  invited: 'Not started',
-  in_progress: 'In progress',
-  awaiting_guardian: 'Awaiting guardian',
-  complete: 'Complete',
-  withdrawn: 'Withdrawn',
-  rejected: 'Rejected',
+  invited: staffText('format.not_started'),
+  in_progress: staffText('format.in_progress'),
+  awaiting_guardian: staffText('format.awaiting_guardian'),
+  complete: staffText('format.complete'),
+  withdrawn: staffText('format.withdrawn'),
+  rejected: staffText('format.rejected'),
 };
 
 /**
@@ -18,12 +19,12 @@ export const STATUS_LABELS: Record<RegistrationStatus, string> = {
  * (docs/staff-dashboard.md "One word for invited").
  */
 export const STATUS_HINTS: Record<RegistrationStatus, string> = {
-  invited: 'Imported into this event; the person has not started registering.',
-  in_progress: 'The person has started and not yet submitted.',
-  awaiting_guardian: 'Submitted; waiting for a parent or guardian to complete their part.',
-  complete: 'Registered: everything needed has been given.',
-  withdrawn: 'Withdrawn from the event.',
-  rejected: 'Rejected by the organisers.',
+  invited: staffText('format.imported_into_this_event_the_person'),
+  in_progress: staffText('format.the_person_has_started_and_not'),
+  awaiting_guardian: staffText('format.submitted_waiting_for_a_parent_or'),
+  complete: staffText('format.registered_everything_needed_has_been_given'),
+  withdrawn: staffText('format.withdrawn_from_the_event'),
+  rejected: staffText('format.rejected_by_the_organisers'),
 };
 
 /**
@@ -31,11 +32,11 @@ export const STATUS_HINTS: Record<RegistrationStatus, string> = {
  * is a portal link emailed and not yet opened, never a registration status.
  */
 export const GUARDIAN_STATUS_LABELS: Record<string, string> = {
-  pending: 'No link sent yet',
-  invited: 'Link sent, not yet opened',
-  accepted: 'Opened the link, not finished',
-  completed: 'Completed',
-  declined: 'Declined',
+  pending: staffText('format.no_link_sent_yet'),
+  invited: staffText('format.link_sent_not_yet_opened'),
+  accepted: staffText('format.opened_the_link_not_finished'),
+  completed: staffText('format.completed'),
+  declined: staffText('format.declined'),
 };
 
 /** One formatter per time zone (building an Intl.DateTimeFormat costs far more than using one). */
@@ -77,11 +78,11 @@ export function localTime(iso: string | null | undefined, timeZone: string): str
  * announcement's recipients (docs/email.md "Emails sent").
  */
 export const EMAIL_STATE_LABELS: Record<string, string> = {
-  queued: 'Waiting to send',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  opened: 'Opened',
-  bounced: 'Bounced',
-  failed: 'Failed',
-  suppressed: 'Not sent: address blocked after a bounce',
+  queued: staffText('format.waiting_to_send'),
+  sent: staffText('format.sent'),
+  delivered: staffText('format.delivered'),
+  opened: staffText('format.opened'),
+  bounced: staffText('format.bounced'),
+  failed: staffText('format.failed'),
+  suppressed: staffText('format.not_sent_address_blocked_after_a'),
 };

@@ -13,6 +13,7 @@ import { Type } from 'typebox';
 import type { CtxFor, Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { createGroup, listGroups, setRegistrationGroups } from '../groups/groups.service.js';
 import { listMembers } from '../groups/members.service.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
@@ -30,9 +31,9 @@ const Query = Type.Object(
 );
 const SHOWN = 200;
 const DONE: Record<string, string> = {
-  created: 'The group was created.',
-  added: 'The participants were added to the group.',
-  removed: 'The participants were taken out of the group.',
+  created: staffText('groups.the_group_was_created'),
+  added: staffText('groups.the_participants_were_added_to_the'),
+  removed: staffText('groups.the_participants_were_taken_out_of'),
 };
 
 type Ctx = CtxFor<typeof action>;
@@ -45,7 +46,7 @@ export function groupPages(web: Api, deps: Deps): void {
     ]);
     const names = new Map(groups.map((g) => [g.id, g.name]));
     return {
-      ...eventFrame(ctx.access, '/groups', 'Groups'),
+      ...eventFrame(ctx.access, '/groups', staffText('groups.groups')),
       groups,
       members: members.map((m) => ({
         ...m,
@@ -100,8 +101,8 @@ export function groupPages(web: Api, deps: Deps): void {
       const remove = field(body, 'intent') === 'remove';
       const { groups } = await listGroups(ctx);
       let problem: string | null = null;
-      if (!groups.some((g) => g.id === groupId)) problem = 'Choose a group';
-      else if (ids.length === 0) problem = 'Tick at least one participant';
+      if (!groups.some((g) => g.id === groupId)) problem = staffText('groups.choose_a_group');
+      else if (ids.length === 0) problem = staffText('groups.tick_at_least_one_participant');
       if (problem)
         return reply.page(422, 'staff/groups', await data(ctx, {}, { errors: [{ message: problem }] }));
       const { members } = await listMembers(ctx, { ids, limit: ids.length });

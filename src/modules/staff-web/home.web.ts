@@ -14,6 +14,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
 import { RESEND_LABEL, resendableGuardians } from '../dashboard/guardian-links.repo.js';
 import { staffHome } from '../dashboard/home.service.js';
@@ -43,10 +44,9 @@ const OverviewQuery = Type.Object(
   { additionalProperties: false },
 );
 const DONE = {
-  guardian_link: 'A new link was emailed to the guardian; any earlier link no longer works.',
-  event_created: 'The event was created as a draft. Finish its setup before inviting anyone.',
-  event_copied:
-    'The event was copied as a draft, its dates moved to the new start date. Check its setup before inviting anyone.',
+  guardian_link: staffText('home.a_new_link_was_emailed_to'),
+  event_created: staffText('home.the_event_was_created_as_a'),
+  event_copied: staffText('home.the_event_was_copied_as_a'),
 } as const;
 
 /** How many guardians the overview lists with a resend button (the rest: the filtered table). */
@@ -64,7 +64,12 @@ export function homePages(web: Api, deps: Deps): void {
       const { events } = await staffHome(ctx);
       // "New event" for each series the caller may create events in (series_events.create).
       const { series } = await listSeries(ctx);
-      return reply.page(200, 'staff/home', { title: 'Your events', events, series, labels: STATUS_LABELS });
+      return reply.page(200, 'staff/home', {
+        title: staffText('home.your_events'),
+        events,
+        series,
+        labels: STATUS_LABELS,
+      });
     },
   );
   web.get(

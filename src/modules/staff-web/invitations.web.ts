@@ -11,12 +11,14 @@
  * (resend.web.ts).
  * Plain forms with the CSRF field; the services are those of the API routes.
  */
+
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps, EventCtx } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { statusCounts } from '../dashboard/dashboard.repo.js';
 import { inviteParticipant } from '../registration/invitations/invitations.service.js';
 import { inviteList, type LineOutcome } from '../registration/invitations/invite-list.service.js';
@@ -28,6 +30,7 @@ import {
 import { pageResponses } from '../web/web.schemas.js';
 import { EventParams } from './home.web.js';
 import { eventNav } from './nav.js';
+import { titleOf } from './org-pages.js';
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
 const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
@@ -53,9 +56,9 @@ const ByIdParams = Type.Object(
 );
 
 const NOTICES = {
-  invited: 'Invitation sent.',
-  resent: 'Invitation sent again with a new link; the old link no longer works.',
-  revoked: 'Invitation revoked; its link no longer works.',
+  invited: staffText('invitations.invitation_sent'),
+  resent: staffText('invitations.invitation_sent_again_with_a_new'),
+  revoked: staffText('invitations.invitation_revoked_its_link_no_longer'),
 } as const;
 
 interface PageState {
@@ -79,7 +82,7 @@ async function render(ctx: EventCtx, reply: FastifyReply, state: PageState) {
     ...(state.list?.error ? [{ field: 'invite-list', message: state.list.error }] : []),
   ];
   return reply.page(state.status ?? 200, 'staff/invitations', {
-    title: `Invitations · ${event.name}`,
+    title: titleOf(staffText('nav.invitations'), event.name),
     event,
     nav: eventNav(ctx.access, event.id, '/invitations'),
     base: base(ctx),
@@ -141,7 +144,8 @@ export function invitationPages(web: Api, deps: Deps): void {
       let outcomes: LineOutcome[];
       try {
         outcomes = await inviteList(ctx, text);
-        if (outcomes.length === 0) throw unprocessable('Paste at least one email address');
+        if (outcomes.length === 0)
+          throw unprocessable(staffText('invitations.paste_at_least_one_email_address'));
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
         return render(ctx, reply, { status: 422, list: { text, outcomes: [], error: error.message } });

@@ -7,6 +7,7 @@ import { type Action, actions } from '../../access/actions.js';
 import type { AccessContext, EventAccess } from '../../access/authorize.js';
 import { userMeets } from '../../access/policy.js';
 import { isUserPrincipal } from '../../access/principal.js';
+import { staffText } from '../../lib/i18n/staff.js';
 
 export interface NavLink {
   label: string;
@@ -16,24 +17,24 @@ export interface NavLink {
 
 /** An event's page (`path` after /staff/events/{id}), or with `series` a page of the event's series. */
 const EVENT_PAGES: { label: string; path: string; action: Action; series?: true }[] = [
-  { label: 'Overview', path: '', action: 'events.overview' },
-  { label: 'Participants', path: '/participants', action: 'participants.list' },
-  { label: 'Check-in desk', path: '/checkin', action: 'scans.write' },
-  { label: 'Scan contexts', path: '/scan-contexts', action: 'scan_contexts.manage' },
-  { label: 'Arrivals', path: '/arrivals', action: 'travel.read' },
-  { label: 'Run sheet', path: '/run-sheet', action: 'participants.list' },
-  { label: 'Invitations', path: '/invitations', action: 'participants.invite' },
-  { label: 'Announcements', path: '/announcements', action: 'announcements.manage' },
-  { label: 'Emails', path: '/emails', action: 'email_log.event' },
-  { label: 'Exports', path: '/exports', action: 'exports.read' },
-  { label: 'Groups', path: '/groups', action: 'groups.manage' },
-  { label: 'Rooms', path: '/rooms', action: 'rooms.read' },
-  { label: 'Rooming board', path: '/rooming', action: 'rooms.read' },
-  { label: 'Team', path: '/team', action: 'event_roles.manage' },
-  { label: 'API keys', path: '/api-keys', action: 'api_keys.manage', series: true },
-  { label: 'Webhooks', path: '/webhooks', action: 'webhooks.manage' },
-  { label: 'Audit trail', path: '/audit', action: 'audit_log.event' },
-  { label: 'Setup', path: '/setup', action: 'event_setup.manage' },
+  { label: staffText('nav.overview'), path: '', action: 'events.overview' },
+  { label: staffText('nav.participants'), path: '/participants', action: 'participants.list' },
+  { label: staffText('nav.check_in_desk'), path: '/checkin', action: 'scans.write' },
+  { label: staffText('nav.scan_contexts'), path: '/scan-contexts', action: 'scan_contexts.manage' },
+  { label: staffText('nav.arrivals'), path: '/arrivals', action: 'travel.read' },
+  { label: staffText('nav.run_sheet'), path: '/run-sheet', action: 'participants.list' },
+  { label: staffText('nav.invitations'), path: '/invitations', action: 'participants.invite' },
+  { label: staffText('nav.announcements'), path: '/announcements', action: 'announcements.manage' },
+  { label: staffText('nav.emails'), path: '/emails', action: 'email_log.event' },
+  { label: staffText('nav.exports'), path: '/exports', action: 'exports.read' },
+  { label: staffText('nav.groups'), path: '/groups', action: 'groups.manage' },
+  { label: staffText('nav.rooms'), path: '/rooms', action: 'rooms.read' },
+  { label: staffText('nav.rooming_board'), path: '/rooming', action: 'rooms.read' },
+  { label: staffText('nav.team'), path: '/team', action: 'event_roles.manage' },
+  { label: staffText('nav.api_keys'), path: '/api-keys', action: 'api_keys.manage', series: true },
+  { label: staffText('nav.webhooks'), path: '/webhooks', action: 'webhooks.manage' },
+  { label: staffText('nav.audit_trail'), path: '/audit', action: 'audit_log.event' },
+  { label: staffText('nav.setup'), path: '/setup', action: 'event_setup.manage' },
 ];
 
 /** May the caller (a user) use `action` on the context's target? Keys never reach pages. */

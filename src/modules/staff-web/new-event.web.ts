@@ -15,6 +15,7 @@ import type { Deps, UserSeriesCtx } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { copyEventFromForm, createEventFromForm } from '../events/event-new.service.js';
 import { listSeriesEvents } from '../events/series.service.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
@@ -64,7 +65,7 @@ async function render(
   const errorOf = (form: 'new' | 'copy', name: string) =>
     data.form === form ? (problems.find((p) => p.field === name)?.message ?? null) : null;
   return reply.page(data.status ?? 200, 'staff/new-event', {
-    title: `New event · ${series.name}`,
+    title: staffText('new_event.new_event_2', { name: series.name }),
     series,
     events,
     blank: data.blank ?? BLANK,

@@ -3,16 +3,25 @@
  * event page frame, plain dates for people, form values, and turning a service's 4xx into the
  * page's error summary (so a bad form re-renders with its message instead of an error page).
  */
+
 import type { AccessContext } from '../../access/authorize.js';
 import type { EventRow } from '../../access/resolve.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import type { FormBody } from '../web/web.schemas.js';
 import { eventNav } from './nav.js';
+
+/** A page's title: the page, then the event or series it belongs to (`Emails · Summer camp`). */
+export const titleOf = (page: string, name: string): string => staffText('layout.title_of', { page, name });
+
+/** The title of a page shown again with the errors of its form (`Error: …`). */
+export const errorTitle = (errors: unknown, title: string): string =>
+  errors ? staffText('layout.error_title', { title }) : title;
 
 /** The layout data of an event page: its title, the event and its navigation (`path` is current). */
 export function eventFrame(access: AccessContext & { event: EventRow }, path: string, title: string) {
   return {
-    title: `${title} · ${access.event.name}`,
+    title: titleOf(title, access.event.name),
     event: access.event,
     nav: eventNav(access, access.event.id, path),
   };

@@ -8,15 +8,18 @@
  * - POST …/participants/{pe}/notes: createNote (the same as `POST …/notes`) → 303 to the page's
  *   notes; a blank note (422) → the page again with the error. `notes.write`.
  */
+
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { createNote } from '../notes/notes.service.js';
 import { applyStaffAction, type StaffAction } from '../registration/lifecycle/staff.service.js';
 import { pageResponses } from '../web/web.schemas.js';
+import { errorTitle } from './org-pages.js';
 import { ParticipantParams } from './participant.web.js';
 import { pageData, participantPath, readDetail } from './record/page.js';
 
@@ -48,11 +51,9 @@ const MANAGE = { action: 'registrations.manage', credential: 'session_cookie' } 
 const BASE = '/staff/events/:event_id/participants/:participant_event_id';
 
 const EXPLAIN: Record<StaffAction, string> = {
-  withdraw:
-    'The registration moves to withdrawn: the participant no longer attends. You can reinstate it later.',
-  reinstate: 'The registration moves back to in progress: the participant submits it again.',
-  reject:
-    'The registration moves to rejected: the participant cannot attend. Only a reinstatement undoes this.',
+  withdraw: staffText('participant_actions.the_registration_moves_to_withdrawn_the'),
+  reinstate: staffText('participant_actions.the_registration_moves_back_to_in'),
+  reject: staffText('participant_actions.the_registration_moves_to_rejected_the'),
 };
 
 async function renderConfirm(
@@ -70,7 +71,7 @@ async function renderConfirm(
   const detail = await readDetail(ctx, pe);
   const name = String(detail.display_name);
   return reply.page(status, 'staff/participant-confirm', {
-    title: `${extra.errors ? 'Error: ' : ''}${action[0]!.toUpperCase()}${action.slice(1)} ${name}?`,
+    title: errorTitle(extra.errors, staffText('participant_actions.confirm_title', { action, name })),
     event: ctx.access.event,
     path: participantPath(ctx.access.event.id, pe),
     name,
@@ -126,7 +127,7 @@ export function participantActionPages(web: Api, deps: Deps): void {
         const data = await pageData(ctx, pe, await readDetail(ctx, pe));
         return reply.page(422, 'staff/participant', {
           ...data,
-          title: `Error: ${data.title}`,
+          title: errorTitle(true, String(data.title)),
           errors: [{ field: 'note-content', message: error.message }],
           noteError: error.message,
           noteContent: input.content,

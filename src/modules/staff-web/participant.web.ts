@@ -13,12 +13,14 @@
  *   204 when nothing is newer than `latest`; `participants.read`.
  * htmx requests are recognised by the `HX-Request` header; everything works without JavaScript.
  */
+
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { patchParticipant } from '../registration/staff-record/staff-record.service.js';
 import {
@@ -39,6 +41,7 @@ import {
   TRAVEL_FORM_SCRIPT,
 } from '../web/travel-form.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
+import { errorTitle } from './org-pages.js';
 import { historyData, pageData, participantPath, readCtx, readDetail, sectionView } from './record/page.js';
 import { STAFF_SECTIONS, sectionFor } from './record/sections.js';
 
@@ -69,14 +72,14 @@ const filterOf = (q: { section?: string; who?: string }) => ({
   ...(q.who ? { actor: q.who } : {}),
 });
 export const NOTICES: Record<string, string> = {
-  saved: 'Saved.',
-  note: 'Note added.',
-  withdraw: 'The registration is withdrawn.',
-  reinstate: 'The registration is reinstated (in progress).',
-  reject: 'The registration is rejected.',
-  guardian_link: 'A new link was emailed to the guardian; any earlier link no longer works.',
-  invitation_sent: 'Invitation sent.',
-  invitation_resent: 'Invitation sent again with a new link; the old link no longer works.',
+  saved: staffText('participant.saved'),
+  note: staffText('participant.note_added'),
+  withdraw: staffText('participant.the_registration_is_withdrawn'),
+  reinstate: staffText('participant.the_registration_is_reinstated_in_progress'),
+  reject: staffText('participant.the_registration_is_rejected'),
+  guardian_link: staffText('participant.a_new_link_was_emailed_to'),
+  invitation_sent: staffText('participant.invitation_sent'),
+  invitation_resent: staffText('participant.invitation_sent_again_with_a_new'),
 };
 const READ = { action: 'participants.read', credential: 'session_cookie' } as const;
 const EDIT = { action: 'participants.edit', credential: 'session_cookie' } as const;
@@ -88,9 +91,10 @@ const editCtx = (deps: Deps, request: RoutedRequest<'participants.edit'>) => rou
 
 /** The section `key` as the caller may write it; 404 unknown, 403 nothing of it writable. */
 function writableSection(deps: Deps, request: RoutedRequest<'participants.edit'>, key: string): Section {
-  if (!STAFF_SECTIONS.some((s) => s.key === key)) throw notFound('There is no such section');
+  if (!STAFF_SECTIONS.some((s) => s.key === key))
+    throw notFound(staffText('participant.there_is_no_such_section'));
   const section = sectionFor(key, editCtx(deps, request).access.visibility);
-  if (!section) throw new ApiError(403, 'You may not edit this section');
+  if (!section) throw new ApiError(403, staffText('participant.you_may_not_edit_this_section'));
   return section;
 }
 
@@ -129,7 +133,10 @@ async function renderForm(
   const detail = await readDetail(ctx, pe);
   return reply.page(status, 'staff/participant-edit', {
     ...data,
-    title: `${state.errors.length > 0 ? 'Error: ' : ''}Edit ${section.title.toLowerCase()}`,
+    title: errorTitle(
+      state.errors.length > 0,
+      staffText('participant.edit_title', { section: section.title.toLowerCase() }),
+    ),
     name: String(detail.display_name),
     event: ctx.access.event,
   });
@@ -164,7 +171,10 @@ export function participantPages(web: Api, deps: Deps): void {
         hide: true,
         params: ParticipantParams,
         querystring: LiveQuery,
-        response: { ...pageResponses, 204: { description: 'Nothing newer', type: 'null' as const } },
+        response: {
+          ...pageResponses,
+          204: { description: staffText('participant.nothing_newer'), type: 'null' as const },
+        },
       },
     },
     async (request, reply) => {
@@ -187,7 +197,7 @@ export function participantPages(web: Api, deps: Deps): void {
       const ctx = readCtx(deps, request);
       const detail = await readDetail(ctx, pe);
       const view = sectionView(ctx, key, detail);
-      if (!view) throw notFound('There is no such section');
+      if (!view) throw notFound(staffText('participant.there_is_no_such_section'));
       if (isHtmx(request)) return reply.page(200, 'staff/participant-section', { s: view, path });
       const name = String(detail.display_name);
       return reply.page(200, 'staff/participant-edit', {
@@ -246,7 +256,11 @@ export function participantPages(web: Api, deps: Deps): void {
       if (!isHtmx(request)) return reply.redirect(`${path}?done=saved#sec-${key}`, 303);
       const view = sectionView(ctx, key, saved);
       reply.header('HX-Trigger', 'history-changed'); // the history region fetches the new entry
-      return reply.page(200, 'staff/participant-section', { s: view, path, notice: 'Saved.' });
+      return reply.page(200, 'staff/participant-section', {
+        s: view,
+        path,
+        notice: staffText('participant.saved'),
+      });
     },
   );
 }

@@ -7,12 +7,14 @@
  * (`HX-Request: true` → the fragment, `Vary: HX-Request`). Columns follow the caller's visibility:
  * the service never selects a field the caller may not see, so it cannot reach the HTML.
  */
+
 import type { FastifyError, FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { httpStatusOf } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { keysOf } from '../../lib/narrow.js';
 import { formatPhone } from '../../lib/phone.js';
 import { pendingInvitationCounts } from '../dashboard/dashboard.repo.js';
@@ -24,6 +26,7 @@ import { pageResponses } from '../web/web.schemas.js';
 import { localTime, STATUS_LABELS } from './format.js';
 import { EventParams } from './home.web.js';
 import { eventNav, may } from './nav.js';
+import { titleOf } from './org-pages.js';
 
 const choice = <T extends string>(...values: T[]) =>
   Type.Optional(Type.Union([Type.Literal(''), ...values.map((v) => Type.Literal(v))]));
@@ -121,7 +124,10 @@ async function noAccessPage(
 ) {
   if (httpStatusOf(error) !== 403) throw error;
   const eventId = (request.params as { event_id?: string }).event_id;
-  return reply.page(403, 'staff/no-participants', { title: 'No access to participants', eventId });
+  return reply.page(403, 'staff/no-participants', {
+    title: staffText('participants.no_access_to_participants'),
+    eventId,
+  });
 }
 
 export function participantsPages(web: Api, deps: Deps): void {
@@ -143,7 +149,7 @@ export function participantsPages(web: Api, deps: Deps): void {
       const partial = request.headers['hx-request'] === 'true' && request.headers['hx-boosted'] === undefined;
       reply.header('Vary', 'HX-Request');
       return reply.page(200, partial ? 'staff/participants-results' : 'staff/participants', {
-        title: `Participants · ${event.name}`,
+        title: titleOf(staffText('nav.participants'), event.name),
         event,
         nav: eventNav(ctx.access, event.id, '/participants'),
         table,

@@ -10,6 +10,7 @@
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { listScanContexts } from '../checkin/contexts.js';
 import { rollCall } from '../checkin/roll-call.service.js';
 import { pageResponses } from '../web/web.schemas.js';
@@ -39,7 +40,7 @@ export function rollCallPage(web: Api, deps: Deps): void {
         hourCycle: 'h23',
       });
       return reply.page(200, 'staff/roll-call', {
-        title: `Roll call: ${event.name}`,
+        title: staffText('roll_call.roll_call_2', { name: event.name }),
         event,
         nav: eventNav(ctx.access, event.id, '/roll-call'),
         compactNav: true,

@@ -12,6 +12,7 @@
 import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { formatPhone } from '../../lib/phone.js';
 import { listScanContexts } from '../checkin/contexts.js';
 import { runSheet } from '../checkin/run-sheet.service.js';
@@ -39,7 +40,7 @@ export function runSheetPage(web: Api, deps: Deps): void {
       const date = request.query.date ?? eventToday(event.timezone);
       const sheet = selected ? await runSheet(ctx, selected.id, date) : null;
       return reply.page(200, 'staff/run-sheet', {
-        title: `Run sheet: ${event.name}`,
+        title: staffText('run_sheet.run_sheet', { name: event.name }),
         event,
         nav: eventNav(ctx.access, event.id, '/run-sheet'),
         compactNav: true,

@@ -15,13 +15,14 @@ import type { Deps } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import { EventIdParam, numericIdParam } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import type { UpdateContextInput } from '../checkin/checkin.schemas.js';
 import { scanContextSettings } from '../checkin/contexts.js';
 import { updateScanContext } from '../checkin/contexts.manage.js';
 import { ATTENTION_CODES, ATTENTION_MESSAGES, DEFAULT_REFUSE } from '../checkin/verdict.js';
 import type { PageErrorItem } from '../web/forms.js';
 import { CsrfForm, FormBody, pageResponses } from '../web/web.schemas.js';
-import { attempt, eventFrame, field, fields } from './org-pages.js';
+import { attempt, errorTitle, eventFrame, field, fields } from './org-pages.js';
 
 const PAGE = { action: 'scan_contexts.manage', credential: 'session_cookie' } as const;
 const ListParams = Type.Object({ event_id: EventIdParam }, { additionalProperties: false });
@@ -34,8 +35,8 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 const DONE: Record<string, string> = {
-  saved: 'Saved. Desks use the new settings from their next scan (a desk that is offline: once it reloads).',
-  default: 'That scan context uses the default list again.',
+  saved: staffText('scan_contexts.saved_desks_use_the_new_settings'),
+  default: staffText('scan_contexts.that_scan_context_uses_the_default'),
 };
 /** The codes in the order of the form, each with its words (the desk's words). */
 const CODES = ATTENTION_CODES.map((code) => ({ code, label: ATTENTION_MESSAGES[code] }));
@@ -47,7 +48,11 @@ export function scanContextPages(web: Api, deps: Deps): void {
   async function render(request: Request, extra: { notice?: string | null; errors?: PageErrorItem[] } = {}) {
     const ctx = routeCtx(deps, request);
     return {
-      ...eventFrame(ctx.access, '/scan-contexts', `${extra.errors?.length ? 'Error: ' : ''}Scan contexts`),
+      ...eventFrame(
+        ctx.access,
+        '/scan-contexts',
+        errorTitle(extra.errors?.length, staffText('scan_contexts.scan_contexts')),
+      ),
       contexts: await scanContextSettings(ctx),
       codes: CODES,
       defaultWords: DEFAULT_WORDS,
@@ -84,7 +89,10 @@ export function scanContextPages(web: Api, deps: Deps): void {
       const ctx = routeCtx(deps, request);
       const refuse = fields(request.body, 'refuse');
       const unknown = refuse.filter((c) => !(ATTENTION_CODES as readonly string[]).includes(c));
-      let problem = unknown.length > 0 ? `Unknown attention code: ${unknown.join(', ')}` : null;
+      let problem =
+        unknown.length > 0
+          ? staffText('scan_contexts.unknown_attention_code', { value: unknown.join(', ') })
+          : null;
       if (!problem) {
         const res = await attempt(() =>
           updateScanContext(ctx, Number(request.params.id), {

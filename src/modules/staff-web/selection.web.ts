@@ -15,6 +15,7 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { MAX_SELECTED } from '../exports/filters.js';
 import { inviteRegistrant } from '../registration/invitations/registrant-invite.service.js';
 import { FormBody, pageResponses } from '../web/web.schemas.js';
@@ -24,8 +25,9 @@ import { eventFrame, fields } from './org-pages.js';
 /** The ticked registration ids: digits only, de-duplicated; 422 when none or too many. */
 export function selectedIds(body: FormBody): string[] {
   const ids = [...new Set(fields(body, 'registration_ids').filter((x) => /^[0-9]{1,9}$/.test(x)))];
-  if (ids.length === 0) throw unprocessable('Tick at least one participant');
-  if (ids.length > MAX_SELECTED) throw unprocessable(`Tick at most ${MAX_SELECTED} participants`);
+  if (ids.length === 0) throw unprocessable(staffText('selection.tick_at_least_one_participant'));
+  if (ids.length > MAX_SELECTED)
+    throw unprocessable(staffText('selection.tick_at_most_participants', { max: MAX_SELECTED }));
   return ids;
 }
 
@@ -61,7 +63,7 @@ export function selectionPages(web: Api, deps: Deps): void {
         }
       }
       return reply.page(200, 'staff/selection-done', {
-        ...eventFrame(ctx.access, '/participants', 'Invitations sent'),
+        ...eventFrame(ctx.access, '/participants', staffText('selection.invitations_sent')),
         sent,
         skipped,
       });

@@ -15,6 +15,7 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import { type Api, typed } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { CONSENT_DOCUMENT_TYPES } from '../events/consent-defaults.js';
 import { saveConsentDocument } from '../events/consent-documents.service.js';
 import {
@@ -176,7 +177,7 @@ export function setupContentPages(web: Api, deps: Deps): void {
         const file = (request.body as { file?: Upload } | undefined)?.file;
         try {
           if (!file || typeof file !== 'object' || !Buffer.isBuffer(file.bytes) || file.bytes.length === 0)
-            throw new ApiError(422, 'Choose an image file to upload');
+            throw new ApiError(422, staffText('setup_content.choose_an_image_file_to_upload'));
           if (file.truncated) throw new ApiError(413, IMAGE_TOO_LARGE);
           await storeEventImage(ctx, kind, { bytes: file.bytes, declaredType: file.mimetype });
         } catch (error) {

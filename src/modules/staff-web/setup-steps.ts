@@ -6,6 +6,7 @@
  */
 
 import { languageInfo, SHIPPED_LANGUAGES } from '../../lib/i18n/catalog.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { zoneOffsetMs } from '../../lib/zoned-time.js';
 import type { EventFields } from '../events/event-input.schemas.js';
 import type { EventRow } from '../events/records.service.js';
@@ -24,54 +25,59 @@ export interface SetupField {
 }
 
 export const STEPS = [
-  { id: 'details', label: 'Details and schedule' },
-  { id: 'languages', label: 'Languages' },
-  { id: 'registration', label: 'Registration window' },
-  { id: 'modules', label: 'Modules' },
-  { id: 'contact', label: 'Support email' },
-  { id: 'consents', label: 'Consent documents' },
-  { id: 'images', label: 'Logo and banner' },
-  { id: 'complete', label: 'Complete setup' },
+  { id: 'details', label: staffText('setup_steps.details_and_schedule') },
+  { id: 'languages', label: staffText('setup_steps.languages') },
+  { id: 'registration', label: staffText('setup_steps.registration_window') },
+  { id: 'modules', label: staffText('setup_steps.modules') },
+  { id: 'contact', label: staffText('setup_steps.support_email') },
+  { id: 'consents', label: staffText('setup_steps.consent_documents') },
+  { id: 'images', label: staffText('setup_steps.logo_and_banner') },
+  { id: 'complete', label: staffText('setup_steps.complete_setup') },
 ] as const;
 export type StepId = (typeof STEPS)[number]['id'];
 /** Steps whose form saves event fields through the event update service. */
 export const FIELD_STEPS = ['details', 'languages', 'registration', 'modules', 'contact'] as const;
 export type FieldStepId = (typeof FIELD_STEPS)[number];
 
-const ZONE_HINT = 'In the event’s time zone.';
+const ZONE_HINT = staffText('setup_steps.in_the_event_s_time_zone');
 const MODULES: [string, string][] = [
-  ['travel_enabled', 'Travel (arrival and departure legs, pickups)'],
-  ['visa_options_enabled', 'Visa support letters'],
-  ['accommodation_enabled', 'Accommodation'],
-  ['roommate_preferences_enabled', 'Roommate preferences'],
-  ['freedom_waivers_enabled', 'Freedom waivers (free time without supervision)'],
-  ['nfc_badges_enabled', 'NFC badges'],
-  ['nfc_badge_write_on_checkin_enabled', 'Write NFC badges at check-in'],
-  ['groups_enabled', 'Groups'],
+  ['travel_enabled', staffText('setup_steps.travel_arrival_and_departure_legs_pickups')],
+  ['visa_options_enabled', staffText('setup_steps.visa_support_letters')],
+  ['accommodation_enabled', staffText('setup_steps.accommodation')],
+  ['roommate_preferences_enabled', staffText('setup_steps.roommate_preferences')],
+  ['freedom_waivers_enabled', staffText('setup_steps.freedom_waivers_free_time_without_supervision')],
+  ['nfc_badges_enabled', staffText('setup_steps.nfc_badges')],
+  ['nfc_badge_write_on_checkin_enabled', staffText('setup_steps.write_nfc_badges_at_check_in')],
+  ['groups_enabled', staffText('setup_steps.groups')],
 ];
 
 /** A shipped language as the wizard names it: `Español (es)`, with a note when its catalog is partial. */
 function languageLabel(code: string): string {
   const info = languageInfo(code);
-  return `${info.name} (${code})${info.complete ? '' : ', page frame only: the rest in English'}`;
+  return `${info.name} (${code})${info.complete ? '' : staffText('setup_steps.page_frame_only_the_rest_in')}`;
 }
 /** The checkbox of one shipped language in the languages step (`language_es`). */
 const LANGUAGE_BOX = 'language_';
 
 export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
   details: [
-    { name: 'name', label: 'Event name', type: 'text', required: true },
+    { name: 'name', label: staffText('setup_steps.event_name'), type: 'text', required: true },
     {
       name: 'timezone',
       label: fieldLabel('timezone'),
       type: 'text',
       required: true,
-      hint: 'An IANA name such as Europe/London.',
+      hint: staffText('setup_steps.an_iana_name_such_as_europe'),
     },
     { name: 'starts_at', label: fieldLabel('starts_at'), type: 'datetime', hint: ZONE_HINT },
     { name: 'ends_at', label: fieldLabel('ends_at'), type: 'datetime', hint: ZONE_HINT },
-    { name: 'venue_name', label: 'Venue', type: 'text' },
-    { name: 'location_address', label: 'Address', type: 'text', autocomplete: 'street-address' },
+    { name: 'venue_name', label: staffText('setup_steps.venue'), type: 'text' },
+    {
+      name: 'location_address',
+      label: staffText('setup_steps.address'),
+      type: 'text',
+      autocomplete: 'street-address',
+    },
     { name: 'location_city', label: fieldLabel('location_city'), type: 'text' },
     { name: 'location_country', label: fieldLabel('location_country'), type: 'text' },
   ],
@@ -90,7 +96,7 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
       required: true,
       options: [...SHIPPED_LANGUAGES],
       optionLabels: Object.fromEntries(SHIPPED_LANGUAGES.map((c) => [c, languageLabel(c)])),
-      hint: 'What participants and guardians get unless they choose another offered language; it must be offered.',
+      hint: staffText('setup_steps.what_participants_and_guardians_get_unless'),
     },
   ],
   registration: [
@@ -111,9 +117,9 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
     ...MODULES.map(([name, label]): SetupField => ({ name, label, type: 'checkbox' })),
     {
       name: 'visa_application_url',
-      label: 'Visa application link (optional)',
+      label: staffText('setup_steps.visa_application_link_optional'),
       type: 'text',
-      hint: 'An http(s) address participants who need a visa should open.',
+      hint: staffText('setup_steps.an_http_s_address_participants_who'),
     },
   ],
   contact: [
@@ -123,7 +129,7 @@ export const STEP_FIELDS: Record<FieldStepId, SetupField[]> = {
       type: 'email',
       required: true,
       autocomplete: 'email',
-      hint: 'Shown to participants and guardians; must be on one of the operator’s domains.',
+      hint: staffText('setup_steps.shown_to_participants_and_guardians_must'),
     },
   ],
 };

@@ -5,6 +5,7 @@
  * next to the field it names) and moves on to the next step; "Complete setup" calls the service of
  * `POST /events/{e}/setup/complete`. Consent documents and images: setup-content.web.ts.
  */
+
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { EventAccess } from '../../access/authorize.js';
@@ -12,6 +13,7 @@ import type { Deps } from '../../deps.js';
 import { routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { isOneOf } from '../../lib/narrow.js';
 import { listConsentDocuments } from '../events/consent-documents.service.js';
 import { mediaPath } from '../events/event-images.service.js';
@@ -19,6 +21,7 @@ import { completeSetup, updateEvent } from '../events/events.service.js';
 import type { PageErrorItem } from '../web/forms.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { eventNav } from './nav.js';
+import { errorTitle, titleOf } from './org-pages.js';
 import {
   FIELD_STEPS,
   fieldOfMessage,
@@ -78,7 +81,7 @@ export async function renderStep(
   const fieldStep = isOneOf(FIELD_STEPS, step) ? step : null;
   const ctx = { ...deps, access };
   return reply.page(status, 'staff/setup', {
-    title: `${errors.length > 0 ? 'Error: ' : ''}${current.label} · Setup`,
+    title: errorTitle(errors.length > 0, titleOf(current.label, staffText('nav.setup'))),
     event,
     nav: eventNav(access, event.id, '/setup'),
     steps: STEPS.map((s, i) => ({ ...s, n: i + 1, href: setupUrl(event.id, s.id), current: s.id === step })),
@@ -87,7 +90,9 @@ export async function renderStep(
     action: setupUrl(event.id, step),
     fields: fieldStep
       ? STEP_FIELDS[fieldStep].map((f) =>
-          f.type === 'datetime' ? { ...f, hint: `In the event’s time zone (${event.timezone}).` } : f,
+          f.type === 'datetime'
+            ? { ...f, hint: staffText('setup.in_the_event_s_time_zone', { timezone: event.timezone }) }
+            : f,
         )
       : [],
     values: extra.values ?? (fieldStep ? valuesOf(fieldStep, event) : {}),
@@ -103,10 +108,10 @@ export async function renderStep(
 }
 
 const NOTICE: Record<string, string> = {
-  saved: 'Saved.',
-  uploaded: 'Image uploaded.',
-  removed: 'Image removed.',
-  doc_removed: 'Consent document removed.',
+  saved: staffText('setup.saved'),
+  uploaded: staffText('setup.image_uploaded'),
+  removed: staffText('setup.image_removed'),
+  doc_removed: staffText('setup.consent_document_removed'),
 };
 
 export function setupPages(web: Api, deps: Deps): void {

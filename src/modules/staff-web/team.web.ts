@@ -8,6 +8,7 @@
  * refusal (bad email, a duplicate grant, the series' last owner) re-renders the page with the
  * message and the service's status; success → 303 back with a notice.
  */
+
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { EventRole, SeriesRole } from '../../access/policy.js';
@@ -21,11 +22,13 @@ import type { Deps, UserEventCtx, UserSeriesCtx } from '../../deps.js';
 import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, unprocessable } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import type { RoleEntryJson } from '../team/team.schemas.js';
 import * as team from '../team/team.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { EventParams } from './home.web.js';
 import { eventNav, may } from './nav.js';
+import { titleOf } from './org-pages.js';
 
 export const EVENT_ROLES: EventRole[] = ['event_admin', 'ops', 'safeguarding_lead', 'limited', 'read_only'];
 export const SERIES_ROLES: SeriesRole[] = ['owner', 'organizer'];
@@ -58,9 +61,9 @@ const RoleParams = (scope: 'event' | 'series') =>
   );
 
 const NOTICES: Record<string, string> = {
-  granted: 'Role granted. It applies from their next request.',
-  invited: 'Role granted. They had no account yet: we emailed them an invitation to sign in.',
-  removed: 'Role removed. It stops working on their next request, on every device.',
+  granted: staffText('team.role_granted_it_applies_from_their'),
+  invited: staffText('team.role_granted_they_had_no_account'),
+  removed: staffText('team.role_removed_it_stops_working_on'),
 };
 
 interface Form {
@@ -85,10 +88,10 @@ function eventScope(ctx: UserEventCtx): Scope {
   const { event } = ctx.access;
   const seriesLinks = [
     ...(may(ctx.access, 'series_roles.manage')
-      ? [{ href: `/staff/series/${event.seriesId}/team`, text: 'Series team' }]
+      ? [{ href: `/staff/series/${event.seriesId}/team`, text: staffText('team.series_team') }]
       : []),
     ...(may(ctx.access, 'api_keys.manage')
-      ? [{ href: `/staff/series/${event.seriesId}/api-keys`, text: 'API keys' }]
+      ? [{ href: `/staff/series/${event.seriesId}/api-keys`, text: staffText('team.api_keys') }]
       : []),
   ];
   return {
@@ -99,8 +102,8 @@ function eventScope(ctx: UserEventCtx): Scope {
     grant: (input) => team.grantEventRoleByEmail(ctx, input),
     remove: (id) => team.removeEventRole(ctx, id),
     frame: {
-      title: `Team · ${event.name}`,
-      heading: 'Event team',
+      title: titleOf(staffText('nav.team'), event.name),
+      heading: staffText('team.event_team'),
       event,
       nav: eventNav(ctx.access, event.id, '/team'),
       seriesLinks,
@@ -118,9 +121,9 @@ function seriesScope(ctx: UserSeriesCtx): Scope {
     grant: (input) => team.grantSeriesRoleByEmail(ctx, input),
     remove: (id) => team.removeSeriesRole(ctx, id),
     frame: {
-      title: `Team · ${series.name}`,
-      heading: `Series team: ${series.name}`,
-      seriesLinks: [{ href: `/staff/series/${series.slug}/api-keys`, text: 'API keys' }],
+      title: titleOf(staffText('nav.team'), series.name),
+      heading: staffText('team.series_team_2', { name: series.name }),
+      seriesLinks: [{ href: `/staff/series/${series.slug}/api-keys`, text: staffText('team.api_keys') }],
     },
   };
 }
@@ -143,7 +146,7 @@ async function render(scope: Scope, reply: FastifyReply, form?: Form, notice?: s
 async function grant(scope: Scope, reply: FastifyReply, body: { email?: string; role?: string }) {
   const form: Form = { email: body.email ?? '', role: body.role ?? '' };
   try {
-    if (!scope.roles.includes(form.role)) throw unprocessable('Choose a role');
+    if (!scope.roles.includes(form.role)) throw unprocessable(staffText('team.choose_a_role'));
     const granted = await scope.grant({ email: form.email, role: form.role });
     return reply.redirect(`${scope.base}?notice=${granted.user_created ? 'invited' : 'granted'}`, 303);
   } catch (error) {

@@ -4,11 +4,14 @@
  * series' (`series_webhooks.manage`: series owners, global admins). A scope carries the service
  * context, whose endpoints (`Owner`), the pages' base path and what frames the page.
  */
+
 import type { UserEventCtx, UserSeriesCtx } from '../../deps.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../outbound-webhooks/event-types.js';
 import type { Owner } from '../outbound-webhooks/owner.js';
 import type { WebhookCtx } from '../outbound-webhooks/webhooks.service.js';
 import { eventNav, may } from './nav.js';
+import { titleOf } from './org-pages.js';
 
 export interface HookScope {
   ctx: WebhookCtx;
@@ -31,14 +34,19 @@ export function eventHookScope(ctx: UserEventCtx): HookScope {
     owner: { kind: 'event', eventId: event.id, seriesId: event.seriesId },
     base: `/staff/events/${event.id}/webhooks`,
     frame: {
-      title: `Webhooks · ${event.name}`,
-      heading: 'Webhooks',
+      title: titleOf(staffText('nav.webhooks'), event.name),
+      heading: staffText('webhooks_scope.webhooks'),
       event,
       nav: eventNav(ctx.access, event.id, '/webhooks'),
       links: may(ctx.access, 'series_webhooks.manage')
-        ? [{ href: `/staff/series/${event.seriesId}/webhooks`, text: 'Series webhooks' }]
+        ? [
+            {
+              href: `/staff/series/${event.seriesId}/webhooks`,
+              text: staffText('webhooks_scope.series_webhooks'),
+            },
+          ]
         : [],
-      ownerText: 'this event',
+      ownerText: staffText('webhooks_scope.this_event'),
     },
   };
 }
@@ -50,13 +58,13 @@ export function seriesHookScope(ctx: UserSeriesCtx): HookScope {
     owner: { kind: 'series', seriesId: series.id },
     base: `/staff/series/${series.slug}/webhooks`,
     frame: {
-      title: `Webhooks · ${series.name}`,
-      heading: `Webhooks: ${series.name}`,
+      title: titleOf(staffText('nav.webhooks'), series.name),
+      heading: staffText('webhooks_scope.series_heading', { name: series.name }),
       links: [
-        { href: `/staff/series/${series.slug}/team`, text: 'Series team' },
-        { href: `/staff/series/${series.slug}/api-keys`, text: 'API keys' },
+        { href: `/staff/series/${series.slug}/team`, text: staffText('webhooks_scope.series_team') },
+        { href: `/staff/series/${series.slug}/api-keys`, text: staffText('webhooks_scope.api_keys') },
       ],
-      ownerText: 'every event of this series',
+      ownerText: staffText('webhooks_scope.every_event_of_this_series'),
     },
   };
 }

@@ -14,17 +14,20 @@
  * with the message and the service's status; an unknown id is a 404 page. Forms carry the CSRF
  * token (staff plugin); every answer is no-store.
  */
+
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ctxOf } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError } from '../../lib/errors.js';
+import { staffText } from '../../lib/i18n/staff.js';
 import { entryOf } from '../../lib/narrow.js';
 import * as deliveries from '../outbound-webhooks/deliveries.service.js';
 import * as hooks from '../outbound-webhooks/webhooks.service.js';
 import { pageResponses } from '../web/web.schemas.js';
 import { EventParams } from './home.web.js';
+import { titleOf } from './org-pages.js';
 import { putSecretOnce, takeSecretOnce } from './secret-once.js';
 import { eventHookScope, type HookScope, OFFERED_TYPES, onceOf, seriesHookScope } from './webhooks-scope.js';
 
@@ -49,12 +52,12 @@ const EnabledForm = Type.Object(
 );
 const ButtonForm = Type.Object(Csrf, { additionalProperties: false });
 const NOTICES = {
-  deleted: 'Webhook deleted. Its waiting deliveries were dropped.',
-  enabled: 'Webhook switched on. Deliveries that were waiting resume now.',
-  disabled: 'Webhook switched off. New messages wait until it is switched on again.',
-  rotated: 'New secret created. The previous one keeps signing beside it for 24 hours.',
-  ping: 'Ping queued. It appears in the log below once delivered (reload the page).',
-  redelivered: 'Delivery queued again, with the same webhook-id.',
+  deleted: staffText('webhooks.webhook_deleted_its_waiting_deliveries_were'),
+  enabled: staffText('webhooks.webhook_switched_on_deliveries_that_were'),
+  disabled: staffText('webhooks.webhook_switched_off_new_messages_wait'),
+  rotated: staffText('webhooks.new_secret_created_the_previous_one'),
+  ping: staffText('webhooks.ping_queued_it_appears_in_the'),
+  redelivered: staffText('webhooks.delivery_queued_again_with_the_same'),
 } as const;
 const NoticeQuery = Type.Object(
   { notice: Type.Optional(Type.Union(Object.keys(NOTICES).map((n) => Type.Literal(n)))) },
@@ -109,7 +112,12 @@ async function renderOne(
   const log = await deliveries.listDeliveries(scope.ctx, scope.owner, id, { limit: 50 });
   return reply.page(shows.error?.status ?? 200, 'staff/webhook', {
     ...scope.frame,
-    title: `Webhook ${webhook.description || URL.parse(webhook.url)?.host || webhook.id} · ${String(scope.frame.title).split(' · ')[1]}`,
+    title: titleOf(
+      staffText('webhooks.webhook_title', {
+        name: webhook.description || URL.parse(webhook.url)?.host || webhook.id,
+      }),
+      String(scope.frame.title).split(' · ')[1] ?? '',
+    ),
     base: scope.base,
     webhook,
     deliveries: log.deliveries,
@@ -127,7 +135,8 @@ async function create(deps: Deps, scope: HookScope, reply: FastifyReply, body: S
     event_types: typeof raw === 'string' ? [raw] : raw,
   };
   try {
-    if (form.event_types.length === 0) throw new ApiError(422, 'Choose at least one event type');
+    if (form.event_types.length === 0)
+      throw new ApiError(422, staffText('webhooks.choose_at_least_one_event_type'));
     const { webhook } = await hooks.createWebhook(scope.ctx, scope.owner, form);
     putSecretOnce(deps, reply, onceOf(scope, webhook.id), webhook.secret);
     return reply.redirect(`${scope.base}/${webhook.id}`, 303);

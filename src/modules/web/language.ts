@@ -14,6 +14,7 @@ import {
   chooseLanguage,
   htmlTranslator,
   languageInfo,
+  STAFF_LANGUAGE,
   type Translate,
   translator,
   type Vars,
@@ -117,10 +118,11 @@ export function frameData(request: FastifyRequest, page: PageLanguage) {
   };
 }
 
-/** The English frame of staff pages (their strings go through the same catalog). */
+/** The frame of staff pages, in STAFF_LANGUAGE (their strings are the catalog's `staff.*`). */
 export function staffFrame() {
-  const t = translator('en');
-  return { lang: 'en', dir: 'ltr', t, th: htmlTranslator(t), languageSwitch: null };
+  const t = translator(STAFF_LANGUAGE);
+  const { dir } = languageInfo(STAFF_LANGUAGE);
+  return { lang: STAFF_LANGUAGE, dir, t, th: htmlTranslator(t), languageSwitch: null };
 }
 
 export type { Translate, Vars };

@@ -25,7 +25,7 @@ import type { Deps } from '../../deps.js';
 import { optionalRouteCtx, type RoutedRequest } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
-import { translator } from '../../lib/i18n/index.js';
+import { STAFF_LANGUAGE, staffText, translator } from '../../lib/i18n/index.js';
 import { isStaff } from '../dashboard/home.service.js';
 import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { plainPageData } from '../staff-web/field-labels.js';
@@ -163,16 +163,13 @@ async function homeData(deps: Deps, request: FastifyRequest & RoutedRequest<'reg
   };
 }
 
-export const PAGE_REFUSED = 'You may not open this page: your role on this event does not include it.';
-const ACTION_REFUSED = 'You may not do this: your role on this event does not include it.';
-
 /** Status, title and message of an error page (in the visitor's language); sign-in required → /signin. */
 async function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof SignInRequired) {
     return reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 302);
   }
   const staff = isStaffPage(request, '');
-  const page = staff ? { lang: 'en', offered: ['en'] } : visitorLanguage(request);
+  const page = staff ? { lang: STAFF_LANGUAGE, offered: [STAFF_LANGUAGE] } : visitorLanguage(request);
   const t = translator(page.lang);
   const code = error.code ?? '';
   let status = httpStatusOf(error);
@@ -182,7 +179,7 @@ async function pageError(error: FastifyError, request: FastifyRequest, reply: Fa
     message = t('errors.csrf');
   } else if (staff && error instanceof RoleRefusal) {
     // A role on the event that does not include this page or action (not "no access to the event").
-    message = request.method === 'GET' ? PAGE_REFUSED : ACTION_REFUSED;
+    message = staffText(request.method === 'GET' ? 'errors.page_refused' : 'errors.action_refused');
   } else if (error instanceof ApiError)
     message = staff ? error.message : knownError(page.lang, error.message);
   else if (status === 422) message = t('errors.invalid');
@@ -208,7 +205,7 @@ async function pageError(error: FastifyError, request: FastifyRequest, reply: Fa
     );
 }
 
-/** Staff pages (and their errors) stay English (docs/languages.md "Staff pages"). */
+/** Staff pages (and their errors) are in STAFF_LANGUAGE (docs/languages.md "Staff pages"). */
 function isStaffPage(request: FastifyRequest, template: string): boolean {
   return template.startsWith('staff/') || /^\/staff(\/|\?|$)/.test(request.url);
 }

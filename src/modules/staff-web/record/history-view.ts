@@ -6,6 +6,7 @@
  * names, restricted notes); this only words it (docs/staff-dashboard.md "Participant page and staff edits").
  */
 
+import { staffText } from '../../../lib/i18n/staff.js';
 import { entryOf } from '../../../lib/narrow.js';
 import { formatPhone } from '../../../lib/phone.js';
 import type { HistoryEntry } from '../../audit/registration-history.service.js';
@@ -15,27 +16,29 @@ import { STATUS_LABELS } from '../format.js';
 import { text } from './view.js';
 
 const VIA: Record<string, string> = {
-  guardian_link: 'a guardian (portal link)',
-  webhook: 'the e-signature provider',
-  cli: 'the command line',
+  guardian_link: staffText('record_history_view.a_guardian_portal_link'),
+  webhook: staffText('record_history_view.the_e_signature_provider'),
+  cli: staffText('record_history_view.the_command_line'),
   sign_in: 'sign-in',
-  job: 'Muster (scheduled)',
-  mobile: 'the Muster app',
-  session: 'a staff page',
+  job: staffText('record_history_view.muster_scheduled'),
+  mobile: staffText('record_history_view.the_muster_app'),
+  session: staffText('record_history_view.a_staff_page'),
 };
 const BY: Record<string, string> = {
-  staff_edit: 'by staff',
-  participant: 'by the participant',
-  guardian: 'by a guardian',
-  staff: 'by staff',
-  system: 'by Muster',
+  staff_edit: staffText('record_history_view.by_staff'),
+  participant: staffText('record_history_view.by_the_participant'),
+  guardian: staffText('record_history_view.by_a_guardian'),
+  staff: staffText('record_history_view.by_staff'),
+  system: staffText('record_history_view.by_muster'),
 };
 
 type Time = (iso: string | null) => string;
+/** The name the history service gives a field of a section the caller may not read (a wire value). */
 const SENSITIVE = 'sensitive section';
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
-const labelOf = (name: string) => (name === SENSITIVE ? 'A sensitive section' : fieldLabel(name));
+const labelOf = (name: string) =>
+  name === SENSITIVE ? staffText('record_history_view.a_sensitive_section') : fieldLabel(name);
 const names = (v: unknown) => (Array.isArray(v) ? v.map((n) => labelOf(String(n))).join(', ') : text(v));
 const statusText = (s: unknown) => entryOf(STATUS_LABELS, s) ?? text(s);
 
@@ -51,7 +54,7 @@ export function valueText(field: string, value: unknown, time: Time): string {
     return value
       .map((item) =>
         item && typeof item === 'object'
-          ? text((item as Record<string, unknown>).name ?? 'an entry')
+          ? text((item as Record<string, unknown>).name ?? staffText('record_history_view.an_entry'))
           : text(item),
       )
       .join(', ');
@@ -70,19 +73,34 @@ export function describe(e: HistoryEntry): string {
   const m = e.metadata;
   switch (e.action) {
     case 'registrations.record.update':
-      return `Record edited${m.by ? ` ${BY[String(m.by)] ?? ''}`.trimEnd() : ''}: ${names(m.fields ?? m.sections)}`;
+      return staffText('record_history_view.record_edited', {
+        value: m.by ? ` ${BY[String(m.by)] ?? ''}`.trimEnd() : '',
+        names: names(m.fields ?? m.sections),
+      });
     case 'registrations.transition':
-      return `Status ${statusText(m.from)} → ${statusText(m.to)}${m.by ? ` (${BY[String(m.by)] ?? fieldLabel(String(m.by)).toLowerCase()})` : ''}`;
+      return m.by
+        ? staffText('record_history_view.status_changed_by', {
+            from: statusText(m.from),
+            to: statusText(m.to),
+            by: BY[String(m.by)] ?? fieldLabel(String(m.by)).toLowerCase(),
+          })
+        : staffText('record_history_view.status_changed', { from: statusText(m.from), to: statusText(m.to) });
     case 'registrations.create':
-      return 'Registration started from an invitation';
+      return staffText('record_history_view.registration_started_from_an_invitation');
     case 'notes.create':
-      return `Note added (${fieldLabel(text(m.note_type)).toLowerCase()}, ${text(m.sensitivity)})`;
+      return staffText('record_history_view.note_added', {
+        value: fieldLabel(text(m.note_type)).toLowerCase(),
+        text: text(m.sensitivity),
+      });
     case 'consents.sign':
-      return `Consent signed: ${consentTitle(text(m.consent_type))}${m.signer ? ` by the ${String(m.signer)}` : ''}`;
+      return staffText('record_history_view.consent_signed', {
+        consent_title: consentTitle(text(m.consent_type)),
+        value: m.signer ? staffText('record_history_view.by_the', { signer: String(m.signer) }) : '',
+      });
     case 'scans.undo':
-      return `Scans undone: ${text(m.deleted_scans)}`;
+      return staffText('record_history_view.scans_undone', { text: text(m.deleted_scans) });
     case 'groups.assign':
-      return 'Groups changed';
+      return staffText('record_history_view.groups_changed');
     default:
       return fieldLabel(e.action.replace(/\./g, ' '));
   }

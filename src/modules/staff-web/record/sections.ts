@@ -9,28 +9,41 @@
 
 import type { Visibility } from '../../../access/policy.js';
 import { forbiddenWrites } from '../../../access/record-write.js';
+import { staffText } from '../../../lib/i18n/staff.js';
 import { type Field, type Group, SECTIONS, type Section } from '../../web/sections.js';
 import { staffFieldLabel } from '../field-labels.js';
 
 const SAFEGUARDING: Section = {
   key: 'safeguarding',
-  title: 'Safeguarding',
-  intro: 'Only the safeguarding lead and administrators can read this.',
+  title: staffText('record_sections.safeguarding'),
+  intro: staffText('record_sections.only_the_safeguarding_lead_and_administrators'),
   groups: [
     {
-      legend: 'Support and collection',
+      legend: staffText('record_sections.support_and_collection'),
       fields: [
-        { name: 'safeguarding_detail.high_support_notes', label: 'High support notes', type: 'textarea' },
         {
-          name: 'safeguarding_detail.authorized_pickup_adults',
-          label: 'Adults authorised to collect',
+          name: 'safeguarding_detail.high_support_notes',
+          label: staffText('record_sections.high_support_notes'),
           type: 'textarea',
         },
-        { name: 'safeguarding_detail.other_instructions', label: 'Other instructions', type: 'textarea' },
-        { name: 'safeguarding_detail.curfew_acknowledged', label: 'Curfew acknowledged', type: 'checkbox' },
+        {
+          name: 'safeguarding_detail.authorized_pickup_adults',
+          label: staffText('record_sections.adults_authorised_to_collect'),
+          type: 'textarea',
+        },
+        {
+          name: 'safeguarding_detail.other_instructions',
+          label: staffText('record_sections.other_instructions'),
+          type: 'textarea',
+        },
+        {
+          name: 'safeguarding_detail.curfew_acknowledged',
+          label: staffText('record_sections.curfew_acknowledged'),
+          type: 'checkbox',
+        },
         {
           name: 'safeguarding_detail.overnight_rules_acknowledged',
-          label: 'Overnight rules acknowledged',
+          label: staffText('record_sections.overnight_rules_acknowledged'),
           type: 'checkbox',
         },
       ],
@@ -42,7 +55,7 @@ const SAFEGUARDING: Section = {
 const relabel = (field: Field): Field => ({ ...field, label: staffFieldLabel(field.name, field.label) });
 
 /** Staff titles for sections whose form title speaks to the participant. */
-const STAFF_TITLES: Record<string, string> = { personal: 'Personal details' };
+const STAFF_TITLES: Record<string, string> = { personal: staffText('record_sections.personal_details') };
 
 /** Every editable section, in page order. */
 export const STAFF_SECTIONS: readonly Section[] = [...SECTIONS, SAFEGUARDING].map((s) => ({

@@ -5,6 +5,8 @@
  * the caller may not see is absent from the JSON, so it has no row here, and a table column whose
  * key no item carries is dropped. Values are text; templates escape them.
  */
+
+import { staffText } from '../../../lib/i18n/staff.js';
 import { formatPhone } from '../../../lib/phone.js';
 import { consentTitle } from '../../events/consent-defaults.js';
 import { getPath } from '../../web/forms.js';
@@ -28,8 +30,8 @@ const columns = (prefix: string, keys: readonly string[]): Column[] =>
 
 /** Display text of a JSON value: `Yes`/`No`, `—` for empty, timestamps to the minute (UTC). */
 export function text(value: unknown): string {
-  if (value === true) return 'Yes';
-  if (value === false) return 'No';
+  if (value === true) return staffText('record_view.yes');
+  if (value === false) return staffText('record_view.no');
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value))
     return `${value.slice(0, 10)} ${value.slice(11, 16)} UTC`;
@@ -96,7 +98,7 @@ const TRAVEL_EXTRA: Column[] = columns('travel.', [
 
 /** Rows of `pairs` whose value is set (not null, empty or false). */
 const setRowsOf = (obj: unknown, pairs: readonly Column[]) =>
-  rowsOf(obj, pairs).filter((r) => r.value !== '—' && r.value !== 'No');
+  rowsOf(obj, pairs).filter((r) => r.value !== '—' && r.value !== staffText('record_view.no'));
 const LEG_COLUMNS: Column[] = columns('legs[].', [
   'flight_code',
   'departure_airport',
@@ -138,8 +140,18 @@ function guardiansOf(detail: Json): Json[] {
 
 function travelBlocks(detail: Json, key: 'travel_inbound' | 'travel_outbound', section: Section): Block[] {
   const travel = detail[key] as Json | undefined;
-  const heading = key === 'travel_inbound' ? 'Getting there' : 'Going home';
-  if (!travel) return [{ kind: 'dl', heading, rows: [{ label: 'Travel', value: 'No travel recorded' }] }];
+  const heading =
+    key === 'travel_inbound' ? staffText('record_view.getting_there') : staffText('record_view.going_home');
+  if (!travel)
+    return [
+      {
+        kind: 'dl',
+        heading,
+        rows: [
+          { label: staffText('record_view.travel'), value: staffText('record_view.no_travel_recorded') },
+        ],
+      },
+    ];
   const fields = section.groups.flatMap((g) => g.fields).filter((f) => f.name.startsWith(`${key}.`));
   return [
     {
@@ -153,7 +165,7 @@ function travelBlocks(detail: Json, key: 'travel_inbound' | 'travel_outbound', s
         ...setRowsOf(travel, TRAVEL_EXTRA),
       ],
     },
-    tableOf(`${heading}: legs`, travel.legs, LEG_COLUMNS, 'No legs recorded.'),
+    tableOf(`${heading}: legs`, travel.legs, LEG_COLUMNS, staffText('record_view.no_legs_recorded')),
   ];
 }
 
@@ -169,10 +181,24 @@ export function sectionBlocks(section: Section, detail: Json): Block[] {
     ];
   if (section.key === 'emergency-contacts')
     return 'emergency_contacts' in detail
-      ? [tableOf('Emergency contacts', detail.emergency_contacts, CONTACT_COLUMNS, 'No emergency contacts.')]
+      ? [
+          tableOf(
+            staffText('record_view.emergency_contacts'),
+            detail.emergency_contacts,
+            CONTACT_COLUMNS,
+            staffText('record_view.no_emergency_contacts'),
+          ),
+        ]
       : [];
   if (section.key === 'guardians')
-    return [tableOf('Parents or guardians', guardiansOf(detail), GUARDIAN_COLUMNS, 'No guardians.')];
+    return [
+      tableOf(
+        staffText('record_view.parents_or_guardians'),
+        guardiansOf(detail),
+        GUARDIAN_COLUMNS,
+        staffText('record_view.no_guardians'),
+      ),
+    ];
   const pairs = section.groups.flatMap((g) => g.fields.map((f) => [f.label, f.name] as const));
   if (section.key === 'accessibility' && !('accessibility' in detail)) return [];
   const rows = [...rowsOf(detail, pairs), ...setRowsOf(detail, EXTRA[section.key] ?? [])];
@@ -190,30 +216,30 @@ export function statusBlocks(detail: Json, titles: ReadonlyMap<string, string> =
   }));
   return [
     tableOf(
-      'Consents',
+      staffText('record_view.consents'),
       consents,
       [
-        ['Consent', 'consent_type'],
-        ['Status', 'status'],
-        ['Waiting on', 'pending_on'],
-        ['Sent', 'sent_at'],
-        ['Signed', 'signed_at'],
-        ['Failure', 'failure_reason'],
+        [staffText('record_view.consent'), 'consent_type'],
+        [staffText('record_view.status'), 'status'],
+        [staffText('record_view.waiting_on'), 'pending_on'],
+        [staffText('record_view.sent'), 'sent_at'],
+        [staffText('record_view.signed'), 'signed_at'],
+        [staffText('record_view.failure'), 'failure_reason'],
       ],
-      'No consents requested yet.',
+      staffText('record_view.no_consents_requested_yet'),
     ),
     tableOf(
-      'Scans by context',
+      staffText('record_view.scans_by_context'),
       detail.scans_by_context,
       [
-        ['Scan context', 'scan_context_name'],
-        ['Checks in', 'checks_in'],
-        ['Travel pickup', 'is_travel_pickup'],
-        ['Scans', 'scan_count'],
-        ['First', 'first_scanned_at'],
-        ['Last', 'last_scanned_at'],
+        [staffText('record_view.scan_context'), 'scan_context_name'],
+        [staffText('record_view.checks_in'), 'checks_in'],
+        [staffText('record_view.travel_pickup'), 'is_travel_pickup'],
+        [staffText('record_view.scans'), 'scan_count'],
+        [staffText('record_view.first'), 'first_scanned_at'],
+        [staffText('record_view.last'), 'last_scanned_at'],
       ],
-      'This event has no scan contexts.',
+      staffText('record_view.this_event_has_no_scan_contexts'),
     ),
   ];
 }

@@ -2,6 +2,8 @@
  * The rooming board's words (docs/rooming.md "Pages"): a room column's heading details, a flag's
  * icon (always beside its text, never instead of it), and a plan (dry run) as names and reasons.
  */
+
+import { staffText } from '../../../lib/i18n/staff.js';
 import type { BoardRoom, Card } from '../../rooming/board.service.js';
 import type { PlanJson } from '../../rooming/plan.service.js';
 import { plainMessage } from '../field-labels.js';
@@ -20,13 +22,15 @@ const ICONS: Record<Card['flags'][number]['kind'], string> = {
 /** A column's heading details: "2 of 4 beds", designation, type, ages, accessible/quiet. */
 export function roomWords(r: BoardRoom) {
   const details = [TYPE_WORDS[r.type], agesOf(r)];
-  if (r.accessible) details.push('Accessible');
-  if (r.quiet) details.push('Quiet');
+  if (r.accessible) details.push(staffText('rooming_board_view.accessible'));
+  if (r.quiet) details.push(staffText('rooming_board_view.quiet'));
   return {
     id: r.id,
     name: r.name,
-    where: [r.venue, r.floor && `floor ${r.floor}`].filter(Boolean).join(', '),
-    beds: `${r.used} of ${r.capacity} beds`,
+    where: [r.venue, r.floor && staffText('rooming_board_view.floor', { floor: r.floor })]
+      .filter(Boolean)
+      .join(', '),
+    beds: staffText('rooming_board_view.beds', { used: String(r.used), capacity: String(r.capacity) }),
     full: r.used >= r.capacity,
     designation: DESIGNATION_WORDS[r.gender_designation],
     details: details.join(' · '),
@@ -40,14 +44,15 @@ export function cardWords(c: Card) {
 
 /** A plan in names: who goes where by room, who is left out and why, unmet requests and why. */
 export function planWords(plan: PlanJson, names: Map<number, string>, rooms: Map<number, string>) {
-  const name = (id: number) => names.get(id) ?? `Registration ${id}`;
+  const name = (id: number) =>
+    names.get(id) ?? staffText('rooming_board_view.registration', { id: String(id) });
   const byRoom = new Map<number, string[]>();
   for (const a of plan.assignments)
     byRoom.set(a.room_id, [...(byRoom.get(a.room_id) ?? []), name(a.participant_event_id)]);
   return {
     placed: plan.assignments.length,
     rooms: [...byRoom].map(([id, people]) => ({
-      room: rooms.get(id) ?? `Room ${id}`,
+      room: rooms.get(id) ?? staffText('rooming_board_view.room', { id: String(id) }),
       people: people.join(', '),
     })),
     unassigned: plan.unassigned.map((u) => ({

@@ -19,6 +19,7 @@ import type { CtxFor, Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import type { Api } from '../../../http/typed.js';
 import { ApiError } from '../../../lib/errors.js';
+import { staffText } from '../../../lib/i18n/staff.js';
 import { applyRooming } from '../../rooming/apply.service.js';
 import { boardFull, boardRooms, moveBreaks } from '../../rooming/board.service.js';
 import { planRooming } from '../../rooming/plan.service.js';
@@ -62,9 +63,9 @@ const CheckQuery = Type.Object(
   { additionalProperties: false },
 );
 const DONE: Record<string, string> = {
-  applied: 'The plan was applied: everyone’s room is saved and in their history.',
-  moved: 'The move was saved.',
-  kept: 'The move was kept with your reason.',
+  applied: staffText('rooming_board.the_plan_was_applied_everyone_s'),
+  moved: staffText('rooming_board.the_move_was_saved'),
+  kept: staffText('rooming_board.the_move_was_kept_with_your'),
 };
 
 type Ctx = CtxFor<'rooms.read'> | CtxFor<'rooming.manage'>;
@@ -96,7 +97,7 @@ export interface BoardExtra {
 
 /** The board page's data: what the caller may see, and nothing more. */
 async function boardData(ctx: Ctx, extra: BoardExtra = {}) {
-  const frame = eventFrame(ctx.access, '/rooming', 'Rooming board');
+  const frame = eventFrame(ctx.access, '/rooming', staffText('rooming_board.rooming_board'));
   if (!may(ctx.access, 'rooming.manage')) {
     const rooms = await boardRooms(ctx);
     return {
@@ -116,7 +117,14 @@ async function boardData(ctx: Ctx, extra: BoardExtra = {}) {
     scripts: ['/assets/js/rooming-board.js'],
     columns: board.columns.map((c) => ({ ...roomWords(c), cards: c.cards.map(cardWords), breaks: c.breaks })),
     unassigned: board.unassigned.map(cardWords),
-    roomOptions: board.columns.map((c) => ({ id: c.id, label: `${c.name} (${c.used} of ${c.capacity})` })),
+    roomOptions: board.columns.map((c) => ({
+      id: c.id,
+      label: staffText('rooming_board.room_option', {
+        name: c.name,
+        used: String(c.used),
+        capacity: String(c.capacity),
+      }),
+    })),
     plan: extra.plan ?? null,
     keepExisting: extra.keepExisting ?? true,
     warning: extra.warning ?? null,
@@ -169,7 +177,7 @@ export function roomingBoardPages(web: Api, deps: Deps): void {
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
       const items = decodePlan(request.body.plan);
-      const problem = items === null ? 'The plan could not be read: plan the rooms again' : null;
+      const problem = items === null ? staffText('rooming_board.the_plan_could_not_be_read') : null;
       const res = problem ? { error: problem } : await tryApply(ctx, items ?? []);
       if ('ok' in res)
         return reply.redirect(`/staff/events/${ctx.access.event.id}/rooming?done=applied`, 303);
@@ -235,7 +243,7 @@ export function roomingBoardPages(web: Api, deps: Deps): void {
       };
       const errors =
         override_reason !== undefined && !reason
-          ? [{ message: 'Give a reason to keep this move', field: 'override-reason' }]
+          ? [{ message: staffText('rooming_board.give_a_reason_to_keep_this'), field: 'override-reason' }]
           : [];
       return reply.page(422, 'staff/rooming-board', await boardData(ctx, { warning, errors }));
     },

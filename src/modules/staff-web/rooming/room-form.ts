@@ -3,6 +3,8 @@
  * (strings), the form's fields read back into the API's create/update input, and a service's
  * 422/409 message placed next to the field it names (`Line 3: …` next to the CSV box).
  */
+
+import { staffText } from '../../../lib/i18n/staff.js';
 import type { CreateRoomInput, RoomJson } from '../../rooming/rooms.schemas.js';
 import type { FormBody } from '../../web/web.schemas.js';
 import { field } from '../org-pages.js';
@@ -26,12 +28,16 @@ export const EMPTY_ROOM: RoomForm = {
   quiet: false,
 };
 
-export const TYPE_WORDS: Record<RoomJson['type'], string> = { single: 'Single', twin: 'Twin', dorm: 'Dorm' };
+export const TYPE_WORDS: Record<RoomJson['type'], string> = {
+  single: staffText('room_form.single'),
+  twin: staffText('room_form.twin'),
+  dorm: staffText('room_form.dorm'),
+};
 export const DESIGNATION_WORDS: Record<RoomJson['gender_designation'], string> = {
-  female: 'Female',
-  male: 'Male',
-  any: 'Anyone (mixed)',
-  staff_only: 'Staff only',
+  female: staffText('room_form.female'),
+  male: staffText('room_form.male'),
+  any: staffText('room_form.anyone_mixed'),
+  staff_only: staffText('room_form.staff_only'),
 };
 
 /** A stored room as the form shows it. */
@@ -81,21 +87,23 @@ export class FormProblem extends Error {
 
 const whole = (v: string, label: string, fieldName: string): number | null => {
   if (v === '') return null;
-  if (!/^[0-9]{1,3}$/.test(v)) throw new FormProblem(`${label} must be a whole number`, fieldName);
+  if (!/^[0-9]{1,3}$/.test(v))
+    throw new FormProblem(staffText('room_form.must_be_a_whole_number', { label: label }), fieldName);
   return Number(v);
 };
 
 /** The API's input from the form; FormProblem for a value the API's schema would refuse. */
 export function inputOf(f: RoomForm): CreateRoomInput {
-  const capacity = whole(f.capacity, 'Beds', 'capacity');
+  const capacity = whole(f.capacity, staffText('room_form.beds'), 'capacity');
   if (capacity === null || capacity < 1 || capacity > 50)
-    throw new FormProblem('Beds must be a whole number from 1 to 50', 'capacity');
-  if (!(f.type in TYPE_WORDS)) throw new FormProblem('Choose the room type', 'type');
+    throw new FormProblem(staffText('room_form.beds_must_be_a_whole_number'), 'capacity');
+  if (!(f.type in TYPE_WORDS)) throw new FormProblem(staffText('room_form.choose_the_room_type'), 'type');
   if (!(f.gender_designation in DESIGNATION_WORDS))
-    throw new FormProblem('Choose who may sleep in the room', 'gender_designation');
+    throw new FormProblem(staffText('room_form.choose_who_may_sleep_in_the'), 'gender_designation');
   const age = (v: string, label: string, name: string) => {
     const n = whole(v, label, name);
-    if (n !== null && n > 120) throw new FormProblem(`${label} must be at most 120`, name);
+    if (n !== null && n > 120)
+      throw new FormProblem(staffText('room_form.must_be_at_most_120', { label: label }), name);
     return n;
   };
   return {
@@ -107,8 +115,8 @@ export function inputOf(f: RoomForm): CreateRoomInput {
     gender_designation: f.gender_designation as RoomJson['gender_designation'],
     accessible: f.accessible,
     quiet: f.quiet,
-    min_age: age(f.min_age, 'Youngest age', 'min_age'),
-    max_age: age(f.max_age, 'Oldest age', 'max_age'),
+    min_age: age(f.min_age, staffText('room_form.youngest_age'), 'min_age'),
+    max_age: age(f.max_age, staffText('room_form.oldest_age'), 'max_age'),
     nights: f.nights
       ? f.nights
           .split(/[\s,;]+/)
@@ -131,7 +139,7 @@ export function fieldOfMessage(message: string): string {
 /** Words for a room's age band: "12–17", "18 and over", "any age". */
 export function agesOf(room: { min_age: number | null; max_age: number | null }): string {
   if (room.min_age !== null && room.max_age !== null) return `${room.min_age}–${room.max_age}`;
-  if (room.min_age !== null) return `${room.min_age} and over`;
-  if (room.max_age !== null) return `up to ${room.max_age}`;
-  return 'Any age';
+  if (room.min_age !== null) return staffText('room_form.and_over', { min_age: room.min_age });
+  if (room.max_age !== null) return staffText('room_form.up_to', { max_age: room.max_age });
+  return staffText('room_form.any_age');
 }

@@ -11,6 +11,7 @@ import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import { type Api, typed } from '../../../http/typed.js';
 import { ApiError } from '../../../lib/errors.js';
+import { staffText } from '../../../lib/i18n/staff.js';
 import { errorCode, stringProp } from '../../../lib/narrow.js';
 import { importRooms } from '../../rooming/rooms.import.js';
 import { pageResponses } from '../../web/web.schemas.js';
@@ -19,7 +20,7 @@ import { EventParams, roomsPageData } from './rooms.web.js';
 
 const manage = { action: 'rooming.manage', credential: 'session_cookie' } as const;
 const CSV_MAX_BYTES = 2_000_000;
-const TOO_LARGE = 'The CSV is larger than 2 MB: split it into several imports';
+const TOO_LARGE = staffText('rooms_import.the_csv_is_larger_than_2');
 
 /** A broken or oversized upload as a 4xx (the error page renders it). */
 function uploadProblem(error: unknown): ApiError | null {
@@ -62,7 +63,7 @@ export function roomsImportPage(web: Api, deps: Deps): void {
         const csv = file?.text?.trim() ? file.text : pasted;
         const res = csv.trim()
           ? await attempt(() => importRooms(ctx, csv))
-          : { error: 'Paste the CSV into the box or choose a CSV file' };
+          : { error: staffText('rooms_import.paste_the_csv_into_the_box') };
         if ('ok' in res)
           return reply.redirect(`/staff/events/${ctx.access.event.id}/rooms?done=imported`, 303);
         return reply.page(

@@ -13,6 +13,7 @@ import { Type } from 'typebox';
 import type { CtxFor, Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import type { Api } from '../../../http/typed.js';
+import { staffText } from '../../../lib/i18n/staff.js';
 import { createRoom, deleteRoom, listRooms, updateRoom } from '../../rooming/rooms.service.js';
 import { FormBody, pageResponses } from '../../web/web.schemas.js';
 import { may } from '../nav.js';
@@ -40,10 +41,10 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 const DONE: Record<string, string> = {
-  created: 'The room was added.',
-  updated: 'The room was changed.',
-  deleted: 'The room was deleted.',
-  imported: 'The rooms were imported.',
+  created: staffText('rooms.the_room_was_added'),
+  updated: staffText('rooms.the_room_was_changed'),
+  deleted: staffText('rooms.the_room_was_deleted'),
+  imported: staffText('rooms.the_rooms_were_imported'),
 };
 
 export interface RoomsPageExtra {
@@ -60,14 +61,14 @@ export async function roomsPageData(ctx: CtxFor<'rooms.read'>, extra: RoomsPageE
   const { rooms } = await listRooms(ctx);
   const editing = extra.editId ? rooms.find((r) => r.id === extra.editId) : undefined;
   return {
-    ...eventFrame(ctx.access, '/rooms', 'Rooms'),
+    ...eventFrame(ctx.access, '/rooms', staffText('rooms.rooms')),
     canManage: may(ctx.access, 'rooming.manage'),
     rooms: rooms.map((r) => ({
       ...r,
       typeWords: TYPE_WORDS[r.type],
       designationWords: DESIGNATION_WORDS[r.gender_designation],
       ages: agesOf(r),
-      nightsWords: r.nights ? r.nights.join(', ') : 'Every night',
+      nightsWords: r.nights ? r.nights.join(', ') : staffText('rooms.every_night'),
     })),
     editing: editing ?? null,
     values: extra.values ?? (editing ? formOf(editing) : EMPTY_ROOM),
