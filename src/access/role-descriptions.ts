@@ -2,10 +2,13 @@
  * What each role sees and may do, in words, for the Team pages (docs/staff-dashboard.md "Team").
  * Computed from the policy data, never written per role: a role's list is every action of
  * `actions` whose user requirement the role meets (`userMeets`, the gate's own test), in the
- * words of `ACTION_WORDS`; what it sees is `visibilityFor`; letting a refused entry in is
- * `mayOverrideVerdict`. A new action must be given words here (the type demands every key), so
- * the descriptions cannot fall behind the policy.
+ * words of `actionWords`; what it sees is `visibilityFor`; letting a refused entry in is
+ * `mayOverrideVerdict`. A new action must be listed here (the type demands every key), and a
+ * described one needs its phrase in the staff catalog (`staff.roles.actions.<action>`,
+ * locales/staff/en.json; test/i18n/staff-strings.test.ts), so the descriptions cannot fall behind
+ * the policy.
  */
+import { staffText } from '../lib/i18n/staff.js';
 import { type Action, type ActionRule, actions, isAction } from './actions.js';
 import {
   type EventRole,
@@ -18,87 +21,93 @@ import {
 import type { Principal, PrincipalUser } from './principal.js';
 
 /**
- * What an action lets a person do, as a phrase after "May …"; null for actions every signed-in
- * person has, or that no staff role is given (the ban list and the whole email log are global
- * admins' only, the guardian portal is the guardian's link).
+ * What an action lets a person do, as a phrase after "May …" (`staff.roles.actions.<action>`);
+ * false for actions every signed-in person has, or that no staff role is given (the
+ * ban list and the whole email log are global admins' only, the guardian portal is the guardian's
+ * link).
  */
-export const ACTION_WORDS: Record<Action, string | null> = {
-  'account.me': null,
-  'account.events': null,
-  'participants.list': 'list and search participants',
-  'participants.search': null,
-  'participants.read': 'open a participant’s record',
-  'participants.edit': 'edit participants’ records (the parts they may see)',
-  'participants.lookup': null,
-  'participants.roster': null,
-  'series.list': null,
-  'series.read': 'see the series',
-  'series.events.list': 'list the series’ events',
-  'session.delete': null,
-  'session.refresh': null,
-  'push_tokens.write': null,
-  'bans.create': null,
-  'bans.read': null,
-  'bans.manage': null,
-  'scan_contexts.read': 'see the scan contexts (doors and hubs)',
-  'scan_contexts.manage': 'set what each door refuses',
-  'scans.read': 'see the check-in history',
-  'scans.write': 'check people in and out at the door',
-  'nfc_badges.write': 'pair NFC badges',
-  'travel.read': 'see travel and arrivals',
-  'travel.lookup': null,
-  'notes.read': 'read staff notes',
-  'notes.write': 'write staff notes',
-  'events.create': null,
-  'series_events.create': 'create events of the series, blank or copied from an earlier one',
-  'series.events.read': 'see the event’s settings',
-  'series.events.update': 'change the event’s settings',
-  'events.setup_complete': 'finish the event’s setup',
-  'event_setup.manage': 'edit consent documents, logo and banner',
-  'chat_blasts.read': 'read chat messages sent to groups',
-  'chat_blasts.write': 'send chat messages to groups',
-  'email_log.read': null,
-  'email_log.event': 'see which emails the event sent and whether they arrived',
-  'email_suppressions.manage': null,
-  'participants.invite': 'invite participants',
-  'invitations.manage': 'resend and revoke invitations',
-  'guardians.resend': 'resend a guardian’s link',
-  'registrations.self': null,
-  'registrations.own': null,
-  'consents.sign': null,
-  'registrations.manage': 'withdraw, reinstate or reject registrations',
-  'guardian_portal.read': null,
-  'guardian_portal.write': null,
-  'exports.read': 'download exports and printouts (with the fields they may see)',
-  'audit_log.event': 'read the event’s audit trail',
-  'audit_log.read': null,
-  'event_roles.manage': 'give and remove roles on the event',
-  'series_roles.manage': 'give and remove series roles',
-  'api_keys.manage': 'create and revoke API keys',
-  'groups.manage': 'manage groups',
-  'email_templates.manage': 'change the wording of the event’s emails',
-  'announcements.manage': 'send announcements',
-  'webhooks.manage': 'connect webhooks',
-  'series_webhooks.manage': 'connect the series’ webhooks',
-  'rooms.read': 'see rooms and who sleeps where',
-  'rooming.manage': 'set rooming rules and assign rooms',
-  'privacy.export': 'export a person’s data on request',
-  'privacy.erase': 'erase a person’s data on request',
-  'privacy.own_export': null,
-  'retention.read': 'see how long data is kept',
-  'retention.write': 'change how long data is kept',
-  'events.overview': 'see the event’s overview',
+const DESCRIBED: Record<Action, boolean> = {
+  'account.me': false,
+  'account.events': false,
+  'participants.list': true,
+  'participants.search': false,
+  'participants.read': true,
+  'participants.edit': true,
+  'participants.lookup': false,
+  'participants.roster': false,
+  'series.list': false,
+  'series.read': true,
+  'series.events.list': true,
+  'session.delete': false,
+  'session.refresh': false,
+  'push_tokens.write': false,
+  'bans.create': false,
+  'bans.read': false,
+  'bans.manage': false,
+  'scan_contexts.read': true,
+  'scan_contexts.manage': true,
+  'scans.read': true,
+  'scans.write': true,
+  'nfc_badges.write': true,
+  'travel.read': true,
+  'travel.lookup': false,
+  'notes.read': true,
+  'notes.write': true,
+  'events.create': false,
+  'series_events.create': true,
+  'series.events.read': true,
+  'series.events.update': true,
+  'events.setup_complete': true,
+  'event_setup.manage': true,
+  'chat_blasts.read': true,
+  'chat_blasts.write': true,
+  'email_log.read': false,
+  'email_log.event': true,
+  'email_suppressions.manage': false,
+  'participants.invite': true,
+  'invitations.manage': true,
+  'guardians.resend': true,
+  'registrations.self': false,
+  'registrations.own': false,
+  'consents.sign': false,
+  'registrations.manage': true,
+  'guardian_portal.read': false,
+  'guardian_portal.write': false,
+  'exports.read': true,
+  'audit_log.event': true,
+  'audit_log.read': false,
+  'event_roles.manage': true,
+  'series_roles.manage': true,
+  'api_keys.manage': true,
+  'groups.manage': true,
+  'email_templates.manage': true,
+  'announcements.manage': true,
+  'webhooks.manage': true,
+  'series_webhooks.manage': true,
+  'rooms.read': true,
+  'rooming.manage': true,
+  'privacy.export': true,
+  'privacy.erase': true,
+  'privacy.own_export': false,
+  'retention.read': true,
+  'retention.write': true,
+  'events.overview': true,
 };
+
+/** An action's phrase after "May …", or null for an action not described. */
+export function actionWords(action: Action): string | null {
+  return DESCRIBED[action] ? staffText(`roles.actions.${action}`) : null;
+}
 
 /** Role names as people read them. */
 export const ROLE_NAMES: Record<EventRole | SeriesRole, string> = {
-  event_admin: 'Event admin',
-  ops: 'Operations',
-  safeguarding_lead: 'Safeguarding lead',
-  limited: 'Limited',
-  read_only: 'Read only',
-  owner: 'Series owner',
-  organizer: 'Series organizer',
+  event_admin: staffText('roles.names.event_admin'),
+  ops: staffText('roles.names.ops'),
+  safeguarding_lead: staffText('roles.names.safeguarding_lead'),
+  limited: staffText('roles.names.limited'),
+  read_only: staffText('roles.names.read_only'),
+  owner: staffText('roles.names.owner'),
+  organizer: staffText('roles.names.organizer'),
 };
 
 export interface RoleDescription {
@@ -121,11 +130,11 @@ const ANY_USER: Principal = {
 };
 
 function sees(roles: Roles, participants: boolean): string {
-  if (!participants) return 'Sees the event’s overview and counts, but no participant’s record.';
+  if (!participants) return staffText('roles.sees.no_records');
   const v = visibilityFor(ANY_USER, roles);
-  if (v.sensitive) return 'Sees the whole record, medical, dietary and safeguarding details included.';
-  if (v.pii) return 'Sees names and contact details, not medical, dietary or safeguarding details.';
-  return 'Sees names, status and alerts; not phone numbers, dates of birth, addresses or health details.';
+  if (v.sensitive) return staffText('roles.sees.sensitive');
+  if (v.pii) return staffText('roles.sees.pii');
+  return staffText('roles.sees.limited');
 }
 
 /** What an event role sees and may do on its event. */
@@ -141,10 +150,10 @@ export function describeSeriesRole(role: SeriesRole): RoleDescription {
 function describe(role: EventRole | SeriesRole, roles: Roles): RoleDescription {
   const may: string[] = [];
   for (const action of Object.keys(actions).filter(isAction)) {
-    const words = ACTION_WORDS[action];
+    const words = actionWords(action);
     const rule: ActionRule = actions[action];
     if (words && rule.users !== null && userMeets(rule.users, USER, roles)) may.push(words);
   }
-  if (mayOverrideVerdict(ANY_USER, roles)) may.push('let someone in whom the door refuses, with a reason');
+  if (mayOverrideVerdict(ANY_USER, roles)) may.push(staffText('roles.override_verdict'));
   return { role, name: ROLE_NAMES[role], sees: sees(roles, userMeets('participants', USER, roles)), may };
 }

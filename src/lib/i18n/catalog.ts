@@ -132,13 +132,19 @@ export function catalogKeys(code: string): string[] {
   return out.sort();
 }
 
+/** The entry at dotted `key` of `code`'s own file; a key may itself hold dots (`personal.address`). */
 function rawEntry(code: string, key: string): string | Tree | undefined {
-  let cur: string | Tree | undefined = loaded.resources[code];
-  for (const part of key.split('.')) {
-    if (cur === undefined || typeof cur === 'string') return undefined;
-    cur = cur[part];
-  }
-  return cur;
+  const find = (tree: string | Tree | undefined, parts: string[]): string | Tree | undefined => {
+    if (parts.length === 0) return tree;
+    if (tree === undefined || typeof tree === 'string') return undefined;
+    for (let i = parts.length; i >= 1; i--) {
+      const head = parts.slice(0, i).join('.');
+      const found = Object.hasOwn(tree, head) ? find(tree[head], parts.slice(i)) : undefined;
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return find(loaded.resources[code], key.split('.'));
 }
 
 /** The raw message of `key` in `code`'s own file (no fallback), or undefined. */

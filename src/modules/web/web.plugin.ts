@@ -179,7 +179,8 @@ async function pageError(error: FastifyError, request: FastifyRequest, reply: Fa
     message = t('errors.csrf');
   } else if (staff && error instanceof RoleRefusal) {
     // A role on the event that does not include this page or action (not "no access to the event").
-    message = staffText(request.method === 'GET' ? 'errors.page_refused' : 'errors.action_refused');
+    message =
+      request.method === 'GET' ? staffText('errors.page_refused') : staffText('errors.action_refused');
   } else if (error instanceof ApiError)
     message = staff ? error.message : knownError(page.lang, error.message);
   else if (status === 422) message = t('errors.invalid');

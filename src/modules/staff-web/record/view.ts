@@ -165,7 +165,12 @@ function travelBlocks(detail: Json, key: 'travel_inbound' | 'travel_outbound', s
         ...setRowsOf(travel, TRAVEL_EXTRA),
       ],
     },
-    tableOf(`${heading}: legs`, travel.legs, LEG_COLUMNS, staffText('record_view.no_legs_recorded')),
+    tableOf(
+      staffText('record_view.legs_caption', { heading }),
+      travel.legs,
+      LEG_COLUMNS,
+      staffText('record_view.no_legs_recorded'),
+    ),
   ];
 }
 

@@ -32,7 +32,7 @@ function uploadProblem(error: unknown): ApiError | null {
     code === 'FST_PROTO_VIOLATION' ||
     /multipart|boundary|unexpected end of form/i.test(stringProp(error, 'message') ?? '')
   )
-    return new ApiError(400, 'Malformed multipart/form-data body');
+    return new ApiError(400, staffText('rooms_import.malformed_body'));
   return null;
 }
 
