@@ -92,7 +92,7 @@ async function render(
   const { series } = ctx.access;
   const [{ api_keys }, { events }] = await Promise.all([listApiKeys(ctx), listSeriesEvents(ctx)]);
   return reply.page(data.form?.error?.status ?? 200, 'staff/api-keys', {
-    title: staffText('api_keys.api_keys_2', { name: series.name }),
+    title: staffText('api_keys.title', { name: series.name }),
     series,
     base: base(ctx),
     keys: api_keys,

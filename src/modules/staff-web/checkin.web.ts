@@ -69,7 +69,7 @@ export function checkinPages(web: Api, deps: Deps): void {
       const selected =
         contexts.find((c) => c.id === wanted) ?? contexts.find((c) => c.checks_in) ?? contexts[0] ?? null;
       return reply.page(200, 'staff/checkin', {
-        title: staffText('checkin.check_in_desk_2', { name: event.name }),
+        title: staffText('checkin.title', { name: event.name }),
         event,
         nav: eventNav(ctx.access, event.id, '/checkin'),
         contexts,

@@ -65,7 +65,7 @@ async function render(
   const errorOf = (form: 'new' | 'copy', name: string) =>
     data.form === form ? (problems.find((p) => p.field === name)?.message ?? null) : null;
   return reply.page(data.status ?? 200, 'staff/new-event', {
-    title: staffText('new_event.new_event_2', { name: series.name }),
+    title: staffText('new_event.title', { name: series.name }),
     series,
     events,
     blank: data.blank ?? BLANK,

@@ -40,7 +40,7 @@ export function rollCallPage(web: Api, deps: Deps): void {
         hourCycle: 'h23',
       });
       return reply.page(200, 'staff/roll-call', {
-        title: staffText('roll_call.roll_call_2', { name: event.name }),
+        title: staffText('roll_call.title', { name: event.name }),
         event,
         nav: eventNav(ctx.access, event.id, '/roll-call'),
         compactNav: true,

@@ -40,7 +40,7 @@ export function runSheetPage(web: Api, deps: Deps): void {
       const date = request.query.date ?? eventToday(event.timezone);
       const sheet = selected ? await runSheet(ctx, selected.id, date) : null;
       return reply.page(200, 'staff/run-sheet', {
-        title: staffText('run_sheet.run_sheet', { name: event.name }),
+        title: staffText('run_sheet.title', { name: event.name }),
         event,
         nav: eventNav(ctx.access, event.id, '/run-sheet'),
         compactNav: true,

@@ -122,7 +122,7 @@ function seriesScope(ctx: UserSeriesCtx): Scope {
     remove: (id) => team.removeSeriesRole(ctx, id),
     frame: {
       title: titleOf(staffText('nav.team'), series.name),
-      heading: staffText('team.series_team_2', { name: series.name }),
+      heading: staffText('team.series_heading', { name: series.name }),
       seriesLinks: [{ href: `/staff/series/${series.slug}/api-keys`, text: staffText('team.api_keys') }],
     },
   };

@@ -20,7 +20,7 @@ import { EventParams, roomsPageData } from './rooms.web.js';
 
 const manage = { action: 'rooming.manage', credential: 'session_cookie' } as const;
 const CSV_MAX_BYTES = 2_000_000;
-const TOO_LARGE = staffText('rooms_import.the_csv_is_larger_than_2');
+const TOO_LARGE = staffText('rooms_import.too_large');
 
 /** A broken or oversized upload as a 4xx (the error page renders it). */
 function uploadProblem(error: unknown): ApiError | null {
