@@ -67,7 +67,7 @@ interface FormValues {
 
 const EMPTY: FormValues = {
   subject: '',
-  body: 'Hello {{name}},\n\n',
+  body: staffText('announcements.default_body'),
   audience: 'participants',
   statuses: [...DEFAULT_STATUSES],
   when: 'now',
