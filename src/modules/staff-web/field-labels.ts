@@ -6,9 +6,11 @@
  *
  * Record fields take the registration form's own labels (web/sections.ts, English catalog `form.*`),
  * so a field reads the same on the form, the participant page and its history; everything else is
- * listed in the catalog's `staff.field_labels` (locales/staff/en.json, read as LABELS), the participant page's read-only rows and table columns under their table's
- * prefix (`summary.`, `travel.`, `legs[].`, `guardians[].`, `emergency_contacts[].`). A name in neither is shown with its underscores and dots as spaces (never as a
- * wire name), and a test pins that every field the services name in a change or error is listed.
+ * listed in the catalog's `staff.field_labels` (locales/staff/en.json, read as LABELS), the
+ * participant page's read-only rows and table columns under their table's prefix (`summary.`,
+ * `travel.`, `legs[].`, `guardians[].`, `emergency_contacts[].`). A name in neither is shown with
+ * its underscores and dots as spaces (never as a wire name), and a test pins that every field the
+ * services name in a change or error is listed.
  */
 import { staffTable } from '../../lib/i18n/staff.js';
 import { SECTIONS } from '../web/sections.js';
