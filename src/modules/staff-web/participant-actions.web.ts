@@ -68,7 +68,7 @@ async function renderConfirm(
   const ctx = routeCtx(deps, request);
   // The name comes through the participants serializer, in the caller's visibility.
   const detail = await readDetail(ctx, pe);
-  const name = String(detail.display_name);
+  const name = detail.display_name;
   return reply.page(status, 'staff/participant-confirm', {
     title: `${extra.errors ? 'Error: ' : ''}${action[0]!.toUpperCase()}${action.slice(1)} ${name}?`,
     event: ctx.access.event,
