@@ -6,7 +6,7 @@
  * names, restricted notes); this only words it (docs/staff-dashboard.md "Participant page and staff edits").
  */
 
-import { entryOf } from '../../../lib/narrow.js';
+import { entryOf, propOf } from '../../../lib/narrow.js';
 import { formatPhone } from '../../../lib/phone.js';
 import type { HistoryEntry } from '../../audit/registration-history.service.js';
 import { consentTitle } from '../../events/consent-defaults.js';
@@ -50,14 +50,12 @@ export function valueText(field: string, value: unknown, time: Time): string {
     if (value.length === 0) return '(none)';
     return value
       .map((item) =>
-        item && typeof item === 'object'
-          ? text((item as Record<string, unknown>).name ?? 'an entry')
-          : text(item),
+        item && typeof item === 'object' ? text(propOf(item, 'name') ?? 'an entry') : text(item),
       )
       .join(', ');
   }
   if (typeof value === 'object') {
-    const parts = Object.entries(value as Record<string, unknown>)
+    const parts = Object.entries(value)
       .filter(([, v]) => v !== null && v !== undefined && v !== '' && v !== false)
       .map(([k, v]) => `${fieldLabel(`${field}.${k}`)}: ${valueText(`${field}.${k}`, v, time)}`);
     return parts.length > 0 ? parts.join('; ') : '(empty)';
