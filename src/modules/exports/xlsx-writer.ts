@@ -8,6 +8,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import { lazyModule } from '../../lib/lazy-module.js';
+import { numberProp, propOf } from '../../lib/narrow.js';
 import type { CellType } from './columns.js';
 import { drained, type SheetSink } from './sink.js';
 
@@ -37,6 +38,15 @@ interface EntryInput {
   off(event: 'drain' | 'close', fn: () => void): unknown;
 }
 
+/** Does `value` look like archiver's entry input (a byte count waiting, `once`/`off`)? */
+function isEntryInput(value: unknown): value is EntryInput {
+  return (
+    typeof numberProp(propOf(value, '_writableState'), 'length') === 'number' &&
+    typeof propOf(value, 'once') === 'function' &&
+    typeof propOf(value, 'off') === 'function'
+  );
+}
+
 /** What the sheet's zip entry has not yet compressed, and a wait for it. */
 export interface SheetEntry {
   /** Bytes of sheet XML waiting to be compressed. */
@@ -53,8 +63,9 @@ export interface SheetEntry {
  * Null if exceljs's internals change shape (test/exports/xlsx-memory.test.ts then fails).
  */
 export function sheetEntry(sheet: ExcelJS.Worksheet): SheetEntry | null {
-  const input = (sheet as unknown as { stream?: { pipes?: EntryInput[] } }).stream?.pipes?.[0];
-  if (typeof input?._writableState?.length !== 'number' || typeof input.once !== 'function') return null;
+  const pipes = propOf(propOf(sheet, 'stream'), 'pipes');
+  const input: unknown = Array.isArray(pipes) ? pipes[0] : undefined;
+  if (!isEntryInput(input)) return null;
   const pending = () => input._writableState?.length ?? 0;
   return {
     pending,

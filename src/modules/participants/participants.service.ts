@@ -2,6 +2,9 @@
  * Participants read paths (spec "Participants"; docs/decisions.md "Participants API"). Each function takes the request
  * context (the event is already resolved and access checked) and returns a JSON string or object.
  */
+
+import type { Static } from 'typebox';
+import { Value } from 'typebox/value';
 import { requestWatermark, syncWatermark } from '../../db/watermark.js';
 import type { EventCtx } from '../../deps.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
@@ -9,6 +12,7 @@ import { normalizeEmail } from '../../lib/identifiers.js';
 import { phoneSearchDigits, regionOf } from '../../lib/phone.js';
 import { isIsoDateTime } from '../../lib/time.js';
 import * as repo from './participants.repo.js';
+import { DetailBody } from './participants.schemas.js';
 
 export const SEARCH_LIMIT = 20;
 export const SEARCH_MAX_LENGTH = 200;
@@ -115,6 +119,27 @@ export async function getParticipant(ctx: EventCtx, input: { id: number }): Prom
   const json = await repo.participantDetailJson(ctx.db, ctx.access.event.id, input.id, ctx.access.visibility);
   if (json === null) throw notFound('Participant not found for this event');
   return `{"participant":${json}}`;
+}
+
+/** A ParticipantDetail as its response schema types it (keys the caller may not see are absent). */
+export type ParticipantDetailJson = Static<typeof DetailBody>['participant'];
+
+/**
+ * The record of a `{"participant": ParticipantDetail}` JSON text (getParticipant's, a PATCH's),
+ * checked against the response schema: a serializer that strays from it fails here, not in a page.
+ */
+export function detailOf(json: string): ParticipantDetailJson {
+  const body: unknown = JSON.parse(json);
+  if (!Value.Check(DetailBody, body)) throw new Error('The participant detail does not match its schema');
+  return body.participant;
+}
+
+/** The caller's view of one registration, typed (the staff pages; 404 like getParticipant). */
+export async function participantDetail(
+  ctx: EventCtx,
+  input: { id: number },
+): Promise<ParticipantDetailJson> {
+  return detailOf(await getParticipant(ctx, input));
 }
 
 /** `{email, registered, participant_id, status}` for integrations (read-only; blank email → 422). */

@@ -69,7 +69,7 @@ async function renderConfirm(
   const ctx = routeCtx(deps, request);
   // The name comes through the participants serializer, in the caller's visibility.
   const detail = await readDetail(ctx, pe);
-  const name = String(detail.display_name);
+  const name = detail.display_name;
   return reply.page(status, 'staff/participant-confirm', {
     title: errorTitle(extra.errors, staffText('participant_actions.confirm_title', { action, name })),
     event: ctx.access.event,

@@ -21,6 +21,7 @@ import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { staffText } from '../../lib/i18n/staff.js';
+import { detailOf, type ParticipantDetailJson } from '../participants/participants.service.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { patchParticipant } from '../registration/staff-record/staff-record.service.js';
 import {
@@ -137,7 +138,7 @@ async function renderForm(
       state.errors.length > 0,
       staffText('participant.edit_title', { section: section.title.toLowerCase() }),
     ),
-    name: String(detail.display_name),
+    name: detail.display_name,
     event: ctx.access.event,
   });
 }
@@ -199,7 +200,7 @@ export function participantPages(web: Api, deps: Deps): void {
       const view = sectionView(ctx, key, detail);
       if (!view) throw notFound(staffText('participant.there_is_no_such_section'));
       if (isHtmx(request)) return reply.page(200, 'staff/participant-section', { s: view, path });
-      const name = String(detail.display_name);
+      const name = detail.display_name;
       return reply.page(200, 'staff/participant-edit', {
         s: view,
         path,
@@ -240,9 +241,9 @@ export function participantPages(web: Api, deps: Deps): void {
       const ctx = editCtx(deps, request);
       const detail = await readDetail(ctx, pe);
       const { patch, slots } = formToPatch(section, values, detail);
-      let saved: Record<string, unknown>;
+      let saved: ParticipantDetailJson;
       try {
-        saved = JSON.parse(await patchParticipant(ctx, pe, patch)).participant;
+        saved = detailOf(await patchParticipant(ctx, pe, patch));
       } catch (error) {
         if (!(error instanceof ApiError) || (error.statusCode !== 422 && error.statusCode !== 409))
           throw error;

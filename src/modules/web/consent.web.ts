@@ -99,7 +99,7 @@ const ownWhere = (pe: string, id: string, t: Translate) => ({
 
 async function consentOf(ctx: RegistrationCtx, id: string) {
   const detail = await ownDetail(ctx);
-  const consent = ((detail.consents ?? []) as Json[]).find((c) => String(c.id) === id);
+  const consent = detail.consents.find((c) => String(c.id) === id);
   if (!consent) throw notFound('Consent not found');
   return consent;
 }

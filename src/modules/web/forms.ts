@@ -7,6 +7,7 @@
  */
 
 import { BASE_LANGUAGE, translator } from '../../lib/i18n/index.js';
+import { isRecord, propOf } from '../../lib/narrow.js';
 import type { Problem } from '../participants/record/problems.js';
 import { type Field, fieldId, type Group, type Section } from './sections.js';
 import type { FormBody } from './web.schemas.js';
@@ -39,8 +40,7 @@ export function valuesFromBody(section: Section, body: FormBody): Values {
 export function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const part of path.split(/\.|\[(\d+)\]\.?/).filter((p) => p !== undefined && p !== '')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Json)[part];
+    cur = Array.isArray(cur) ? cur[Number(part)] : propOf(cur, part);
   }
   return cur;
 }
@@ -61,8 +61,13 @@ function setPath(obj: Json, path: string, value: unknown): void {
   const parts = path.split('.');
   let cur = obj;
   for (const part of parts.slice(0, -1)) {
-    cur[part] ??= {};
-    cur = cur[part] as Json;
+    const next = cur[part];
+    if (isRecord(next)) cur = next;
+    else {
+      const created: Json = {};
+      cur[part] = created;
+      cur = created;
+    }
   }
   cur[parts.at(-1)!] = value;
 }

@@ -18,6 +18,7 @@ import { ApiError, notFound } from '../../lib/errors.js';
 import { type Translate, translator } from '../../lib/i18n/index.js';
 import { consentTitle } from '../events/consent-defaults.js';
 import { consentTitlesOf } from '../events/consent-document-text.js';
+import { detailOf, type ParticipantDetailJson } from '../participants/participants.service.js';
 import { problemsOf } from '../participants/record/problems.js';
 import { getTicket, submitRegistration } from '../registration/lifecycle/registrations.service.js';
 import { getOwnRecord, patchOwnRecord } from '../registration/own-record/record.service.js';
@@ -43,7 +44,6 @@ import {
 } from './travel-form.js';
 import { CsrfForm, FormBody as FormBodySchema, pageResponses } from './web.schemas.js';
 
-type Json = Record<string, unknown>;
 const PE = Type.String({ pattern: '^[0-9]{1,9}$', description: 'participant_event_id' });
 const PeParams = Type.Object({ pe: PE }, { additionalProperties: false });
 const DoneQuery = Type.Object(
@@ -82,8 +82,8 @@ export function statusText(t: Translate, status: string): string {
 }
 
 /** The participant's own record (ParticipantDetail), read through the API's service. */
-export async function ownDetail(ctx: RegistrationCtx): Promise<Json> {
-  return (JSON.parse(await getOwnRecord(ctx)) as { participant: Json }).participant;
+export async function ownDetail(ctx: RegistrationCtx): Promise<ParticipantDetailJson> {
+  return detailOf(await getOwnRecord(ctx));
 }
 
 /** The gate's context of a registration page (`{pe}` resolved as the caller's registration). */
@@ -260,27 +260,32 @@ async function renderOverview(
   });
 }
 
-const consentIdsOf = (detail: Json) => ((detail.consents ?? []) as Json[]).map((c) => Number(c.id));
+const consentIdsOf = (detail: ParticipantDetailJson) => detail.consents.map((c) => c.id);
 
 /**
  * What the overview shows; consents and guardians come from the same record. `titles`: the
  * event's consent document titles by consent id (built-in titles otherwise).
  */
-export function overviewData(pe: string, detail: Json, titles: Map<number, string> = new Map(), lang = 'en') {
+export function overviewData(
+  pe: string,
+  detail: ParticipantDetailJson,
+  titles: Map<number, string> = new Map(),
+  lang = 'en',
+) {
   const t = translator(lang);
-  const status = String(detail.status);
+  const status = detail.status;
   const editable = status !== 'withdrawn' && status !== 'rejected';
   const started = (s: Section) => {
     const values = valuesFromDetail(s, detail);
     return Object.values(values).some((v) => v !== '' && v !== false);
   };
-  const consents = ((detail.consents ?? []) as Json[]).map((c) => ({
+  const consents = detail.consents.map((c) => ({
     id: c.id,
-    title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type), lang),
+    title: titles.get(c.id) ?? consentTitle(c.consent_type, lang),
     status:
       c.pending_on === 'guardian' && c.status !== 'signed'
         ? t('consent_status.waiting_guardian')
-        : word(t, 'consent_status', String(c.status)),
+        : word(t, 'consent_status', c.status),
     signed: c.status === 'signed',
     signable:
       c.pending_on === 'participant' &&
@@ -288,10 +293,10 @@ export function overviewData(pe: string, detail: Json, titles: Map<number, strin
       c.status !== 'declined' &&
       c.status !== 'expired',
   }));
-  const guardians = ((detail.guardians ?? []) as Json[]).map((g) => ({
+  const guardians = detail.guardians.map((g) => ({
     name: g.name ?? '',
     email: g.email ?? '',
-    status: word(t, 'guardian_status_short', String(g.status)),
+    status: word(t, 'guardian_status_short', g.status),
   }));
   return {
     title: t('overview.title'),

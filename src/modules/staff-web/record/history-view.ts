@@ -7,7 +7,7 @@
  */
 
 import { staffText } from '../../../lib/i18n/staff.js';
-import { entryOf } from '../../../lib/narrow.js';
+import { entryOf, propOf } from '../../../lib/narrow.js';
 import { formatPhone } from '../../../lib/phone.js';
 import type { HistoryEntry } from '../../audit/registration-history.service.js';
 import { consentTitle } from '../../events/consent-defaults.js';
@@ -54,13 +54,13 @@ export function valueText(field: string, value: unknown, time: Time): string {
     return value
       .map((item) =>
         item && typeof item === 'object'
-          ? text((item as Record<string, unknown>).name ?? staffText('record_history_view.an_entry'))
+          ? text(propOf(item, 'name') ?? staffText('record_history_view.an_entry'))
           : text(item),
       )
       .join(', ');
   }
   if (typeof value === 'object') {
-    const parts = Object.entries(value as Record<string, unknown>)
+    const parts = Object.entries(value)
       .filter(([, v]) => v !== null && v !== undefined && v !== '' && v !== false)
       .map(([k, v]) => `${fieldLabel(`${field}.${k}`)}: ${valueText(`${field}.${k}`, v, time)}`);
     return parts.length > 0 ? parts.join('; ') : '(empty)';

@@ -9,7 +9,7 @@ import {
 import { RESEND_LABEL, resendableGuardians } from '../../dashboard/guardian-links.repo.js';
 import { eventConsentTitles } from '../../events/consent-document-text.js';
 import { listNotes } from '../../notes/notes.service.js';
-import { getParticipant } from '../../participants/participants.service.js';
+import { type ParticipantDetailJson, participantDetail } from '../../participants/participants.service.js';
 import { registrantInvitation } from '../../registration/invitations/registrant-invite.service.js';
 import { legLocalTimes } from '../../travel/local-time.js';
 import { fieldLabel } from '../field-labels.js';
@@ -19,7 +19,7 @@ import { historyItems } from './history-view.js';
 import { STAFF_SECTIONS, sectionFor } from './sections.js';
 import { type Block, sectionBlocks, statusBlocks, summaryRows, text } from './view.js';
 
-type Json = Record<string, unknown>;
+type Detail = ParticipantDetailJson;
 /** The context of any participant page route (each names its own action; all are user-only event actions). */
 export type PageCtx = UserEventCtx;
 
@@ -30,14 +30,11 @@ export const participantPath = (eventId: number, pe: number | string) =>
   `/staff/events/${eventId}/participants/${pe}`;
 
 /** The caller's view of registration `pe` (404 page when it is not a registration of the event). */
-export async function readDetail(ctx: PageCtx, pe: string): Promise<Json> {
-  const json = await getParticipant(ctx, { id: Number(pe) });
-  const detail = (JSON.parse(json) as { participant: Json }).participant;
+export async function readDetail(ctx: PageCtx, pe: string): Promise<Detail> {
+  const detail = await participantDetail(ctx, { id: Number(pe) });
   // Each leg's times on its airports' clocks, for the travel section's legs table (view.ts).
-  for (const key of ['travel_inbound', 'travel_outbound']) {
-    const legs = (detail[key] as Json | undefined)?.legs;
-    if (Array.isArray(legs)) for (const leg of legs as Json[]) Object.assign(leg, await legLocalTimes(leg));
-  }
+  for (const travel of [detail.travel_inbound, detail.travel_outbound])
+    for (const leg of travel?.legs ?? []) Object.assign(leg, await legLocalTimes(leg));
   return detail;
 }
 
@@ -53,7 +50,7 @@ export interface SectionView {
 }
 
 /** One section's view for this caller, or null when they see nothing of it and may not edit it. */
-export function sectionView(ctx: PageCtx, key: string, detail: Json): SectionView | null {
+export function sectionView(ctx: PageCtx, key: string, detail: Detail): SectionView | null {
   const section = STAFF_SECTIONS.find((s) => s.key === key);
   if (!section) return null;
   const editable =
@@ -111,13 +108,13 @@ export async function historyData(ctx: PageCtx, pe: string, filter: HistoryFilte
 }
 
 /** Everything the page template reads. */
-export async function pageData(ctx: PageCtx, pe: string, detail: Json, filter: HistoryFilter = {}) {
+export async function pageData(ctx: PageCtx, pe: string, detail: Detail, filter: HistoryFilter = {}) {
   const { event } = ctx.access;
-  const status = String(detail.status);
+  const status = detail.status;
   const { notes } = await listNotes(ctx, pe);
   const time = (iso: string | null) => localTime(iso, event.timezone);
   return {
-    title: String(detail.display_name),
+    title: detail.display_name,
     event,
     nav: eventNav(ctx.access, event.id, '/participants'),
     path: participantPath(event.id, pe),

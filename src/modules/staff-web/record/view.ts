@@ -7,14 +7,16 @@
  */
 
 import { staffText } from '../../../lib/i18n/staff.js';
+import { isRecord } from '../../../lib/narrow.js';
 import { formatPhone } from '../../../lib/phone.js';
 import { consentTitle } from '../../events/consent-defaults.js';
+import type { ParticipantDetailJson } from '../../participants/participants.service.js';
 import { getPath } from '../../web/forms.js';
 import type { Section } from '../../web/sections.js';
 import { fieldLabel } from '../field-labels.js';
 import { GUARDIAN_STATUS_LABELS } from '../format.js';
 
-type Json = Record<string, unknown>;
+type Detail = ParticipantDetailJson;
 export interface Row {
   label: string;
   value: string;
@@ -55,7 +57,7 @@ export function rowsOf(obj: unknown, pairs: readonly Column[]): Row[] {
 
 /** A table of `items` with the columns some item carries. */
 export function tableOf(heading: string, items: unknown, columns: readonly Column[], empty: string): Block {
-  const list = (Array.isArray(items) ? items : []) as Json[];
+  const list = (Array.isArray(items) ? items : []).filter(isRecord);
   const visible = columns.filter(([, key]) => list.some((item) => key in item));
   return {
     kind: 'table',
@@ -132,14 +134,12 @@ export const GUARDIAN_COLUMNS: Column[] = columns('guardians[].', [
 ]);
 
 /** The record's guardians with their status in staff words (GUARDIAN_STATUS_LABELS). */
-function guardiansOf(detail: Json): Json[] {
-  return ((detail.guardians ?? []) as Json[]).map((g) =>
-    'status' in g ? { ...g, status: GUARDIAN_STATUS_LABELS[String(g.status)] ?? g.status } : g,
-  );
+function guardiansOf(detail: Detail) {
+  return detail.guardians.map((g) => ({ ...g, status: GUARDIAN_STATUS_LABELS[g.status] ?? g.status }));
 }
 
-function travelBlocks(detail: Json, key: 'travel_inbound' | 'travel_outbound', section: Section): Block[] {
-  const travel = detail[key] as Json | undefined;
+function travelBlocks(detail: Detail, key: 'travel_inbound' | 'travel_outbound', section: Section): Block[] {
+  const travel = detail[key];
   const heading =
     key === 'travel_inbound' ? staffText('record_view.getting_there') : staffText('record_view.going_home');
   if (!travel)
@@ -178,7 +178,7 @@ function travelBlocks(detail: Json, key: 'travel_inbound' | 'travel_outbound', s
  * The blocks of one editable section for this caller's `detail`; empty when the caller sees
  * nothing of it (e.g. medical detail for `ops`, who still sees the risk flags).
  */
-export function sectionBlocks(section: Section, detail: Json): Block[] {
+export function sectionBlocks(section: Section, detail: Detail): Block[] {
   if (section.key === 'travel')
     return [
       ...travelBlocks(detail, 'travel_inbound', section),
@@ -214,10 +214,10 @@ export function sectionBlocks(section: Section, detail: Json): Block[] {
  * Consents, scans by context: the record's status tables. `titles`: the event's documents by type
  * (custom ones under their own title; `eventConsentTitles`).
  */
-export function statusBlocks(detail: Json, titles: ReadonlyMap<string, string> = new Map()): Block[] {
-  const consents = ((detail.consents ?? []) as Json[]).map((c) => ({
+export function statusBlocks(detail: Detail, titles: ReadonlyMap<string, string> = new Map()): Block[] {
+  const consents = detail.consents.map((c) => ({
     ...c,
-    consent_type: titles.get(String(c.consent_type)) ?? consentTitle(String(c.consent_type)),
+    consent_type: titles.get(c.consent_type) ?? consentTitle(c.consent_type),
   }));
   return [
     tableOf(
@@ -250,7 +250,7 @@ export function statusBlocks(detail: Json, titles: ReadonlyMap<string, string> =
 }
 
 /** The summary at the top of the page: contact, check-in and the flags every participants role sees. */
-export function summaryRows(detail: Json): Row[] {
+export function summaryRows(detail: Detail): Row[] {
   return rowsOf(
     detail,
     columns('summary.', [
