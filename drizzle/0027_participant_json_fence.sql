@@ -12,22 +12,19 @@
 -- waits for the writing transaction and then sees its row) leaves it. The fence holds no personal
 -- data; the next read of a tier replaces it with the current text. Fences of deleted registrations
 -- and texts left stale are deleted by the daily retention job after a day (retention.service.ts).
-CREATE OR REPLACE FUNCTION muster_fence_participant_json(p_id integer, p_at timestamptz) RETURNS void
-LANGUAGE sql AS $$
-  INSERT INTO participant_json (registration_id, tier, version, updated_at, j)
-  SELECT p_id, t, '', p_at, '' FROM unnest(ARRAY['-', 'p', 's', 'ps']) t
-  ON CONFLICT (registration_id, tier) DO UPDATE
-    SET version = '', j = '', updated_at = GREATEST(participant_json.updated_at, EXCLUDED.updated_at)
-$$;
---> statement-breakpoint
+-- The INSERT is in the trigger's own PL/pgSQL body, whose plan is cached; as a call to an SQL
+-- function it was planned again on every row (≈ 2x the trigger's time, measured on 10,000 rows).
 CREATE OR REPLACE FUNCTION muster_drop_participant_json() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  rid integer := CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END;
+  -- No read can build a deleted registration again: stamped later than any text of it.
+  stamp timestamptz := CASE WHEN TG_OP = 'DELETE' THEN GREATEST(clock_timestamp(), OLD.updated_at)
+                         ELSE NEW.updated_at END;
 BEGIN
-  IF TG_OP = 'DELETE' THEN
-    -- No read can build a deleted registration again: stamped later than any text of it.
-    PERFORM muster_fence_participant_json(OLD.id, GREATEST(clock_timestamp(), OLD.updated_at));
-  ELSE
-    PERFORM muster_fence_participant_json(NEW.id, NEW.updated_at);
-  END IF;
+  INSERT INTO participant_json AS c (registration_id, tier, version, updated_at, j)
+  VALUES (rid, '-', '', stamp, ''), (rid, 'p', '', stamp, ''), (rid, 's', '', stamp, ''), (rid, 'ps', '', stamp, '')
+  ON CONFLICT (registration_id, tier) DO UPDATE
+    SET version = '', j = '', updated_at = GREATEST(c.updated_at, EXCLUDED.updated_at);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
