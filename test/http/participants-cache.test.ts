@@ -4,13 +4,13 @@
  * always equal the per-row serializer's for the caller's visibility: after changes to every part
  * of a registration's record, after a role is granted or revoked (the tier is the caller's at each
  * request), for a text stored by another serializer version; and what a change replaced does not
- * stay in the cache.
+ * stay in the cache, nor come back from a read built before it (the fence, migration 0027).
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Visibility } from '../../src/access/policy.js';
-import { cacheTier } from '../../src/modules/participants/participants.cache.js';
+import { CACHE_REPLACES, cacheTier } from '../../src/modules/participants/participants.cache.js';
 import { participantFrom, participantSelect } from '../../src/modules/participants/participants.serialize.js';
 import { get, startTestApp, type TestApp } from '../support/app.js';
 import { buildWorld, type World } from '../support/world.js';
@@ -102,11 +102,19 @@ describe('participant JSON cache', () => {
     );
     const old = before.rows[0]!;
     await t.deps.db.execute(sql`UPDATE people SET pronouns = 'ze/zir' WHERE id = ${reg.personId}`);
-    // What a list read that built the row just before the change may store just after it.
+    // What a list read that built the row just before the change tries to store just after it
+    // (the list's own INSERT … ON CONFLICT): the change's fence refuses it.
     await t.deps.db.execute(
       sql`INSERT INTO participant_json (registration_id, tier, version, updated_at, j)
-          VALUES (${reg.id}, ${tier}, ${old.version}, ${old.updated_at}::timestamptz, ${old.j})`,
+          VALUES (${reg.id}, ${tier}, ${old.version}, ${old.updated_at}::timestamptz, ${old.j})
+          ON CONFLICT (registration_id, tier) DO UPDATE
+            SET version = EXCLUDED.version, updated_at = EXCLUDED.updated_at, j = EXCLUDED.j
+          WHERE ${sql.raw(CACHE_REPLACES)}`,
     );
+    const stored = await t.deps.db.execute<{ j: string }>(
+      sql`SELECT j FROM participant_json WHERE registration_id = ${reg.id} AND tier = ${tier}`,
+    );
+    expect(stored.rows).toEqual([{ j: '' }]);
     await new Promise((r) => setTimeout(r, 5));
     const res = await listed(w.users.admin.mobile);
     expect(res.text).toContain('"ze/zir"');
@@ -169,7 +177,7 @@ describe('participant JSON cache', () => {
     expect((await listed(w.users.admin.mobile, q)).text).toBe(expected); // now from the cache
   });
 
-  it('drops what a change replaced: a changed or deleted registration keeps no cached text', async () => {
+  it('drops what a change replaced: a changed registration keeps an empty fence in every tier', async () => {
     const reg = w.regs.adultA;
     await listed(w.users.admin.mobile);
     await listed(w.users.limited.mobile);
@@ -177,12 +185,16 @@ describe('participant JSON cache', () => {
       Number(
         (
           await t.deps.db.execute<{ n: number }>(
-            sql`SELECT count(*)::int AS n FROM participant_json WHERE registration_id = ${id}`,
+            sql`SELECT count(*)::int AS n FROM participant_json WHERE registration_id = ${id} AND j <> ''`,
           )
         ).rows[0]!.n,
       );
     expect(await rowsOf(reg.id)).toBe(2);
     await t.deps.db.execute(sql`UPDATE people SET phone = '+447700900999' WHERE id = ${reg.personId}`);
     expect(await rowsOf(reg.id)).toBe(0);
+    const fences = await t.deps.db.execute<{ tier: string; version: string }>(
+      sql`SELECT tier, version FROM participant_json WHERE registration_id = ${reg.id} ORDER BY tier`,
+    );
+    expect(fences.rows).toEqual(['-', 'p', 'ps', 's'].map((tier) => ({ tier, version: '' })));
   });
 });

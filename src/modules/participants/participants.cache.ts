@@ -6,6 +6,7 @@
  * stores it, in the same statement. Every change to a registration's record bumps its updated_at
  * (migration 0001), so a stored text is served only while it equals what the serializer would
  * build: the bytes never differ from the uncached list's (test/http/participants-cache.test.ts).
+ * A change leaves a fence that refuses texts built before it (`CACHE_REPLACES`, migration 0027).
  */
 import { createHash } from 'node:crypto';
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
@@ -29,6 +30,17 @@ export function cacheVersion(v: Visibility): string {
 }
 
 /**
+ * When a read's text replaces the stored row (the `ON CONFLICT … DO UPDATE` condition): only a row
+ * stamped before the text's updated_at, or at the same one by another serializer version. A change
+ * to a registration leaves a fence in each tier, stamped with its new updated_at (migration 0027),
+ * so a text built from a snapshot older than the change is never stored after it: what an erasure
+ * or any other change replaced cannot come back into the table. The tiers are those of `cacheTier`;
+ * the fence's function lists them.
+ */
+export const CACHE_REPLACES = `participant_json.updated_at < EXCLUDED.updated_at
+  OR (participant_json.updated_at = EXCLUDED.updated_at AND participant_json.version <> EXCLUDED.version)`;
+
+/**
  * CTEs (to follow a `WITH`) ending in `rows(id, j)`: the participant JSON text of each row of
  * `want` (a CTE with columns `id`, `updated_at` of registrations of `eventId`), from the cache
  * where it is current, else built and stored. `eventId` is an SQL value (placeholder).
@@ -50,6 +62,6 @@ export function cachedRowsCtes(v: Visibility, want: string, eventId: SQL | Place
       SELECT id, ${sql.raw(tier)}, ${sql.raw(version)}, updated_at, j FROM built ORDER BY id
       ON CONFLICT (registration_id, tier) DO UPDATE
         SET version = EXCLUDED.version, updated_at = EXCLUDED.updated_at, j = EXCLUDED.j
-      WHERE participant_json.updated_at < EXCLUDED.updated_at OR participant_json.version <> EXCLUDED.version),
+      WHERE ${sql.raw(CACHE_REPLACES)}),
     rows AS (SELECT id, j FROM hit UNION ALL SELECT id, j FROM built)`;
 }

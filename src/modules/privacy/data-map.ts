@@ -243,13 +243,15 @@ function registrationTables(): PersonTable[] {
       category: 'uploads',
     },
     // The sync list's cached JSON of a registration (participants.cache.ts): a copy of the rows
-    // above, deleted with them (a change to the record deletes it too, migration 0026).
+    // above. Emptied, not deleted: the change to the registration already left an empty fence in
+    // every tier (migration 0027) that stops a read built before the erasure from storing its
+    // text afterwards; deleting the rows would remove that fence. Fences hold nothing: not selected.
     ...(['pii', 'sensitive'] as const).map(
       (category): PersonTable => ({
         table: 'participant_json',
         scope: 'any',
-        where: regs,
-        erase: DELETE,
+        where: (s) => sql`${regs(s)} AND j <> ''`,
+        erase: { set: sql`version = '', j = ''` },
         keys: category === 'pii' ? ['participant_json.registration_id'] : [],
         category,
       }),
