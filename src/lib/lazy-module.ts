@@ -1,5 +1,5 @@
 /**
- * Heavy CommonJS libraries loaded on first use instead of at start-up (issue 32 item 4: restart in
+ * Heavy CommonJS libraries loaded on first use instead of at start-up (to restart in
  * 2 s). `lazyModule<T>('pdfkit')` returns a function giving the module's `module.exports` (typed
  * `T`), required synchronously the first time it is called and cached by Node afterwards, so the
  * callers keep their synchronous signatures. Only for packages that ship CommonJS.

@@ -1,5 +1,5 @@
 /**
- * An organiser's own consent documents beside the built-in three (issue #25 part 7; docs/decisions.md
+ * An organiser's own consent documents beside the built-in three (docs/decisions.md
  * "Consents"): added with a stable `consent_type` slug, edited and versioned like the built-in
  * ones (consent-documents.service.ts `saveConsentDocument`), required or not, and removed only
  * while nobody has signed any version of them.

@@ -12,7 +12,7 @@ import { numberProp, propOf } from '../../lib/narrow.js';
 import type { CellType } from './columns.js';
 import { drained, type SheetSink } from './sink.js';
 
-/** exceljs is loaded on the first XLSX, not at start-up (issue 32 item 4). */
+/** exceljs is loaded on the first XLSX, not at start-up. */
 const exceljs = lazyModule<typeof ExcelJS>('exceljs');
 
 export interface SheetColumn {

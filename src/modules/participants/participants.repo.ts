@@ -167,7 +167,7 @@ export function searchMatch(
  * steps: rank and limit the matching ids, then build JSON only for those (building it for every
  * match first cost ~10× on a common fragment at 20,000 registrations; see bench/).
  *
- * The ids are found in stages, in one statement (issue 32 item 2): first the id, exact and prefix
+ * The ids are found in stages, in one statement: first the id, exact and prefix
  * matches (ranks 0–2), each a B-tree lookup (0023_search_prefix); only when they are fewer than
  * `limit` are the substring matches read through the trigram index (a one-time filter skips that
  * branch otherwise). Every substring-only match ranks 3, after all of the first stage, so when the

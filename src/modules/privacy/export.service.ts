@@ -16,7 +16,7 @@ import { DATA_MAP, jobPayloadWhere } from './data-map.js';
 import { rowsWhere } from './rows.js';
 import type { Subject } from './subject.js';
 
-/** pdfkit and yazl are loaded on the first export, not at start-up (issue 32 item 4). */
+/** pdfkit and yazl are loaded on the first export, not at start-up. */
 const pdfkit = lazyModule<typeof import('pdfkit')>('pdfkit');
 const yazl = lazyModule<typeof import('yazl')>('yazl');
 

@@ -1,5 +1,5 @@
 /**
- * What the rooming board shows (docs/rooming.md "Pages", issue 30 item 4), decided here so the
+ * What the rooming board shows (docs/rooming.md "Pages"), decided here so the
  * page cannot show more than the caller may see:
  * - `boardRooms` (`rooms.read`: event admins, series roles): the rooms and their occupants' names,
  *   nothing about the people (no age, gender identity, needs or requests);

@@ -1,5 +1,5 @@
 /**
- * Room door lists (issue 30 item 5, docs/rooming.md "Door lists"): a PDF with one A4 page per room
+ * Room door lists (docs/rooming.md "Door lists"): a PDF with one A4 page per room
  * of the event's inventory, in the inventory's order (venue, floor, name), showing the room's name
  * and its occupants' display names, nothing else (a door list hangs where anyone passing reads it).
  * Built with the printouts' pdfkit plumbing (src/modules/exports/printouts/pdf.ts: the same

@@ -1,5 +1,5 @@
 /**
- * A participant's room as their ticket page shows it (issue 30 item 5, docs/rooming.md "Out to
+ * A participant's room as their ticket page shows it (docs/rooming.md "Out to
  * people"): only when the event's rules say `publish_rooms`, and only their own
  * `accommodation.assigned_room` (trimmed). When the value names a room of the inventory, its venue
  * and floor come with it. Returns null when rooms are not published or the person has no room.

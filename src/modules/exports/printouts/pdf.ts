@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { lazyModule } from '../../../lib/lazy-module.js';
 
-/** pdfkit is loaded on the first PDF, not at start-up (issue 32 item 4). */
+/** pdfkit is loaded on the first PDF, not at start-up. */
 const pdfkit = lazyModule<typeof import('pdfkit')>('pdfkit');
 
 export type Doc = PDFKit.PDFDocument;

@@ -1,5 +1,5 @@
 /**
- * The rooming board (docs/rooming.md "Pages", issue 30 item 4): rooms as columns, people as cards.
+ * The rooming board (docs/rooming.md "Pages"): rooms as columns, people as cards.
  * - GET  /staff/events/{e}/rooming (`rooms.read`): event admins and series roles get the rooms and
  *   their occupants' names only (board.service `boardRooms`: nothing else about people is loaded);
  *   safeguarding leads and global admins (`rooming.manage`) get every card (age, gender identity,

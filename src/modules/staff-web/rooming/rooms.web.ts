@@ -1,5 +1,5 @@
 /**
- * The Rooms page (docs/rooming.md "Pages", issue 30 item 1), over the rooms service behind
+ * The Rooms page (docs/rooming.md "Pages"), over the rooms service behind
  * /api/v1/events/{e}/rooms:
  * - GET  /staff/events/{e}/rooms (`rooms.read`: event admins, series roles, safeguarding leads,
  *   global admins): the inventory and each room's occupants by name; `?edit={id}` fills the form
