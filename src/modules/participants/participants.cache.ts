@@ -7,6 +7,13 @@
  * (migration 0001), so a stored text is served only while it equals what the serializer would
  * build: the bytes never differ from the uncached list's (test/http/participants-cache.test.ts).
  * A change leaves a fence that refuses texts built before it (`CACHE_REPLACES`, migration 0027).
+ *
+ * A read never waits for a writer: it stores only the texts of registrations it can share-lock at
+ * once (`FOR SHARE … SKIP LOCKED`). A transaction that changed a registration holds its row lock,
+ * and its fence rows, until it ends; storing over those would wait for it (found on PostgreSQL by
+ * test/infra/sync-watermark.test.ts, a list read held up by a write left open). Such a text is
+ * served from what was built and stored by the next read. While the share lock is held no change
+ * to the registration can start, so a text stored is never stale against an uncommitted fence.
  */
 import { createHash } from 'node:crypto';
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
@@ -57,9 +64,12 @@ export function cachedRowsCtes(v: Visibility, want: string, eventId: SQL | Place
        WHERE r.id = ANY((SELECT array_agg(w.id) FROM ${sql.raw(want)} w
                           WHERE NOT EXISTS (SELECT 1 FROM hit h WHERE h.id = w.id))::int[])
          AND r.event_id = ${eventId}),
+    free AS MATERIALIZED (
+      SELECT r.id FROM registrations r JOIN built b ON b.id = r.id FOR SHARE OF r SKIP LOCKED),
     saved AS (
       INSERT INTO participant_json (registration_id, tier, version, updated_at, j)
-      SELECT id, ${sql.raw(tier)}, ${sql.raw(version)}, updated_at, j FROM built ORDER BY id
+      SELECT id, ${sql.raw(tier)}, ${sql.raw(version)}, updated_at, j FROM built
+       WHERE id IN (SELECT id FROM free) ORDER BY id
       ON CONFLICT (registration_id, tier) DO UPDATE
         SET version = EXCLUDED.version, updated_at = EXCLUDED.updated_at, j = EXCLUDED.j
       WHERE ${sql.raw(CACHE_REPLACES)}),
