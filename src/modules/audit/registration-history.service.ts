@@ -70,7 +70,7 @@ function hideSensitive(names: unknown): unknown {
 function changesFor(raw: unknown, v: Visibility): HistoryChange[] {
   if (!Array.isArray(raw)) return [];
   const out: HistoryChange[] = [];
-  for (const c of raw as { field?: unknown; from?: unknown; to?: unknown }[]) {
+  for (const c of raw) {
     const field = String(c.field ?? '');
     // A sensitive field is stored by name only (own-record/apply.ts): "changed" for every reader.
     if (mayReadField(field, v))

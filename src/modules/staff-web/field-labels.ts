@@ -94,7 +94,7 @@ interface PageError {
 export function plainPageData(data: Record<string, unknown>, template: string): Record<string, unknown> {
   const out = { ...data };
   if (Array.isArray(out.errors))
-    out.errors = (out.errors as PageError[]).map((e) => ({ ...e, message: plainMessage(e.message) }));
+    out.errors = out.errors.map((e) => ({ ...e, message: plainMessage(e.message) }));
   if (out.fieldErrors && typeof out.fieldErrors === 'object')
     out.fieldErrors = Object.fromEntries(
       Object.entries(out.fieldErrors as Record<string, string>).map(([k, v]) => [k, plainMessage(v)]),

@@ -45,7 +45,7 @@ export async function writeRecordPatch(tx: Tx, reg: RecordTarget, patch: RecordP
     ...patch,
     email: reg.email,
     emergency_contacts: await withoutGuardianContacts(tx, reg.id, patch),
-  } as ImportItem;
+  };
   await updatePerson(tx, item, reg.personId);
   const own = pick<typeof registrations.$inferInsert>(patch.personal, REGISTRATION_PERSONAL_KEYS);
   await updateRegistration(tx, reg.id, { ...own, updatedAt: sql`now()` });

@@ -115,7 +115,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) => {
-      const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
+      const body = request.body ?? {};
       return service.withdrawRegistration(routeCtx(deps, request), body.reason);
     },
   );

@@ -47,7 +47,7 @@ export function staffRoutes(app: Api, deps: Deps): void {
         },
       },
       async (request) => {
-        const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
+        const body = request.body ?? {};
         return applyStaffAction(routeCtx(deps, request), rawId(request), action, body.reason);
       },
     );
