@@ -84,8 +84,7 @@ export function cateringRows(ctx: EventCtx, plan: ExportPlan) {
       );
       const sorted = [...totals.rows].sort(
         (a, b) =>
-          SECTIONS.indexOf(a.section as (typeof SECTIONS)[number]) -
-            SECTIONS.indexOf(b.section as (typeof SECTIONS)[number]) ||
+          SECTIONS.findIndex((s) => s === a.section) - SECTIONS.findIndex((s) => s === b.section) ||
           Number(b.n) - Number(a.n) ||
           a.item.localeCompare(b.item),
       );
