@@ -27,7 +27,7 @@ export function sessionRoute(app: Api, deps: Deps): void {
           request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') &&
           request.body
         ) {
-          const body = request.body as Record<string, string>;
+          const body: Record<string, unknown> = request.body;
           for (const key of Object.keys(body)) if (!TOKEN_REQUEST_FIELDS.has(key)) delete body[key];
         }
       },
