@@ -17,7 +17,6 @@ import { createConsentDocument, removeConsentDocument } from './custom-consent-d
 import {
   eventImages,
   IMAGE_MAX_BYTES,
-  type ImageKind,
   readMediaFile,
   removeEventImage,
   storeEventImage,

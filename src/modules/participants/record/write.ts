@@ -7,7 +7,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import type { registrations } from '../../../db/schema/index.js';
-import type { ImportItem } from './item.schema.js';
 import { pick } from './pick.js';
 import type { PortalPatchInput, RecordPatchInput } from './sections.schemas.js';
 import { REGISTRATION_PERSONAL_KEYS, updatePerson, updateRegistration, writeSections } from './upsert.js';

@@ -5,7 +5,7 @@
  * other credentials 403, someone else's registration 404.
  */
 
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import { errorResponses } from '../../../http/schema-helpers.js';

@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../../http/schema-helpers.js';
