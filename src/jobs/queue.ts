@@ -101,7 +101,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
     // Cron schedules (the retention job) are kept by the processes that run the worker.
     schedule: opts.supervise,
     migrate: true,
-  } as ConstructorParameters<typeof PgBoss>[0]);
+  });
   boss.on('error', (error: Error) => log.error({ err: error }, 'job queue error'));
   let started: Promise<void> | undefined;
   let running = false;
@@ -113,7 +113,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
       const existing = new Set((await boss.getQueues()).map((q) => q.name));
       if (!existing.has(DEAD_LETTER_QUEUE)) await boss.createQueue(DEAD_LETTER_QUEUE);
       for (const [name, policy] of Object.entries(QUEUES)) {
-        if (!existing.has(name)) await boss.createQueue(name, policy as PgBoss.Queue);
+        if (!existing.has(name)) await boss.createQueue(name, { name, ...policy });
       }
       running = true;
     });
@@ -151,7 +151,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
     start,
     async enqueue(tx, name, data, sendOpts = {}) {
       await start();
-      await boss.send(name, data as object, { ...sendOpts, db: executorFor(tx) } as PgBoss.SendOptions);
+      await boss.send(name, data, { ...sendOpts, db: executorFor(tx) });
     },
     async work(name, handler, workOpts = {}) {
       await start();
@@ -161,8 +161,8 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
           batchSize: workOpts.batchSize ?? 1,
           pollingIntervalSeconds: workOpts.pollingIntervalSeconds ?? 1,
           includeMetadata: true,
-        } as PgBoss.WorkOptions & { includeMetadata: true },
-        async (jobs: PgBoss.JobWithMetadata<object>[]) => {
+        },
+        async (jobs: PgBoss.JobWithMetadata<JobPayloads[typeof name]>[]) => {
           // With batchSize > 1 a failure fails (and retries) the whole batch, so every job still
           // runs before the first error is rethrown: one poison job never starves its batch-mates.
           // `concurrency` jobs of the batch run at a time (default 1: in order).
@@ -173,7 +173,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
               const job = jobs[next++]!;
               active.add(job.id);
               try {
-                await handler(job.data as never, {
+                await handler(job.data, {
                   id: job.id,
                   retryCount: job.retryCount,
                   retryLimit: job.retryLimit,
@@ -192,7 +192,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
     },
     async schedule(name, cron) {
       await start();
-      await boss.schedule(name, cron, {}, { tz: 'UTC' } as PgBoss.ScheduleOptions);
+      await boss.schedule(name, cron, {}, { tz: 'UTC' });
     },
     async stop() {
       stopping = true;
@@ -202,7 +202,7 @@ export function createJobs(database: Database, log: Logger, opts: { supervise: b
       // the queue (an attempt spent, retried after the queue's retry delay). Those are made
       // available at once, so another worker resumes them now, well within the process's stop
       // deadline (cli/stop.ts); their handlers are idempotent.
-      await boss.stop({ graceful: true, wait: true, timeout: JOB_STOP_TIMEOUT_MS } as PgBoss.StopOptions);
+      await boss.stop({ graceful: true, wait: true, timeout: JOB_STOP_TIMEOUT_MS });
       const released = [...active];
       // pg-boss's stop does not wait for a worker's fetch already sent: on a busy pool (the embedded
       // database has one connection) it is still waiting for the connection. Closing the pool then

@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client.js';
 import { eventRoles, seriesRoles, users } from '../../db/schema/index.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import { EMAIL_PATTERN, normalizeEmail } from '../../lib/identifiers.js';
+import { isOneOf } from '../../lib/narrow.js';
 
 export type UserRow = typeof users.$inferSelect;
 export const EVENT_ROLES: readonly EventRole[] = [
@@ -44,23 +45,13 @@ export async function setGlobalAdmin(tx: Tx, userId: number, globalAdmin: boolea
   await tx.update(users).set({ globalAdmin }).where(eq(users.id, userId));
 }
 
-export async function grantEventRole(
-  tx: Tx,
-  userId: number,
-  eventId: number,
-  role: EventRole,
-): Promise<void> {
-  if (!EVENT_ROLES.includes(role)) throw unprocessable(`Unknown event role: ${role}`);
+export async function grantEventRole(tx: Tx, userId: number, eventId: number, role: string): Promise<void> {
+  if (!isOneOf(EVENT_ROLES, role)) throw unprocessable(`Unknown event role: ${role}`);
   await tx.insert(eventRoles).values({ userId, eventId, role }).onConflictDoNothing();
 }
 
-export async function grantSeriesRole(
-  tx: Tx,
-  userId: number,
-  seriesId: string,
-  role: SeriesRole,
-): Promise<void> {
-  if (!SERIES_ROLES.includes(role)) throw unprocessable(`Unknown series role: ${role}`);
+export async function grantSeriesRole(tx: Tx, userId: number, seriesId: string, role: string): Promise<void> {
+  if (!isOneOf(SERIES_ROLES, role)) throw unprocessable(`Unknown series role: ${role}`);
   await tx.insert(seriesRoles).values({ userId, seriesId, role }).onConflictDoNothing();
 }
 

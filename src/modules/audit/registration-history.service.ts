@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Visibility } from '../../access/policy.js';
 import { mayReadField, SENSITIVE_WRITE_KEYS } from '../../access/record-write.js';
 import type { EventCtx } from '../../deps.js';
+import { isRecord, propOf } from '../../lib/narrow.js';
 import { isoSql } from '../../lib/time.js';
 import { METADATA_KEYS } from './audit-log.service.js';
 
@@ -70,11 +71,16 @@ function hideSensitive(names: unknown): unknown {
 function changesFor(raw: unknown, v: Visibility): HistoryChange[] {
   if (!Array.isArray(raw)) return [];
   const out: HistoryChange[] = [];
-  for (const c of raw as { field?: unknown; from?: unknown; to?: unknown }[]) {
-    const field = String(c.field ?? '');
+  const list: unknown[] = raw;
+  for (const c of list) {
+    const field = String(propOf(c, 'field') ?? '');
     // A sensitive field is stored by name only (own-record/apply.ts): "changed" for every reader.
     if (mayReadField(field, v))
-      out.push('from' in c || 'to' in c ? { field, from: c.from ?? null, to: c.to ?? null } : { field });
+      out.push(
+        isRecord(c) && ('from' in c || 'to' in c)
+          ? { field, from: c.from ?? null, to: c.to ?? null }
+          : { field },
+      );
     else if (!v.sensitive && SENSITIVE_WRITE_KEYS.includes(field.split('.')[0]!)) {
       if (!out.some((x) => x.field === SENSITIVE_HIDDEN)) out.push({ field: SENSITIVE_HIDDEN });
     } else out.push({ field });

@@ -10,7 +10,7 @@ class Reader {
   private buffered = Buffer.alloc(0);
   private readonly chunks: AsyncIterator<Buffer>;
   constructor(file: string) {
-    this.chunks = createReadStream(file)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    this.chunks = createReadStream(file)[Symbol.asyncIterator]();
   }
   /** Exactly `n` bytes, or null at a clean end of file (nothing buffered). */
   async take(n: number): Promise<Buffer | null> {

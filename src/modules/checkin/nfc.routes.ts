@@ -65,12 +65,7 @@ export function nfcRoutes(app: Api, deps: Deps): void {
         response: { 200: ConfirmBody, ...errors },
       },
     },
-    async (request) =>
-      service.confirmBadge(
-        routeCtx(deps, request),
-        pe(request),
-        (request.body ?? {}) as { badge_token?: string },
-      ),
+    async (request) => service.confirmBadge(routeCtx(deps, request), pe(request), request.body ?? {}),
   );
 
   app.post(

@@ -72,5 +72,5 @@ export async function rowsOf<T>(
     sql`${sql.raw(tableRowSelect(v))} WHERE r.event_id = ${eventId} AND r.id = ANY(${`{${ids.join(',')}}`}::int[])`,
   );
   const byId = new Map(res.rows.map((r) => [Number(r.id), r.j]));
-  return ids.map((id) => byId.get(id)).filter((row): row is Awaited<T> => row !== undefined) as T[];
+  return ids.map((id) => byId.get(id)).filter((row): row is Awaited<T> => row !== undefined);
 }

@@ -17,7 +17,6 @@ import { createConsentDocument, removeConsentDocument } from './custom-consent-d
 import {
   eventImages,
   IMAGE_MAX_BYTES,
-  type ImageKind,
   readMediaFile,
   removeEventImage,
   storeEventImage,
@@ -151,7 +150,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
           throw uploadError(error) ?? error;
         }
         if (!upload) throw unprocessable(MISSING_FILE);
-        await storeEventImage(ctx, request.params.kind as ImageKind, upload);
+        await storeEventImage(ctx, request.params.kind, upload);
         return eventImages(ctx.db, ctx.access.event.id);
       },
     );
@@ -171,7 +170,7 @@ export function eventSetupRoutes(api: Api, deps: Deps): void {
     },
     async (request) => {
       const ctx = routeCtx(deps, request);
-      await removeEventImage(ctx, request.params.kind as ImageKind);
+      await removeEventImage(ctx, request.params.kind);
       return eventImages(ctx.db, ctx.access.event.id);
     },
   );

@@ -16,6 +16,8 @@ import type { SheetColumn } from './xlsx-writer.js';
 const MAX_DAYS = 31;
 
 const SECTIONS = ['People', 'Diet', 'Intolerances', 'Allergy risk'] as const;
+/** Each section's place in the sheet (a row's section read from SQL as text). */
+const SECTION_ORDER = new Map<string, number>(SECTIONS.map((s, i) => [s, i]));
 
 function itemsSql(eventId: number, filters: SQL[]): SQL {
   const where = sql.join([sql`r.event_id = ${eventId}`, ...filters], sql` AND `);
@@ -84,8 +86,7 @@ export function cateringRows(ctx: EventCtx, plan: ExportPlan) {
       );
       const sorted = [...totals.rows].sort(
         (a, b) =>
-          SECTIONS.indexOf(a.section as (typeof SECTIONS)[number]) -
-            SECTIONS.indexOf(b.section as (typeof SECTIONS)[number]) ||
+          (SECTION_ORDER.get(a.section) ?? -1) - (SECTION_ORDER.get(b.section) ?? -1) ||
           Number(b.n) - Number(a.n) ||
           a.item.localeCompare(b.item),
       );

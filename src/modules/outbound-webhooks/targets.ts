@@ -82,8 +82,8 @@ async function resolve(
     const resolver = new dns.Resolver({ timeout: 3000, tries: 2 });
     resolver.setServers([...cfg.dnsServers]);
     const [v4, v6] = await Promise.all([
-      resolver.resolve4(host).catch(() => [] as string[]),
-      resolver.resolve6(host).catch(() => [] as string[]),
+      resolver.resolve4(host).catch(() => []),
+      resolver.resolve6(host).catch(() => []),
     ]);
     return [
       ...v4.map((a) => ({ address: a, family: 4 as const })),

@@ -225,7 +225,7 @@ export function outboundWebhookRoutes(app: Api, deps: Deps): void {
       },
       async (request, reply) => {
         const { ctx, owner } = use(request);
-        const raw = (request.params as { delivery_id: string }).delivery_id;
+        const raw = request.params.delivery_id;
         return reply
           .status(202)
           .send(await deliveries.redeliver(ctx, owner, idOf(request), deliveries.deliveryId(raw)));

@@ -6,6 +6,7 @@
 import { Value } from 'typebox/value';
 import { type ApiError, unprocessable } from '../../lib/errors.js';
 import { normalizeEmail } from '../../lib/identifiers.js';
+import { isRecord, propOf } from '../../lib/narrow.js';
 import { type ImportItem, ImportItemSchema } from './record/item.schema.js';
 import {
   describeSchemaErrors,
@@ -22,10 +23,8 @@ export const MAX_IMPORT_ITEMS = 50_000;
 
 /** Schema errors of one item: each top-level field on its own, `email` required (see schemaErrors). */
 function itemErrors(item: unknown): SchemaError[] {
-  if (!item || typeof item !== 'object' || Array.isArray(item)) {
-    return [...Value.Errors(ImportItemSchema, item)] as SchemaError[];
-  }
-  return schemaErrors(ImportItemSchema, item as Record<string, unknown>, ['email']);
+  if (!isRecord(item)) return [...Value.Errors(ImportItemSchema, item)];
+  return schemaErrors(ImportItemSchema, item, ['email']);
 }
 
 /** `items[3]` + a problem's field (`item` is the item itself). */
@@ -33,7 +32,7 @@ const itemField = (index: number, field: string) =>
   field === 'item' ? `items[${index}]` : `items[${index}].${field}`;
 
 function label(index: number, raw: unknown): string {
-  const email = (raw as { email?: unknown } | null)?.email;
+  const email = propOf(raw, 'email');
   return typeof email === 'string' && email.trim() ? `items[${index}] (${email.trim()})` : `items[${index}]`;
 }
 
@@ -60,11 +59,8 @@ export function validateImportItems(raw: unknown, naming: ProblemNaming = {}): I
   const items: ImportItem[] = [];
   raw.forEach((value: unknown, index) => {
     const item =
-      value &&
-      typeof value === 'object' &&
-      !Array.isArray(value) &&
-      typeof (value as ImportItem).email === 'string'
-        ? { ...(value as ImportItem), email: normalizeEmail((value as ImportItem).email) }
+      isRecord(value) && typeof value.email === 'string'
+        ? { ...value, email: normalizeEmail(value.email) }
         : value;
     const errors = itemErrors(item);
     if (errors.length > 0) {

@@ -58,9 +58,9 @@ const AUTHORSHIP: PersonTable[] = [
   'notes.author_user_id',
   'scans.scanner_user_id',
 ].map((key) => ({
-  table: key.split('.')[0] as string,
+  table: key.slice(0, key.indexOf('.')),
   scope: 'person',
-  where: user(key.split('.')[1] as string),
+  where: user(key.slice(key.indexOf('.') + 1)),
   erase: { keep: KEEP_STAFF },
   keys: [key],
 }));

@@ -65,7 +65,7 @@ export function roomTypeOf(text: string | null): RoomType | null {
 
 function ageAt(dob: string | null, on: Date): number | null {
   if (!dob) return null;
-  const [y, m, d] = dob.split('-').map(Number) as [number, number, number];
+  const [y = 0, m = 0, d = 0] = dob.split('-').map(Number);
   let age = on.getUTCFullYear() - y;
   if (on.getUTCMonth() + 1 < m || (on.getUTCMonth() + 1 === m && on.getUTCDate() < d)) age--;
   return age;

@@ -102,7 +102,7 @@ export async function updateRoom(
     ctx.db.transaction(async (tx) => {
       const [current] = await loadRooms(tx, eventId, id);
       if (!current) throw notFound(ROOM_NOT_FOUND);
-      const values = roomValues({ ...current, ...input } as CreateRoomInput);
+      const values = roomValues({ ...current, ...input });
       await storeRoom(tx, eventId, values, id);
       if (values.name !== current.name)
         for (const o of current.occupants)

@@ -19,7 +19,7 @@ export function sessionRoute(app: Api, deps: Deps): void {
       config: { public: 'none', rateLimit: RATE_LIMITS.sessionPerIp },
       logSerializers,
       preValidation: async (request) => {
-        const raw = request.body as Record<string, unknown> | undefined;
+        const raw = request.body;
         if (!deps.config.devSignIn && raw && typeof raw === 'object' && Object.hasOwn(raw, 'dev_email'))
           throw unprocessable('body: unknown field dev_email (development sign-in is not enabled)');
         // Form-encoded (standard OAuth token request): unknown parameters are ignored (RFC 6749 §3.2).
@@ -27,7 +27,7 @@ export function sessionRoute(app: Api, deps: Deps): void {
           request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') &&
           request.body
         ) {
-          const body = request.body as Record<string, string>;
+          const body: Record<string, unknown> = request.body;
           for (const key of Object.keys(body)) if (!TOKEN_REQUEST_FIELDS.has(key)) delete body[key];
         }
       },

@@ -75,7 +75,7 @@ export function createUpstreamCodeExchange(config: UpstreamExchangeConfig) {
           oauth.skipSubjectCheck,
           await oauth.userInfoRequest(as, client, tokens.access_token, options()),
         );
-        const verified = info.email_verified as unknown;
+        const verified: unknown = info.email_verified;
         return {
           email: typeof info.email === 'string' ? info.email : null,
           // Some providers send the boolean as a string.

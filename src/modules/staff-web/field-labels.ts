@@ -13,6 +13,7 @@
  * services name in a change or error is listed.
  */
 import { staffTable } from '../../lib/i18n/staff.js';
+import { isRecord } from '../../lib/narrow.js';
 import { SECTIONS } from '../web/sections.js';
 
 /**
@@ -80,11 +81,6 @@ export function plainMessage(message: string): string {
   return out === message ? message : out.charAt(0).toUpperCase() + out.slice(1);
 }
 
-interface PageError {
-  field?: string;
-  message: string;
-}
-
 /**
  * A staff page's data with its error messages in plain words (plainMessage): `errors[].message`
  * (the error summary), `fieldErrors` (the messages next to fields) and an error page's `message`.
@@ -94,10 +90,12 @@ interface PageError {
 export function plainPageData(data: Record<string, unknown>, template: string): Record<string, unknown> {
   const out = { ...data };
   if (Array.isArray(out.errors))
-    out.errors = (out.errors as PageError[]).map((e) => ({ ...e, message: plainMessage(e.message) }));
-  if (out.fieldErrors && typeof out.fieldErrors === 'object')
+    out.errors = out.errors.map((e: unknown) =>
+      isRecord(e) && typeof e.message === 'string' ? { ...e, message: plainMessage(e.message) } : e,
+    );
+  if (isRecord(out.fieldErrors))
     out.fieldErrors = Object.fromEntries(
-      Object.entries(out.fieldErrors as Record<string, string>).map(([k, v]) => [k, plainMessage(v)]),
+      Object.entries(out.fieldErrors).map(([k, v]) => [k, typeof v === 'string' ? plainMessage(v) : v]),
     );
   if (template === 'message' && typeof out.message === 'string') out.message = plainMessage(out.message);
   return out;

@@ -54,7 +54,7 @@ export function tableQuery(raw: RawQuery): TableQuery {
   const query: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined && v !== '') query[k] = v;
   if (raw.page) query.page = Number(raw.page);
-  return query as TableQuery;
+  return query;
 }
 
 const KEYS: (keyof TableQuery)[] = keysOf(TableQuerySchema.properties);

@@ -16,6 +16,7 @@ import { type RoutedRequest, routeCtx } from '../../http/authorize.js';
 import { EventIdParam, numericIdParam } from '../../http/schema-helpers.js';
 import type { Api } from '../../http/typed.js';
 import { staffText } from '../../lib/i18n/staff.js';
+import { isOneOf } from '../../lib/narrow.js';
 import type { UpdateContextInput } from '../checkin/checkin.schemas.js';
 import { scanContextSettings } from '../checkin/contexts.js';
 import { updateScanContext } from '../checkin/contexts.manage.js';
@@ -88,7 +89,7 @@ export function scanContextPages(web: Api, deps: Deps): void {
     async (request, reply) => {
       const ctx = routeCtx(deps, request);
       const refuse = fields(request.body, 'refuse');
-      const unknown = refuse.filter((c) => !(ATTENTION_CODES as readonly string[]).includes(c));
+      const unknown = refuse.filter((c) => !isOneOf(ATTENTION_CODES, c));
       let problem =
         unknown.length > 0
           ? staffText('scan_contexts.unknown_attention_code', { value: unknown.join(', ') })

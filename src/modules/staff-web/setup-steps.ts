@@ -195,7 +195,7 @@ export function fieldsFromForm(step: FieldStepId, body: FormBody): EventFields {
     out.languages = SHIPPED_LANGUAGES.filter((code) => out[`${LANGUAGE_BOX}${code}`] === true);
     for (const code of SHIPPED_LANGUAGES) delete out[`${LANGUAGE_BOX}${code}`];
   }
-  return out as EventFields;
+  return out;
 }
 
 /** The form field an event-service message is about (its wire name leads the message), if any. */

@@ -10,20 +10,22 @@
  * Every grant and removal is audited (`roles.grant` / `roles.revoke`, with the role and email).
  */
 import { sql } from 'drizzle-orm';
-import type { EventRole, SeriesRole } from '../../access/policy.js';
 import type { Tx } from '../../db/client.js';
 import { one } from '../../db/rows.js';
 import type { UserCtx, UserEventCtx, UserSeriesCtx } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { normalizeEmail } from '../../lib/identifiers.js';
+import { isOneOf } from '../../lib/narrow.js';
 import { isoSql } from '../../lib/time.js';
 import {
   createUser,
+  EVENT_ROLES,
   findUserByEmail,
   grantEventRole,
   grantSeriesRole,
   revokeEventRole,
   revokeSeriesRole,
+  SERIES_ROLES,
 } from '../accounts/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { queueEmail } from '../email/email.service.js';
@@ -139,7 +141,7 @@ export function grantEventRoleByEmail(
 ): Promise<Granted> {
   const scope = eventScope(ctx);
   return grant(ctx, scope, input, (tx, userId) =>
-    grantEventRole(tx, userId, scope.id as number, input.role as EventRole),
+    grantEventRole(tx, userId, ctx.access.event.id, input.role),
   );
 }
 
@@ -149,7 +151,7 @@ export function grantSeriesRoleByEmail(
 ): Promise<Granted> {
   const scope = seriesScope(ctx);
   return grant(ctx, scope, input, (tx, userId) =>
-    grantSeriesRole(tx, userId, scope.id as string, input.role as SeriesRole),
+    grantSeriesRole(tx, userId, ctx.access.series.id, input.role),
   );
 }
 
@@ -187,14 +189,16 @@ async function revoke(
 
 export function removeEventRole(ctx: UserEventCtx, rawId: string): Promise<void> {
   const scope = eventScope(ctx);
-  return revoke(ctx, scope, rawId, (tx, e) =>
-    revokeEventRole(tx, e.user.id, scope.id as number, e.role as EventRole),
-  );
+  return revoke(ctx, scope, rawId, async (tx, e) => {
+    if (!isOneOf(EVENT_ROLES, e.role)) throw notFound(ROLE_NOT_FOUND);
+    await revokeEventRole(tx, e.user.id, ctx.access.event.id, e.role);
+  });
 }
 
 export function removeSeriesRole(ctx: UserSeriesCtx, rawId: string): Promise<void> {
   const scope = seriesScope(ctx);
-  return revoke(ctx, scope, rawId, (tx, e) =>
-    revokeSeriesRole(tx, e.user.id, scope.id as string, e.role as SeriesRole),
-  );
+  return revoke(ctx, scope, rawId, async (tx, e) => {
+    if (!isOneOf(SERIES_ROLES, e.role)) throw notFound(ROLE_NOT_FOUND);
+    await revokeSeriesRole(tx, e.user.id, ctx.access.series.id, e.role);
+  });
 }

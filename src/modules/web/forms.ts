@@ -90,6 +90,7 @@ export type SlotMap = Record<string, number[]>;
 export function formToPatch(section: Section, values: Values, detail: Json): { patch: Json; slots: SlotMap } {
   const patch: Json = {};
   const slots: SlotMap = {};
+  const lists: Record<string, Json[]> = {};
   for (const group of section.groups) {
     if (group.list) {
       const { key, index } = group.list;
@@ -103,9 +104,10 @@ export function formToPatch(section: Section, values: Values, detail: Json): { p
           filled = true;
         } else if (leaf !== 'name' && leaf !== 'phone' && leaf !== 'relationship') item[leaf] = null;
       }
-      patch[key] ??= [];
+      lists[key] ??= [];
+      const list = lists[key];
+      patch[key] = list;
       slots[key] ??= [];
-      const list = patch[key] as Json[];
       if (filled) {
         if (key === 'guardians') item.is_primary = list.length === 0;
         list.push(item);
@@ -120,16 +122,14 @@ export function formToPatch(section: Section, values: Values, detail: Json): { p
     for (const field of group.fields) setPath(patch, field.name, convert(field, values[field.name] ?? ''));
   }
   for (const key of ['travel_inbound', 'travel_outbound']) {
-    const travel = patch[key] as Json | undefined;
+    const travel = patch[key];
     const blank = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0);
-    if (travel && Object.values(travel).every(blank)) delete patch[key];
+    if (isRecord(travel) && Object.values(travel).every(blank)) delete patch[key];
   }
-  if (patch.accessibility) {
-    const stored = (detail.accessibility ?? {}) as Json;
+  if (isRecord(patch.accessibility)) {
+    const stored = isRecord(detail.accessibility) ? detail.accessibility : {};
     patch.accessibility = Object.fromEntries(
-      Object.entries({ ...stored, ...(patch.accessibility as Json) }).filter(
-        ([, v]) => v !== null && v !== false,
-      ),
+      Object.entries({ ...stored, ...patch.accessibility }).filter(([, v]) => v !== null && v !== false),
     );
   }
   return { patch, slots };
@@ -148,12 +148,14 @@ function legToPatch(patch: Json, group: Group, values: Values, detail: Json): vo
   for (const field of group.fields) {
     leg[field.name.slice(field.name.lastIndexOf('.') + 1)] = convert(field, values[field.name] ?? '');
   }
-  const stored = ((detail[key] as Json | null | undefined)?.legs ?? []) as Json[];
+  const storedLegs = propOf(detail[key], 'legs');
+  const stored = Array.isArray(storedLegs) ? storedLegs.filter(isRecord) : [];
   const later = stored.slice(1).map((l) => Object.fromEntries(LEG_KEYS.map((k) => [k, l[k] ?? null])));
   const legs = Object.values(leg).some((v) => v !== null) ? [leg, ...later] : later;
   if (legs.length === 0 && stored.length === 0) return;
-  patch[key] ??= {};
-  const travel = patch[key] as Json;
+  const current = patch[key];
+  const travel: Json = isRecord(current) ? current : {};
+  patch[key] = travel;
   travel.legs = legs;
   // A flight given with the mode left empty: the journey is by plane.
   if (legs.length > 0 && (travel.mode === null || travel.mode === undefined)) travel.mode = 'plane';

@@ -103,7 +103,7 @@ function portalPage(deps: Deps, request: FastifyRequest, token: string): Promise
 }
 
 function valuesOf(portal: Portal): Values {
-  const guardian = portal.guardian as Json;
+  const guardian = portal.guardian;
   const values = valuesFromDetail(PORTAL, guardian);
   for (const p of portal.permissions) values[p.key] = p.value ?? '';
   return values;
@@ -123,11 +123,11 @@ async function renderPortal(
   const errors = extra.errors ?? [];
   const fieldErrors: Record<string, string> = {};
   for (const e of errors) if (e.field && !fieldErrors[e.field]) fieldErrors[e.field] = e.message;
-  const guardian = portal.guardian as Json;
-  const child = portal.child as Json;
+  const guardian = portal.guardian;
+  const child = portal.child;
   const titles = await consentTitlesOf(
     deps.db,
-    (portal.consents as Json[]).map((c) => Number(c.id)),
+    portal.consents.map((c) => Number(c.id)),
     page.lang,
   );
   const heading = t('guardian.title', { name: String(child.display_name) });
@@ -143,7 +143,7 @@ async function renderPortal(
     detailFields: section.groups[0]!.fields,
     contactGroups: section.groups.slice(1),
     permissions: portal.permissions.map((p) => ({ ...p, label: word(t, 'guardian.permission', p.key) })),
-    consents: (portal.consents as Json[]).map((c) => ({
+    consents: portal.consents.map((c) => ({
       title: titles.get(Number(c.id)) ?? consentTitle(String(c.consent_type), page.lang),
       status: t('consent_status.waiting_you'),
       signHref: `/guardian/${token}/consents/${String(c.id)}`,
@@ -159,7 +159,7 @@ async function renderPortal(
 
 /** The PATCH body of a portal form post. */
 function portalPatch(values: Values, body: FormBody, portal: Portal) {
-  const { patch, slots } = formToPatch(PORTAL, values, portal.guardian as Json);
+  const { patch, slots } = formToPatch(PORTAL, values, portal.guardian);
   if (patch.name === null) delete patch.name;
   for (const p of portal.permissions) {
     const answer = body[p.key];
@@ -179,7 +179,7 @@ const DoneQuery = Type.Object(
 
 async function pendingConsent(ctx: GuardianCtx, id: string): Promise<Json> {
   const portal = await getPortal(ctx);
-  const consent = (portal.consents as Json[]).find((c) => String(c.id) === id);
+  const consent = portal.consents.find((c) => String(c.id) === id);
   if (!consent) throw notFound('Consent not found, or already signed');
   return consent;
 }
@@ -296,10 +296,10 @@ export function guardianPages(app: Api, deps: Deps): void {
       const values = {
         ...valuesFromBody(section, body),
         ...Object.fromEntries(
-          portal.permissions.map((p) => [
-            p.key,
-            typeof body[p.key] === 'string' ? (body[p.key] as string) : '',
-          ]),
+          portal.permissions.map((p) => {
+            const answer = body[p.key];
+            return [p.key, typeof answer === 'string' ? answer : ''];
+          }),
         ),
       };
       const { patch, slots } = portalPatch(values, body, portal);

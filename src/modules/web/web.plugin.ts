@@ -26,6 +26,7 @@ import { optionalRouteCtx, type RoutedRequest } from '../../http/authorize.js';
 import type { Api } from '../../http/typed.js';
 import { ApiError, httpStatusOf } from '../../lib/errors.js';
 import { STAFF_LANGUAGE, staffText, translator } from '../../lib/i18n/index.js';
+import { stringProp } from '../../lib/narrow.js';
 import { isStaff } from '../dashboard/home.service.js';
 import { listTickets } from '../registration/lifecycle/registrations.service.js';
 import { plainPageData } from '../staff-web/field-labels.js';
@@ -56,7 +57,11 @@ declare module 'fastify' {
      * Renders `template` (web/templates) inside the layout and sends it with `status`; `data.page`
      * (a PageLanguage) sets the language, else the visitor's (staff pages: English).
      */
-    page(status: number, template: string, data?: Record<string, unknown>): Promise<FastifyReply>;
+    page(
+      status: number,
+      template: string,
+      data?: Record<string, unknown> & { page?: PageLanguage },
+    ): Promise<FastifyReply>;
   }
 }
 
@@ -84,9 +89,9 @@ export function webRoutes(app: Api, deps: Deps): void {
       // A form's hidden `_csrf` field, or (htmx requests from the staff pages) the X-CSRF-Token header,
       // or (multipart upload forms, whose body is parsed after this check) the action URL's `_csrf`.
       getToken: (req: FastifyRequest) =>
-        ((req.body as { _csrf?: unknown } | undefined)?._csrf as string | undefined) ??
-        (req.headers['x-csrf-token'] as string | undefined) ??
-        ((req.query as { _csrf?: unknown } | undefined)?._csrf as string | undefined) ??
+        stringProp(req.body, '_csrf') ??
+        stringProp(req.headers, 'x-csrf-token') ??
+        stringProp(req.query, '_csrf') ??
         '',
     });
     await web.register(view, {
@@ -95,7 +100,7 @@ export function webRoutes(app: Api, deps: Deps): void {
       production: true,
     });
     web.decorateReply('page', async function page(this: FastifyReply, status, template, data = {}) {
-      const { page: language, ...rest } = data as { page?: PageLanguage };
+      const { page: language, ...rest } = data;
       const staff = isStaffPage(this.request, template);
       const frame = staff ? staffFrame() : frameData(this.request, language ?? visitorLanguage(this.request));
       const html = await this.viewAsync(`${template}.eta`, {

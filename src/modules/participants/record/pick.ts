@@ -1,3 +1,5 @@
+import { propOf } from '../../../lib/narrow.js';
+
 /** snake_case item keys → camelCase column values, for the section writers. */
 type Values = Record<string, unknown>;
 
@@ -8,7 +10,7 @@ export function pick<T>(src: object | null | undefined, keys: readonly string[])
   const out: Values = {};
   if (!src) return out as Partial<T>;
   for (const key of keys) {
-    const value = (src as Values)[key];
+    const value = propOf(src, key);
     if (value !== undefined) out[camel(key)] = value;
   }
   return out as Partial<T>;

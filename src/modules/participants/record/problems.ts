@@ -11,6 +11,7 @@
 import type { TObject, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { type ApiError, unprocessable } from '../../../lib/errors.js';
+import { propOf } from '../../../lib/narrow.js';
 
 export interface Problem {
   /** Path of the field, e.g. `personal.date_of_birth`, `guardians[0].phone`, `body`. */
@@ -36,7 +37,18 @@ export function problemsError(problems: Problem[], head?: string): ApiError {
 /** The problems an error carries (`extra.problems`), or the error's message as one problem of no field. */
 export function problemsOf(error: ApiError): Problem[] {
   const problems = error.extra.problems;
-  return Array.isArray(problems) ? (problems as Problem[]) : [{ field: '', message: error.message }];
+  return Array.isArray(problems) && problems.every(isProblem)
+    ? problems
+    : [{ field: '', message: error.message }];
+}
+
+function isProblem(value: unknown): value is Problem {
+  return typeof propOf(value, 'field') === 'string' && typeof propOf(value, 'message') === 'string';
+}
+
+/** The strings of a list held in an error's params (unknown or required field names). */
+function names(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((n) => typeof n === 'string') : [];
 }
 
 /** `/guardians/0/email` → `guardians[0].email`. */
@@ -75,7 +87,7 @@ export function schemaErrors(
   }
   for (const [key, value] of Object.entries(body)) {
     if (!Object.hasOwn(props, key) || value === undefined) continue;
-    for (const e of Value.Errors(props[key]!, value) as SchemaError[]) {
+    for (const e of Value.Errors(props[key]!, value)) {
       out.push({ ...e, instancePath: `/${key}${e.instancePath}` });
     }
   }
@@ -123,12 +135,12 @@ export function describeSchemaErrors(
     const subject = (path && rename(path)) || root;
     const extra = list.find((e) => e.keyword === 'additionalProperties');
     if (extra) {
-      const names = (extra.params.additionalProperties as string[]) ?? [];
-      const message = `${subject} has unknown field${names.length === 1 ? '' : 's'}: ${names.join(', ')}`;
+      const unknown = names(extra.params.additionalProperties);
+      const message = `${subject} has unknown field${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}`;
       out.push({ field, message });
     }
     for (const e of list.filter((x) => x.keyword === 'required')) {
-      for (const name of (e.params.requiredProperties as string[]) ?? []) {
+      for (const name of names(e.params.requiredProperties)) {
         const at = path ? `${path}.${name}` : name;
         out.push({ field: at, message: `${rename(at)} is required` });
       }

@@ -54,7 +54,7 @@ function cleanAddress(address: Static<typeof ImportAddressSchema> | null): Addre
   for (const [key, value] of Object.entries(address ?? {})) {
     if (typeof value === 'string' && value.trim()) out[key] = value.trim();
   }
-  return out as Address;
+  return out;
 }
 
 /** The person columns `item` gives (absent keys left out). */
@@ -151,7 +151,7 @@ export async function writeSections(tx: Tx, rid: number, item: Omit<ImportItem, 
     await tx.delete(accessibilityDetails).where(eq(accessibilityDetails.registrationId, rid));
   } else if (item.accessibility) {
     // Free-form object (spec): replaced as a whole, never merged key by key.
-    const data = item.accessibility as Record<string, unknown>;
+    const data = item.accessibility;
     await tx
       .insert(accessibilityDetails)
       .values({ registrationId: rid, data })

@@ -8,7 +8,10 @@
  * Returns the patch normalised: airport codes and flight codes upper-cased, emails lower-cased,
  * phone numbers in E.164 (read with the event's country as the default region: lib/phone.ts).
  */
+import type { Static, TObject } from 'typebox';
+import { Value } from 'typebox/value';
 import { normalizeEmail } from '../../../lib/identifiers.js';
+import { isRecord } from '../../../lib/narrow.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { describeSchemaErrors, type Problem, problemsError, schemaErrors } from './problems.js';
 import {
@@ -102,7 +105,7 @@ export function phoneAt<K extends string>(
   if (value === null || value === undefined || value.trim() === '') return [];
   const e164 = normalisePhone(value, region);
   if (e164 === null) return [problem(field, PHONE_MESSAGE)];
-  (holder as Record<string, string>)[key] = e164;
+  holder[key] = e164;
   return [];
 }
 
@@ -149,25 +152,32 @@ export function validateRecordPatch(
   today: string,
   region: string | null = null,
 ): RecordPatchInput {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
+  if (!isRecord(body))
     throw problemsError([
       { field: 'body', message: 'The request body must be a JSON object of record sections' },
     ]);
   assertNoNul(body);
-  const copy = structuredClone(body) as Record<string, unknown>;
+  const copy = structuredClone(body);
   // Guardian emails are the match key: surrounding spaces are not a reason to refuse one.
   if (Array.isArray(copy.guardians)) {
-    for (const g of copy.guardians as Record<string, unknown>[]) {
-      if (g && typeof g.email === 'string') g.email = g.email.trim();
+    for (const g of copy.guardians) {
+      if (isRecord(g) && typeof g.email === 'string') g.email = g.email.trim();
     }
   }
-  const errors = schemaErrors(RecordPatch, copy);
-  const problems =
-    errors.length > 0
-      ? describeSchemaErrors(errors, undefined, 'body')
-      : ruleProblems(copy as RecordPatchInput, today, region);
+  const patch = checked(RecordPatch, copy);
+  const problems = ruleProblems(patch, today, region);
   if (problems.length > 0) throw problemsError(problems);
-  return copy as RecordPatchInput;
+  return patch;
+}
+
+/**
+ * `body` typed by `schema` once it has no schema error (each problem named in one 422). The
+ * whole-value check confirms what the per-key errors found, so the type is checked, not assumed.
+ */
+function checked<T extends TObject>(schema: T, body: Record<string, unknown>): Static<T> {
+  const errors = schemaErrors(schema, body);
+  if (errors.length === 0 && Value.Check(schema, body)) return body;
+  throw problemsError(describeSchemaErrors(errors, undefined, 'body'));
 }
 
 /**
@@ -175,22 +185,15 @@ export function validateRecordPatch(
  * emergency contacts; PortalPatch). Throws ApiError 422 `{error, problems}` naming every bad field.
  */
 export function validatePortalPatch(body: unknown, region: string | null = null): PortalPatchInput {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
+  if (!isRecord(body))
     throw problemsError([{ field: 'body', message: 'The request body must be a JSON object' }]);
   assertNoNul(body);
-  const problems = describeSchemaErrors(
-    schemaErrors(PortalPatch, body as Record<string, unknown>),
-    undefined,
-    'body',
-  );
-  if (problems.length === 0) {
-    const patch = body as PortalPatchInput;
-    problems.push(...phoneAt(patch, 'phone', 'phone', region));
-    patch.emergency_contacts?.forEach((c, i) => {
-      if (!c.phone?.trim()) problems.push(problem(`emergency_contacts[${i}].phone`, PHONE_MESSAGE));
-      else problems.push(...phoneAt(c, 'phone', `emergency_contacts[${i}].phone`, region));
-    });
-  }
+  const patch = checked(PortalPatch, body);
+  const problems = phoneAt(patch, 'phone', 'phone', region);
+  patch.emergency_contacts?.forEach((c, i) => {
+    if (!c.phone?.trim()) problems.push(problem(`emergency_contacts[${i}].phone`, PHONE_MESSAGE));
+    else problems.push(...phoneAt(c, 'phone', `emergency_contacts[${i}].phone`, region));
+  });
   if (problems.length > 0) throw problemsError(problems);
-  return body as PortalPatchInput;
+  return patch;
 }

@@ -7,7 +7,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import type { registrations } from '../../../db/schema/index.js';
-import type { ImportItem } from './item.schema.js';
 import { pick } from './pick.js';
 import type { PortalPatchInput, RecordPatchInput } from './sections.schemas.js';
 import { REGISTRATION_PERSONAL_KEYS, updatePerson, updateRegistration, writeSections } from './upsert.js';
@@ -45,7 +44,7 @@ export async function writeRecordPatch(tx: Tx, reg: RecordTarget, patch: RecordP
     ...patch,
     email: reg.email,
     emergency_contacts: await withoutGuardianContacts(tx, reg.id, patch),
-  } as ImportItem;
+  };
   await updatePerson(tx, item, reg.personId);
   const own = pick<typeof registrations.$inferInsert>(patch.personal, REGISTRATION_PERSONAL_KEYS);
   await updateRegistration(tx, reg.id, { ...own, updatedAt: sql`now()` });

@@ -27,8 +27,8 @@ export interface CompletionFacts {
 
 /** Whole years between a birth date and `on` (both YYYY-MM-DD). */
 export function ageOn(dateOfBirth: string, on: string): number {
-  const [by, bm, bd] = dateOfBirth.split('-').map(Number) as [number, number, number];
-  const [y, m, d] = on.split('-').map(Number) as [number, number, number];
+  const [by = 0, bm = 0, bd = 0] = dateOfBirth.split('-').map(Number);
+  const [y = 0, m = 0, d = 0] = on.split('-').map(Number);
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
 }
 

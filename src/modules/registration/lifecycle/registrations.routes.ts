@@ -5,7 +5,7 @@
  * other credentials 403, someone else's registration 404.
  */
 
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import { errorResponses } from '../../../http/schema-helpers.js';
@@ -115,7 +115,7 @@ export function registrationRoutes(app: Api, deps: Deps): void {
       },
     },
     async (request) => {
-      const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
+      const body = request.body ?? {};
       return service.withdrawRegistration(routeCtx(deps, request), body.reason);
     },
   );

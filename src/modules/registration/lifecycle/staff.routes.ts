@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import { EventIdParam, errorResponses } from '../../../http/schema-helpers.js';
@@ -47,7 +47,7 @@ export function staffRoutes(app: Api, deps: Deps): void {
         },
       },
       async (request) => {
-        const body = (request.body ?? {}) as Static<typeof WithdrawRequest>;
+        const body = request.body ?? {};
         return applyStaffAction(routeCtx(deps, request), rawId(request), action, body.reason);
       },
     );

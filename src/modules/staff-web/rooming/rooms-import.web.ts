@@ -12,7 +12,7 @@ import { routeCtx } from '../../../http/authorize.js';
 import { type Api, typed } from '../../../http/typed.js';
 import { ApiError } from '../../../lib/errors.js';
 import { staffText } from '../../../lib/i18n/staff.js';
-import { errorCode, stringProp } from '../../../lib/narrow.js';
+import { errorCode, propOf, stringProp } from '../../../lib/narrow.js';
 import { importRooms } from '../../rooming/rooms.import.js';
 import { pageResponses } from '../../web/web.schemas.js';
 import { attempt } from '../org-pages.js';
@@ -56,11 +56,11 @@ export function roomsImportPage(web: Api, deps: Deps): void {
       { config: manage, schema: { hide: true, params: EventParams, response: pageResponses } },
       async (request, reply) => {
         const ctx = routeCtx(deps, request);
-        const body = (request.body ?? {}) as { csv?: unknown; file?: { text?: string; truncated?: boolean } };
-        const pasted = typeof body.csv === 'string' ? body.csv : '';
-        const file = body.file && typeof body.file === 'object' ? body.file : null;
-        if (file?.truncated) throw new ApiError(413, TOO_LARGE);
-        const csv = file?.text?.trim() ? file.text : pasted;
+        const pasted = stringProp(request.body, 'csv') ?? '';
+        const file = propOf(request.body, 'file');
+        if (propOf(file, 'truncated')) throw new ApiError(413, TOO_LARGE);
+        const text = stringProp(file, 'text');
+        const csv = text?.trim() ? text : pasted;
         const res = csv.trim()
           ? await attempt(() => importRooms(ctx, csv))
           : { error: staffText('rooms_import.paste_the_csv_into_the_box') };
