@@ -5,6 +5,7 @@
  *   staff CSP) and checks its person in; an unknown ticket is a message, never the "last" scan;
  * - offline (the browser context set offline): three people found in the cached list and checked
  *   in, the count of waiting scans shown, then back online: exactly three scans stored.
+ * The desk's words come from the catalog through the page's #strings block.
  * Screenshots (desktop and 360 px) go to test-artifacts/screenshots/checkin-desk-*.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { rawMessage, staffText } from '../../src/lib/i18n/index.js';
 import {
   freePort,
   makeEvent,
@@ -152,6 +154,18 @@ describeBrowser('check-in desk in Chromium', () => {
     await gate.page
       .locator('#desk-feed li', { hasText: 'Ada Lovelace checked in (Event check-in) by Door Staff' })
       .waitFor();
+    // The script's words are the catalog's, rendered into the page's #strings block: what it
+    // announces is the catalog's message with the name filled in.
+    const words = JSON.parse((await door.page.locator('#strings').textContent()) ?? '{}') as Record<
+      string,
+      string
+    >;
+    for (const key of ['scripts.desk.said_in', 'scripts.desk.undo_last', 'scripts.live.live'])
+      expect(words[key], key).toBe(rawMessage('en', `staff.${key}`));
+    expect(await door.page.locator('#desk-message').textContent()).toContain(
+      staffText('scripts.desk.said_in', { label: 'Ada Lovelace' }),
+    );
+    expect(await door.page.locator('#desk-live').textContent()).toBe(words['scripts.live.live']);
     expect(await scansOf(regs.get('Ada')!.registrationId)).toBe(1);
     // The desk shows the verdict panel (amber: the waiver is not signed), with an Undo.
     await door.page.locator('#desk-panel[data-verdict="warning"]', { hasText: 'Ada Lovelace' }).waitFor();

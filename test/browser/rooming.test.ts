@@ -9,6 +9,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { rawMessage } from '../../src/lib/i18n/index.js';
 import { freePort, type SigninApp, startSigninApp } from '../signin/harness.js';
 import { type RoomingScene, seedRoomingScene } from '../support/rooming-world.js';
 import { buildWorld, type World } from '../support/world.js';
@@ -109,6 +110,13 @@ describeBrowser('rooming board in Chromium', () => {
     await page.locator(`#person-${scene.people.ivan}`).dragTo(page.locator('.board-col[data-room-id=""]'));
     await page.getByText('The move was saved.').waitFor();
     expect(await roomOf(scene.people.ivan)).toBeNull();
+    // The page's scripts read their words from the #strings block, rendered from the catalog
+    // (rooming-board.js itself shows none: a move's outcome is the server's page).
+    const words = JSON.parse((await page.locator('#strings').textContent()) ?? '{}') as Record<
+      string,
+      string
+    >;
+    expect(words['scripts.staff.copied']).toBe(rawMessage('en', 'staff.scripts.staff.copied'));
     // The warning page answers 422 (the move was not made), which Chromium logs; nothing else.
     expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
     await context.close();

@@ -28,7 +28,7 @@ function templateFiles(dir: string): string[] {
 const STAFF_PENDING: string[] = [];
 
 /** Attributes whose value a person reads (or a screen reader speaks). */
-const HUMAN_ATTRIBUTES = /\s(alt|title|aria-label|placeholder|aria-description)\s*=\s*"([^"]*)"/gi;
+const HUMAN_ATTRIBUTES = /\s(alt|title|aria-label|placeholder|aria-description|data-confirm)\s*=\s*"([^"]*)"/gi;
 
 /** The human text a template holds outside eta tags: what is left once code and markup are gone. */
 function literalText(source: string): string[] {
@@ -72,6 +72,8 @@ describe('templates hold no literal text', () => {
   it('the check itself finds text and human attributes', () => {
     expect(literalText('<p>Hello <%= it.name %></p>')).toEqual(['Hello']);
     expect(literalText('<img alt="Logo" src="<%= it.src %>">')).toEqual(['alt="Logo"']);
+    // What confirm.js asks before a form is sent is read too.
+    expect(literalText('<form data-confirm="Delete room <%= it.r %>?"></form>')).not.toEqual([]);
     expect(literalText('<p><%~ it.th("a.b") %> — <input name="x" type="text"></p>')).toEqual([]);
   });
 });

@@ -10,9 +10,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { catalogKeys, rawMessage, staffText } from '../../src/lib/i18n/index.js';
+import { literalText } from './literal-text.js';
+import { scriptKeys } from './script-keys.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** The staff pages' TypeScript: what it writes, a staff page shows. */
@@ -33,31 +34,6 @@ function files(path: string, ext: string): string[] {
   });
 }
 
-const TWO_WORDS = /\p{L}{2,} +\p{L}{2,}/u;
-/** A word (not an abbreviation such as UTC) at either end of a template literal's piece. */
-const WORD_BY_SLOT = /(^|\s)\p{L}*\p{Ll}\p{L}*\s*$|^\s*\p{L}*\p{Ll}\p{L}*(\s|$)/u;
-
-/** The human text in a TypeScript source's string literals, as `line: text`. */
-function literalText(source: string): string[] {
-  const sf = ts.createSourceFile('x.ts', source, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const at = (n: ts.Node, text: string) =>
-    found.push(`${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}: ${text}`);
-  const visit = (n: ts.Node): void => {
-    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n) || ts.isLiteralTypeNode(n)) return;
-    if (ts.isPropertyAssignment(n) && n.name.getText() === 'description') return;
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) {
-      if (TWO_WORDS.test(n.text) && !NOT_TEXT.has(n.text)) at(n, n.text);
-    } else if (ts.isTemplateExpression(n)) {
-      const parts = [n.head.text, ...n.templateSpans.map((s) => s.literal.text)];
-      if (parts.some((p) => TWO_WORDS.test(p) || WORD_BY_SLOT.test(p))) at(n, parts.join('…'));
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return found;
-}
-
 const codeFiles = STAFF_CODE.flatMap((p) => files(join(ROOT, p), '.ts'));
 
 describe('staff code holds no literal text', () => {
@@ -65,7 +41,7 @@ describe('staff code holds no literal text', () => {
     expect(codeFiles.length).toBeGreaterThan(40);
   });
   it.each(codeFiles.map((f) => [relative(ROOT, f), f]))('%s', (_name, file) => {
-    expect(literalText(readFileSync(file, 'utf8'))).toEqual([]);
+    expect(literalText(readFileSync(file, 'utf8'), { allowed: NOT_TEXT })).toEqual([]);
   });
   it('the check finds sentences, words beside a slot, and lets wire values and keys through', () => {
     const source = [
@@ -80,11 +56,11 @@ describe('staff code holds no literal text', () => {
     ]
       .join('\n')
       .replaceAll('#{', '$' + '{');
-    expect(literalText(source)).toEqual(['1: The ban was added.', '2: Edit …']);
+    expect(literalText(source, { allowed: NOT_TEXT })).toEqual(['1: The ban was added.', '2: Edit …']);
   });
 });
 
-/** Keys the code and the staff templates use: exact keys, and prefixes (`roles.actions.`, a table). */
+/** Keys the code, the staff templates and the browser scripts use: exact keys, and prefixes (`roles.actions.`, a table). */
 function usedKeys(): { exact: Set<string>; prefixes: string[] } {
   const exact = new Set<string>();
   const prefixes: string[] = [];
@@ -98,6 +74,11 @@ function usedKeys(): { exact: Set<string>; prefixes: string[] } {
     const source = readFileSync(file, 'utf8');
     for (const m of source.matchAll(/it\.th?\(\s*['"](staff\.[^'"]+)['"]/g)) exact.add(m[1]!);
   }
+  // The browser scripts' keys (test/i18n/script-strings.test.ts checks them against the catalog).
+  const scripts = scriptKeys();
+  for (const k of scripts.exact) exact.add(`staff.${k}`);
+  for (const k of scripts.plurals) prefixes.push(`staff.${k}_`);
+  for (const p of scripts.prefixes) prefixes.push(`staff.${p}`);
   return { exact, prefixes };
 }
 

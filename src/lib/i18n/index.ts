@@ -2,4 +2,5 @@
 export * from './catalog.js';
 export * from './format.js';
 export * from './negotiate.js';
+export * from './script-strings.js';
 export * from './staff.js';

@@ -26,6 +26,11 @@ import {
 } from './table.sql.js';
 
 export const PER_PAGE = 50;
+/**
+ * The count is exact up to this many matches (or up to the end of the page shown, when deeper);
+ * past it the table says "More than …". An exact total over a large event reads every match.
+ */
+export const COUNT_BOUND = 1000;
 
 export interface TableQuery {
   q?: string;
@@ -70,9 +75,12 @@ export interface TableRow {
 
 export interface TablePage {
   rows: TableRow[];
+  /** How many match when `exact`; else a lower bound (more than `total` match). */
   total: number;
+  exact: boolean;
   page: number;
-  pages: number;
+  /** The number of pages when the total is exact; null when it is not known. */
+  pages: number | null;
   per_page: number;
   /** The query as applied: blank values dropped, flags dropped for callers without sensitive access. */
   query: TableQuery;
@@ -128,19 +136,22 @@ export async function participantsTable(ctx: EventCtx, input: TableQuery): Promi
   const query = normalise(ctx, input);
   const event = ctx.access.event;
   const page = query.page ?? 1;
-  const { ids, total } = await pageIds(ctx.db, event.id, {
+  const { ids, total, exact } = await pageIds(ctx.db, event.id, {
     where: conditions(query, query.q ? phoneRunsFor(ctx, query.q) : []),
     person: query.q !== undefined || query.minor !== undefined,
     order: orderBy(query),
+    orderPerson: query.sort !== 'checked_in' && query.sort !== 'updated',
     limit: PER_PAGE,
     offset: (page - 1) * PER_PAGE,
+    bound: COUNT_BOUND,
   });
   const rows = await rowsOf<TableRow>(ctx.db, event.id, ctx.access.visibility, ids);
   return {
     rows,
     total,
+    exact,
     page,
-    pages: Math.max(1, Math.ceil(total / PER_PAGE)),
+    pages: exact ? Math.max(1, Math.ceil(total / PER_PAGE)) : null,
     per_page: PER_PAGE,
     query,
     columns: { pii: ctx.access.visibility.pii, sensitive: ctx.access.visibility.sensitive },

@@ -13,8 +13,10 @@ import type { Deps } from '../../deps.js';
 import {
   chooseLanguage,
   htmlTranslator,
+  jsonForHtml,
   languageInfo,
   STAFF_LANGUAGE,
+  staffScriptStrings,
   type Translate,
   translator,
   type Vars,
@@ -122,7 +124,9 @@ export function frameData(request: FastifyRequest, page: PageLanguage) {
 export function staffFrame() {
   const t = translator(STAFF_LANGUAGE);
   const { dir } = languageInfo(STAFF_LANGUAGE);
-  return { lang: STAFF_LANGUAGE, dir, t, th: htmlTranslator(t), languageSwitch: null };
+  // The staff layout renders the words of the page's scripts (staff.js's, and its `scriptStrings` groups).
+  const scriptStrings = (groups: readonly string[]) => jsonForHtml(staffScriptStrings(groups));
+  return { lang: STAFF_LANGUAGE, dir, t, th: htmlTranslator(t), languageSwitch: null, scriptStrings };
 }
 
 export type { Translate, Vars };

@@ -3,6 +3,8 @@
 // with a camera it toggles the camera and its preview, elsewhere it opens the photo picker. Each decoded text goes to `onCode(text)`; problems go to `say(message)`.
 import { cameraAvailable, decode, startCamera } from './desk-scanner.js';
 
+const { t } = globalThis.musterStrings;
+
 /** `view`: the desk's view (camera(on), say(text)); `onCode(text)`: a ticket was read. */
 export function setUpQr({ view, onCode }) {
   const $ = (id) => document.getElementById(id);
@@ -12,7 +14,7 @@ export function setUpQr({ view, onCode }) {
     const text = await decode(file).catch(() => null);
     event.target.value = '';
     if (text) await onCode(text);
-    else view.say('No QR code found in that photo. Try again closer.');
+    else view.say(t('scripts.desk.no_code_in_photo'));
   });
 
   const button = $('desk-scan');
@@ -33,7 +35,7 @@ export function setUpQr({ view, onCode }) {
       stop = await startCamera($('desk-video'), onCode);
     } catch {
       view.camera(false);
-      view.say('The camera could not be started; use a photo or search by name.');
+      view.say(t('scripts.desk.camera_failed'));
     }
   });
 }

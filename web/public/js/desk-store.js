@@ -73,7 +73,7 @@ export function guardSignOut(store, eventId) {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const waiting = await store.count(eventId);
-      if (waiting > 0 && !window.confirm(`${waiting} scans have not been sent yet. Sign out and lose them?`)) return;
+      if (waiting > 0 && !window.confirm(globalThis.musterStrings.plural('scripts.desk.sign_out_unsent', waiting))) return;
       store.close();
       await forgetAll();
       form.submit();

@@ -16,10 +16,11 @@ export function localVerdict(person, { contextId, type, refuse, presence, messag
 
 /** The refusing codes in words, as the server's 409 says it. */
 export function refusalText(attention, refuse) {
-  return `Not admitted: ${attention
+  const reasons = attention
     .filter((a) => refuse.includes(a.code))
     .map((a) => a.message)
-    .join('; ')}`;
+    .join('; ');
+  return globalThis.musterStrings.t('scripts.desk.not_admitted', { reasons });
 }
 
 const FEEDBACK_KEY = 'muster-desk-feedback';

@@ -3,11 +3,20 @@
 // search results with status, Minor tag and alert labels and their one-tap buttons, the live feed
 // (times in the event's time zone, 24-hour), the network state with the number of scans waiting,
 // and messages (a polite live region, so screen readers hear each outcome). DOM only: no fetches,
-// no storage. Text is always set with textContent (names come from people, never parsed as HTML).
+// no storage. Text is always set with textContent (names come from people, never parsed as HTML);
+// every word is the catalog's (staff.scripts.desk.*, registration states staff.format.*), read
+// through web/public/js/strings.js.
 
+const { t } = globalThis.musterStrings;
 const $ = (id) => document.getElementById(id);
 const FEED_MAX = 50;
-const ALERTS = { medical_alert: 'Medical alert', high_support: 'High support', not_unaccompanied: 'May not leave alone', banned: 'Banned' };
+/** The alert labels a search result carries, by attention code. */
+const ALERTS = {
+  medical_alert: 'scripts.desk.alert_medical',
+  high_support: 'scripts.desk.alert_high_support',
+  not_unaccompanied: 'scripts.desk.alert_not_unaccompanied',
+  banned: 'scripts.desk.alert_banned',
+};
 
 function el(tag, text, className) {
   const node = document.createElement(tag);
@@ -24,8 +33,11 @@ function button(text, onClick, className) {
 }
 
 const HEADLINES = {
-  entry: { admitted: 'Checked in', warning: 'Checked in, with a warning', refused: 'Not let in' },
-  exit: { admitted: 'Checked out', warning: 'Checked out, with a warning', refused: 'Not let in' },
+  entry: { admitted: 'scripts.desk.checked_in', warning: 'scripts.desk.checked_in_warning', refused: 'scripts.desk.not_let_in' },
+  exit: { admitted: 'scripts.desk.checked_out', warning: 'scripts.desk.checked_out_warning', refused: 'scripts.desk.not_let_in' },
+  pending: 'scripts.desk.saved_on_device',
+  collect: 'scripts.desk.who_collects',
+  forced: 'scripts.desk.let_in_anyway',
 };
 
 /** A form inside the panel: one required text box and its submit button; `onSubmit(text)`. */
@@ -65,10 +77,9 @@ export function createView({ contextName, zone, onCheckIn, onUndo }) {
       box.className = `desk-panel ${p.verdict}`;
       box.dataset.verdict = p.verdict;
       let headline = HEADLINES[p.type ?? 'entry'][p.verdict];
-      if (p.verdict === 'pending') headline = 'Saved on this device';
-      if (p.verdict === 'collect') headline = 'Who is collecting?';
-      if (p.forced) headline = 'Let in anyway';
-      box.append(el('p', headline, 'desk-verdict'));
+      if (p.verdict === 'pending' || p.verdict === 'collect') headline = HEADLINES[p.verdict];
+      if (p.forced) headline = HEADLINES.forced;
+      box.append(el('p', t(headline), 'desk-verdict'));
       box.append(el('p', `${p.label} · ${contextName(p.contextId)}`));
       if (p.attention?.length) {
         const ul = el('ul');
@@ -76,63 +87,65 @@ export function createView({ contextName, zone, onCheckIn, onUndo }) {
         box.append(ul);
       }
       if (p.note) box.append(el('p', p.note));
-      if (p.pickupAdults) box.append(el('p', `Authorised to collect: ${p.pickupAdults}`));
-      if (p.onOverride)
-        box.append(
-          panelForm({ id: 'desk-reason', label: 'Reason for letting in anyway', hint: 'Recorded with your name.', submit: 'Let in anyway', multiline: true, onSubmit: p.onOverride }),
-        );
-      if (p.onCollect)
-        box.append(panelForm({ id: 'desk-collector', label: 'Collected by (name of the adult)', submit: 'Record the exit', onSubmit: p.onCollect }));
-      if (p.onUndo) box.append(button('Undo last check-in', p.onUndo, 'secondary'));
+      if (p.pickupAdults) box.append(el('p', t('scripts.desk.may_collect', { names: p.pickupAdults })));
+      if (p.onOverride) {
+        const reason = { id: 'desk-reason', label: t('scripts.desk.reason'), hint: t('scripts.desk.reason_hint') };
+        box.append(panelForm({ ...reason, submit: t('scripts.desk.let_in_anyway'), multiline: true, onSubmit: p.onOverride }));
+      }
+      if (p.onCollect) {
+        const collector = { id: 'desk-collector', label: t('scripts.desk.collected_by'), submit: t('scripts.desk.record_exit') };
+        box.append(panelForm({ ...collector, onSubmit: p.onCollect }));
+      }
+      if (p.onUndo) box.append(button(t('scripts.desk.undo_last'), p.onUndo, 'secondary'));
     },
     /** Redraws the result list for the chosen context (`searched`: a term was given; `type`: entry or exit). */
     results(list, contextId, searched, type = 'entry') {
       const ul = $('desk-results');
       ul.replaceChildren();
-      if (list.length === 0 && searched) ul.append(el('li', 'Nobody found.', 'desk-empty'));
+      if (list.length === 0 && searched) ul.append(el('li', t('scripts.desk.nobody_found'), 'desk-empty'));
       for (const p of list) {
         const li = el('li', undefined, 'desk-person');
         const who = el('div');
         who.append(el('strong', p.display_name));
         if (p.full_name !== p.display_name) who.append(el('span', ` (${p.full_name})`));
-        who.append(el('span', ` · ${p.status.replaceAll('_', ' ')}`, 'desk-meta'));
+        who.append(el('span', ` · ${t(`format.${p.status}`)}`, 'desk-meta'));
         const codes = p.attention_codes ?? [];
-        if (codes.includes('minor')) who.append(el('span', 'Minor', 'desk-tag'));
-        for (const [code, text] of Object.entries(ALERTS))
-          if (codes.includes(code)) who.append(el('span', `⚠ ${text}`, 'desk-tag alert'));
+        if (codes.includes('minor')) who.append(el('span', t('scripts.desk.minor'), 'desk-tag'));
+        for (const [code, key] of Object.entries(ALERTS))
+          if (codes.includes(code)) who.append(el('span', `⚠ ${t(key)}`, 'desk-tag alert'));
         li.append(who);
         const target = { participantId: String(p.participant_event_id), label: p.display_name, pe: p.participant_event_id };
-        if (p.scanned_context_ids.includes(contextId)) li.append(el('span', 'Checked in', 'desk-done'));
-        const verb = type === 'exit' ? 'Check out' : 'Check in';
-        li.append(button(`${verb} ${p.display_name}`, () => onCheckIn({ ...target, source: 'manual' })));
+        if (p.scanned_context_ids.includes(contextId)) li.append(el('span', t('scripts.desk.checked_in'), 'desk-done'));
+        const verb = type === 'exit' ? 'scripts.desk.check_out_name' : 'scripts.desk.check_in_name';
+        li.append(button(t(verb, { name: p.display_name }), () => onCheckIn({ ...target, source: 'manual' })));
         ul.append(li);
       }
     },
     /** A feed line: a scan (`scan`) or an undone scan (`scan_undone`), newest first. */
     feed(kind, scan, name) {
       const ol = $('desk-feed');
-      const by = scan.scanner ? ` by ${scan.scanner.name}` : '';
-      let what = scan.type === 'exit' ? 'left' : 'checked in';
-      if (scan.forced) what = 'let in anyway';
-      if (kind !== 'scan') what = 'check-in undone';
-      const li = el('li', `${time(scan.scanned_at)} ${name} ${what} (${contextName(scan.scan_context_id)})${by}`);
+      let what = scan.type === 'exit' ? 'scripts.desk.feed_out' : 'scripts.desk.feed_in';
+      if (scan.forced) what = 'scripts.desk.feed_forced';
+      if (kind !== 'scan') what = 'scripts.desk.feed_undone';
+      const line = t(what, { time: time(scan.scanned_at), name, context: contextName(scan.scan_context_id) });
+      const li = el('li', scan.scanner ? t('scripts.desk.feed_by', { line, scanner: scan.scanner.name }) : line);
       if (kind !== 'scan') li.className = 'desk-undone';
       ol.prepend(li);
       while (ol.children.length > FEED_MAX) ol.lastElementChild.remove();
     },
     /** Online or offline, and how many scans wait on this device. */
     network(online, waiting) {
-      $('desk-net').textContent = online ? 'Online' : 'Offline: check-ins are kept on this device';
+      $('desk-net').textContent = t(online ? 'scripts.desk.online' : 'scripts.desk.offline');
       $('desk-net').className = online ? 'desk-online' : 'desk-offline';
-      $('desk-queue').textContent = waiting === 1 ? '1 scan waiting to be sent' : `${waiting} scans waiting to be sent`;
+      $('desk-queue').textContent = globalThis.musterStrings.plural('scripts.desk.waiting', waiting);
     },
     /** Whether the live feed is connected. */
     live(connected) {
-      $('desk-live').textContent = connected ? 'Live' : 'Reconnecting…';
+      $('desk-live').textContent = t(connected ? 'scripts.live.live' : 'scripts.live.reconnecting');
     },
     camera(on) {
       $('desk-video').hidden = !on;
-      $('desk-scan').textContent = on ? 'Stop camera' : 'Scan';
+      $('desk-scan').textContent = t(on ? 'scripts.desk.stop_camera' : 'scripts.desk.scan');
     },
     /** Announces a message (kept on screen until the next one). */
     say(text) {

@@ -14,6 +14,9 @@ import { replay } from './desk-sync.js';
 import { buzz, feedbackOn, localVerdict, refusalText, setFeedback } from './desk-verdict.js';
 import { createView } from './desk-view.js';
 
+// The page's words (web/public/js/strings.js, the catalog's staff.scripts.desk.*).
+const { t } = globalThis.musterStrings;
+
 const root = document.getElementById('desk');
 const cfg = {
   eventId: Number(root.dataset.eventId),
@@ -62,11 +65,12 @@ function showStored(target, scan, answer, note) {
   const { label, pe } = target;
   if (pe) markScanned(pe, scan.scan_context_id, true);
   state.last = { label, contextId: scan.scan_context_id, participantId: scan.participant_id, clientScanId: scan.client_scan_id, pe };
-  const words = answer.attention.map((a) => a.message).join('; ');
-  const verb = scan.type === 'exit' ? 'checked out' : 'checked in';
-  const forced = answer.forced ? ' anyway (override recorded)' : '';
+  const attention = answer.attention.map((a) => a.message).join('; ');
+  const way = scan.type === 'exit' ? 'out' : 'in';
+  const said = t(`scripts.desk.said_${way}${answer.forced ? '_forced' : ''}`, { label });
   view.panel({ ...answer, type: scan.type, label, contextId: scan.scan_context_id, note, onUndo: () => undo(state.last) });
-  view.say(answer.verdict === 'pending' ? `${label}: saved on this device, will be sent.` : `${label}: ${verb}${forced}.${words ? ` ${words}.` : ''}`);
+  if (answer.verdict === 'pending') view.say(t('scripts.desk.said_pending', { label }));
+  else view.say(attention ? t('scripts.desk.said_with_attention', { said, attention }) : said);
   buzz(answer.verdict);
 }
 
@@ -74,9 +78,9 @@ function showStored(target, scan, answer, note) {
 function showRefused(target, scan, attention, error) {
   state.last = null;
   const onOverride = cfg.mayOverride ? (reason) => checkIn({ ...target, force: true, reason }) : null;
-  const note = cfg.mayOverride ? 'Nothing was stored.' : 'Nothing was stored. An event admin or the safeguarding lead can let them in anyway.';
+  const note = t(cfg.mayOverride ? 'scripts.desk.nothing_stored' : 'scripts.desk.nothing_stored_ask');
   view.panel({ verdict: 'refused', type: scan.type, label: target.label, contextId: scan.scan_context_id, attention, note, onOverride });
-  view.say(`${target.label}: not let in. ${error}.`);
+  view.say(t('scripts.desk.said_refused', { label: target.label, error }));
   buzz('refused');
 }
 
@@ -85,14 +89,14 @@ function askCollector(target, scan, body) {
   state.last = null;
   const onCollect = (name) => checkIn({ ...target, collectedBy: name });
   view.panel({ verdict: 'collect', type: 'exit', label: target.label, contextId: scan.scan_context_id, attention: body.attention, pickupAdults: body.authorized_pickup_adults, onCollect });
-  view.say(`${target.label}: may not leave alone. Who is collecting?`);
+  view.say(t('scripts.desk.said_collect', { label: target.label }));
   buzz('warning');
 }
 
 /** One scan of the chosen context: online the server decides; offline the cached list does. */
 async function checkIn(target) {
   const { participantId, source = 'manual', force, reason, collectedBy } = target;
-  if (!participantId || participantId.length > 200) return view.say('That code is not a Muster ticket.');
+  if (!participantId || participantId.length > 200) return view.say(t('scripts.desk.not_a_ticket'));
   const id = newScanId();
   const scan = { participant_id: participantId, scan_context_id: state.contextId, source, client_scan_id: id, scanned_at: new Date().toISOString(), type: state.type };
   if (force) Object.assign(scan, { force: true, reason });
@@ -108,9 +112,9 @@ async function checkIn(target) {
   const label = body.participant?.display_name ?? target.label;
   if (res.status === 409) return showRefused({ ...target, label }, scan, body.attention ?? [], body.error);
   if (res.status === 422 && body.attention) return askCollector(target, scan, body);
-  if (res.status === 401 || res.type === 'opaqueredirect') return view.say('Your session has ended: sign in again to check people in.');
+  if (res.status === 401 || res.type === 'opaqueredirect') return view.say(t('scripts.desk.session_ended'));
   // A failed scan (unknown ticket, a refusal to override) never becomes the last one.
-  view.say(`Not checked in: ${body.error ?? 'the server refused the scan'}.`);
+  view.say(body.error ? t('scripts.desk.not_checked_in', { error: body.error }) : t('scripts.desk.scan_refused'));
 }
 
 /** The offline path: the desk's own verdict, then the queue (a refusal stores nothing). */
@@ -120,12 +124,13 @@ async function offline(target, scan) {
   const answer = person
     ? localVerdict(person, { contextId: scan.scan_context_id, type: scan.type, ...rules, messages: cfg.messages })
     : { verdict: 'pending', attention: [] };
-  if (answer.verdict === 'refused' && !scan.force) return showRefused(target, scan, answer.attention, refusalText(answer.attention, rules.refuse));
+  if (answer.verdict === 'refused' && !scan.force)
+    return showRefused(target, scan, answer.attention, refusalText(answer.attention, rules.refuse));
   if (scan.type === 'exit' && answer.attention.some((a) => a.code === 'not_unaccompanied') && !scan.collected_by)
     return askCollector(target, scan, answer);
   if (scan.force) answer.forced = true;
   await state.store.enqueue({ client_scan_id: scan.client_scan_id, event_id: cfg.eventId, label: target.label, pe: target.pe, queued_at: scan.scanned_at, scan });
-  const note = answer.verdict === 'pending' ? 'The door’s answer comes when the scan is sent.' : 'Saved on this device, will be sent.';
+  const note = t(answer.verdict === 'pending' ? 'scripts.desk.answer_when_sent' : 'scripts.desk.saved_will_send');
   showStored(target, scan, answer, note);
   await showCount();
 }
@@ -137,12 +142,12 @@ async function undo({ participantId, clientScanId, label, contextId, pe }) {
   if (queued) await state.store.dequeue([clientScanId]);
   else {
     const res = await post(`${cfg.base}/undo`, { participant_id: participantId, scan_context_id: contextId });
-    if (!res?.ok) return view.say(`Undo needs the network: ${label} is still checked in.`);
+    if (!res?.ok) return view.say(t('scripts.desk.undo_needs_network', { label }));
   }
   if (pe) markScanned(pe, contextId, false);
   state.last = null;
   view.panel(null);
-  view.say(`${label}: check-in undone.`);
+  view.say(t('scripts.desk.undone', { label }));
   await showCount();
 }
 
@@ -169,10 +174,11 @@ function flush() {
       again = false;
       const out = await replay(state.store, { eventId: cfg.eventId, url: `${cfg.base}/scans`, csrf: cfg.csrf });
       for (const { item, result } of out.answers) sent(item, result);
-      for (const f of out.failed) view.say(`Not checked in: ${f.item?.label ?? 'a scan'}: ${f.error}.`);
-      if (out.stop === 'signed_out') view.say('Your session has ended: sign in again to send the waiting scans.');
-      if (out.stop === 'forbidden') view.say('You no longer have access to check people in at this event.');
-      if (out.stop === 'rejected') view.say('The server refused the waiting scans; they are kept on this device.');
+      for (const f of out.failed)
+        view.say(t('scripts.desk.scan_failed', { label: f.item?.label ?? t('scripts.desk.a_scan'), error: f.error }));
+      if (out.stop === 'signed_out') view.say(t('scripts.desk.session_ended_queue'));
+      if (out.stop === 'forbidden') view.say(t('scripts.desk.no_access'));
+      if (out.stop === 'rejected') view.say(t('scripts.desk.queue_rejected'));
       if (out.stop) again = false;
       await showCount();
     } while (again);
@@ -185,7 +191,7 @@ function flush() {
 /** A queued scan the server has stored: its verdict replaces the panel's when it is the last one. */
 function sent(item, result) {
   if (!item || state.last?.clientScanId !== item.client_scan_id) return;
-  const note = result.verdict === 'refused' && !result.forced ? 'Sent: the server would have refused this entry; it was recorded because the person is in.' : 'Sent.';
+  const note = t(result.verdict === 'refused' && !result.forced ? 'scripts.desk.sent_would_refuse' : 'scripts.desk.sent');
   view.panel({ ...result, type: item.scan.type, label: state.last.label, contextId: item.scan.scan_context_id, note, onUndo: () => undo(state.last) });
 }
 
@@ -227,14 +233,14 @@ function listen() {
   const feed = new EventSource(`${cfg.base}/stream`);
   const handle = (kind) => (message) => {
     const scan = JSON.parse(message.data);
-    const name = known(scan.participant_event_id)?.display_name ?? `Participant ${scan.participant_event_id}`;
+    const name = known(scan.participant_event_id)?.display_name ?? t('scripts.desk.participant_n', { id: scan.participant_event_id });
     if (scan.type !== 'exit') markScanned(scan.participant_event_id, scan.scan_context_id, kind === 'scan');
     view.feed(kind, scan, name);
     // Our own QR scan (sent offline) coming back: now the desk knows whose ticket it was.
     const last = state.last;
     if (kind === 'scan' && last && last.clientScanId === scan.client_scan_id && !last.pe) {
       Object.assign(last, { label: name, pe: scan.participant_event_id });
-      view.say(`${name}: checked in.`);
+      view.say(t('scripts.desk.said_in', { label: name }));
     }
   };
   feed.addEventListener('scan', handle('scan'));
@@ -279,7 +285,7 @@ async function start() {
     search($('desk-q').value);
   });
   $('desk-q').addEventListener('input', (event) => search(event.target.value));
-  setUpQr({ view, onCode: (text) => checkIn({ participantId: text, label: 'QR code', source: 'qr' }) });
+  setUpQr({ view, onCode: (text) => checkIn({ participantId: text, label: t('scripts.desk.qr_code'), source: 'qr' }) });
   window.addEventListener('online', flush);
   setInterval(flush, RETRY_MS); // also when the browser never noticed being offline (a server outage)
   window.addEventListener('offline', () => {
@@ -289,7 +295,7 @@ async function start() {
   listen();
   await showCount();
   await refreshRoster();
-  loadDecoder().catch(() => view.say('The QR decoder could not be loaded; search by name instead.'));
+  loadDecoder().catch(() => view.say(t('scripts.desk.decoder_failed')));
   await flush();
 }
 

@@ -34,10 +34,10 @@ if (root?.dataset.stream && document.getElementById(root.dataset.swap)) {
   const live = document.getElementById(root.dataset.status);
   const feed = new EventSource(root.dataset.stream);
   feed.addEventListener('open', () => {
-    live.textContent = 'Live';
+    live.textContent = globalThis.musterStrings.t('scripts.live.live');
   });
   feed.addEventListener('error', () => {
-    live.textContent = 'Reconnecting…';
+    live.textContent = globalThis.musterStrings.t('scripts.live.reconnecting');
   });
   for (const name of (root.dataset.events ?? 'scan scan_undone').split(' ').filter(Boolean)) {
     feed.addEventListener(name, reload);

@@ -29,7 +29,7 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
       field.select();
       copied = document.execCommand('copy');
     }
-    if (status) status.textContent = copied ? 'Copied.' : 'Could not copy: select the field and copy it.';
+    if (status) status.textContent = globalThis.musterStrings.t(copied ? 'scripts.staff.copied' : 'scripts.staff.copy_failed');
   });
 }
 

@@ -34,7 +34,7 @@ const enhance = (form) => {
       credentials: 'same-origin',
       headers: { accept: 'application/json' },
     });
-    if (!res.ok) throw new Error(`search ${res.status}`);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return (await res.json()).airports;
   };
   const airportName = (a) => [a.name, a.city, a.country].filter(Boolean).join(', ');
