@@ -30,6 +30,9 @@ const EnvSchema = Type.Object({
   MUSTER_SECRET_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,88}$' })),
   MUSTER_TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_WORKER: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
+  // Nice value `muster worker` sets on itself at start (lib/worker-nice.ts; docs/operations.md).
+  // A pattern, not Type.Integer: the conversion would truncate "2.5" to 2 instead of refusing it.
+  MUSTER_WORKER_NICE: Type.String({ pattern: '^(1?[0-9])$', default: '0' }),
   MUSTER_OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   MUSTER_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   MUSTER_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
@@ -117,6 +120,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Whether `muster serve` also runs the job worker in-process. */
   readonly runWorker: boolean;
+  /** MUSTER_WORKER_NICE: the CPU nice value (0–19) `muster worker` sets on itself at start. */
+  readonly workerNice: number;
   /** Upstream OpenID Connect provider offered on the sign-in page; null when not configured. */
   readonly oidc: OidcConfig | null;
   /** Upstream authorization codes accepted by POST /session (MUSTER_UPSTREAM_*); null when not configured. */
@@ -247,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.MUSTER_SECRET_KEY,
     previousSecretKey: e.MUSTER_SECRET_KEY_PREVIOUS,
     runWorker: e.MUSTER_WORKER === 'true',
+    workerNice: Number(e.MUSTER_WORKER_NICE),
     trustProxy: e.MUSTER_TRUST_PROXY === 'true',
     oidc,
     upstreamExchange: parseUpstreamExchange(e),

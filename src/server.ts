@@ -146,6 +146,12 @@ export async function startServer(opts: {
       throw error;
     }
     warnAboutBackupKey(deps);
+    // The in-process worker shares the HTTP server's event loop: nicing this process would slow
+    // check-in as much as the deliveries, so the value is for `muster worker` only.
+    if (config.runWorker && config.workerNice > 0)
+      deps.log.warn(
+        'MUSTER_WORKER_NICE is ignored by `muster serve` (it would lower the API too): set MUSTER_WORKER=false and run `muster worker` with it',
+      );
     const stopBackups = startBackupSchedule(deps);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -28,7 +28,8 @@ function templateFiles(dir: string): string[] {
 const STAFF_PENDING: string[] = [];
 
 /** Attributes whose value a person reads (or a screen reader speaks). */
-const HUMAN_ATTRIBUTES = /\s(alt|title|aria-label|placeholder|aria-description|data-confirm)\s*=\s*"([^"]*)"/gi;
+const HUMAN_ATTRIBUTES =
+  /\s(alt|title|aria-label|placeholder|aria-description|data-confirm)\s*=\s*"([^"]*)"/gi;
 
 /** The human text a template holds outside eta tags: what is left once code and markup are gone. */
 function literalText(source: string): string[] {

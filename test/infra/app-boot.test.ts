@@ -32,5 +32,12 @@ describe('configuration', () => {
     expect(c.dataDir).toBe('./data');
     expect(c.operatorDomains).toEqual(['muster.example', 'events.muster.example']);
     expect(c.baseUrl).toBe('http://127.0.0.1:3000');
+    expect(c.workerNice).toBe(0);
+  });
+  it('MUSTER_WORKER_NICE: an integer from 0 to 19', () => {
+    expect(loadConfig({ MUSTER_WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(loadConfig({ MUSTER_WORKER_NICE: '19' }).workerNice).toBe(19);
+    for (const bad of ['20', '-1', '2.5', 'low'])
+      expect(() => loadConfig({ MUSTER_WORKER_NICE: bad }), bad).toThrow(/MUSTER_WORKER_NICE/);
   });
 });

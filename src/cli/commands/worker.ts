@@ -4,10 +4,12 @@
  * are claimed safely across processes); `muster serve` also runs one in-process unless
  * MUSTER_WORKER=false. With the embedded database only one process may open it: use `muster serve`.
  * On PostgreSQL it refuses to start without MUSTER_SECRET_KEY (the key `serve` seals with).
+ * With MUSTER_WORKER_NICE it lowers its own CPU priority first (lib/worker-nice.ts).
  */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { requireSharedKey } from '../../lib/sealed.js';
+import { lowerOwnPriority } from '../../lib/worker-nice.js';
 import { emit, fail } from '../runtime.js';
 import { stopOnSignals } from '../stop.js';
 
@@ -21,6 +23,8 @@ export function registerWorkerCommand(program: Command): void {
       try {
         const config = loadConfig();
         requireSharedKey(config);
+        // Before the database and the job handlers start: their threads inherit the nice value.
+        lowerOwnPriority(config.workerNice);
         const { createDeps } = await import('../../server.js');
         // Stopping is wired before the job handlers start: a SIGTERM that arrives while the worker
         // starts (it may already hold a job) still releases its claims instead of killing it.
