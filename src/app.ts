@@ -5,7 +5,7 @@
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Deps } from './deps.js';
 import { registerAuthorization } from './http/authorize.js';
 import { registerHttpBasics } from './http/basics.js';
@@ -67,7 +67,7 @@ export const API_PREFIX = '/api/v1';
 /** Builds the Fastify app (not listening). Throws UndeclaredRouteError if a route lacks an action. */
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger,
+    loggerInstance: deps.log,
     bodyLimit: 1024 * 1024,
     // Path parameters may be long (FCM push tokens in DELETE /push_tokens/{token} are ~160 chars);
     // route schemas cap each parameter. Over this limit the router itself answers 414.
@@ -80,7 +80,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // An over-long path segment names no record: 404 with the usual envelope (docs/decisions.md "Status codes and check order").
     frameworkErrors: (error, _request, reply) => {
       const notFound = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      void (reply as FastifyReply)
+      // The reply is typed by the route's generics; as a plain reply any status and body go.
+      const plain: FastifyReply = reply;
+      void plain
         .status(notFound ? 404 : 400)
         .send({ error: notFound ? 'Not found' : 'Malformed request URL' });
     },

@@ -1,5 +1,5 @@
 /** What services receive (architecture: services take `(ctx, input)` and never import Fastify). */
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Action } from './access/actions.js';
 import type {
   AccessContext,
@@ -22,7 +22,7 @@ export interface Deps {
   readonly config: Config;
   readonly database: Database;
   readonly db: Db;
-  readonly log: Logger;
+  readonly log: FastifyBaseLogger;
   readonly jobs: Jobs;
   readonly mailer: Mailer;
   readonly sealer: Sealer;

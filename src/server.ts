@@ -21,6 +21,8 @@ import { normaliseStoredPhones } from './modules/participants/phone-backfill.js'
 import { ensureDefaultClients } from './modules/signin/clients.service.js';
 
 export interface OwnedDeps extends Deps {
+  /** The process's pino logger (the backup tasks take it whole). */
+  readonly log: Logger;
   /** Starts the job queue and, with `worker`, the job handlers (idempotent; createDeps awaits it unless `deferJobs`). */
   startJobs(): Promise<void>;
   close(): Promise<void>;

@@ -20,9 +20,10 @@ import {
 import { SYNC_HIGH_WATER_SQL } from '../db/watermark.js';
 import { batcherPer } from '../lib/batcher.js';
 import { unauthorized } from '../lib/errors.js';
+import { isOneOf } from '../lib/narrow.js';
 import { classifySecret } from '../lib/secrets.js';
 import { isoSqlText } from '../lib/time.js';
-import type { EventRole, Roles, SeriesRole } from './policy.js';
+import type { Roles } from './policy.js';
 import type { Principal, PrincipalUser } from './principal.js';
 import type { EventRef, EventRow } from './resolve.js';
 
@@ -72,9 +73,10 @@ export async function authenticateWithEvent(
   const secret = classifySecret(token);
   if (!secret) throw unauthorized();
   if (secret.kind !== 'mobile') return undefined;
+  const key: LookupKey = withWatermark ? `${event.by}:w` : event.by;
   const row = await mobileLookup(
     db,
-    `${event.by}${withWatermark ? ':w' : ''}` as LookupKey,
+    key,
   )({
     digest: secret.digest,
     event: event.value,
@@ -82,10 +84,16 @@ export async function authenticateWithEvent(
   const principal = mobilePrincipal(row, now);
   if (!principal) throw unauthorized();
   const roles: Roles = {
-    event: new Set(JSON.parse(row!.eventRoles ?? '[]') as EventRole[]),
-    series: new Set(JSON.parse(row!.seriesRoles ?? '[]') as SeriesRole[]),
+    event: new Set(rolesIn(row!.eventRoles, eventRoles.role.enumValues)),
+    series: new Set(rolesIn(row!.seriesRoles, seriesRoles.role.enumValues)),
   };
   return { principal, event: row!.event, roles, ...(row!.hw ? { watermark: row!.hw } : {}) };
+}
+
+/** The roles of `list` named in a JSON text array (the role columns' values); none for NULL. */
+function rolesIn<R extends string>(json: string | null, list: readonly R[]): R[] {
+  const parsed: unknown = JSON.parse(json ?? '[]');
+  return Array.isArray(parsed) ? parsed.filter((role) => isOneOf(list, role)) : [];
 }
 
 /** What a mobile token's principal is built from. */
@@ -163,10 +171,10 @@ const mobileLookup = batcherPer<Tx, LookupKey, MobileEventLookup, MobileEventRow
   maxBatch: 100,
   maxInFlight: 1,
   async run(batch) {
-    const rows = (await mobileWithEvents[by](db).execute({
+    const rows = await mobileWithEvents[by](db).execute({
       digests: batch.map((call) => call.input.digest),
       events: batch.map((call) => call.input.event),
-    })) as MobileEventRow[];
+    });
     const byIndex = new Map(rows.map((row) => [row.i, row]));
     for (const [k, call] of batch.entries()) call.resolve(byIndex.get(k + 1));
   },
@@ -221,7 +229,7 @@ async function lookup(db: Tx, kind: string, digest: string, now: Date): Promise<
         kind: 'global',
         credentialId: String(row.id),
         credentialName: row.name,
-        user: row.user as PrincipalUser,
+        user: row.user,
         scopes: row.scopes,
       };
     }

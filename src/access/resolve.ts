@@ -7,7 +7,7 @@ import type { Tx } from '../db/client.js';
 import { eventRoles, events, series, seriesRoles } from '../db/schema/index.js';
 import { badRequest, notFound } from '../lib/errors.js';
 import { UUID_PATTERN } from '../lib/identifiers.js';
-import type { EventRole, Roles, SeriesRole } from './policy.js';
+import type { Roles } from './policy.js';
 import type { Principal } from './principal.js';
 
 export type EventRow = typeof events.$inferSelect;
@@ -92,7 +92,7 @@ export async function loadRoles(
       .where(and(eq(seriesRoles.userId, userId), eq(seriesRoles.seriesId, target.seriesId))),
   ]);
   return {
-    event: new Set(eventRows.map((r) => r.role as EventRole)),
-    series: new Set(seriesRows.map((r) => r.role as SeriesRole)),
+    event: new Set(eventRows.map((r) => r.role)),
+    series: new Set(seriesRows.map((r) => r.role)),
   };
 }

@@ -19,6 +19,7 @@ import { type AccessContext, accessFor, authorize } from '../access/authorize.js
 import { authorizeGuardianLink } from '../access/guardian-link.js';
 import type { CtxFor, Deps } from '../deps.js';
 import { ApiError } from '../lib/errors.js';
+import { isRecord } from '../lib/narrow.js';
 import { SignInRequired, sessionToken } from './session-cookie.js';
 
 declare module 'fastify' {
@@ -31,6 +32,13 @@ const REFRESH_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
 type Params = Record<string, string | undefined>;
 
+/** Are these the router's path parameters (text values; the route schemas keep ids as strings)? */
+const isParams = (value: unknown): value is Params =>
+  isRecord(value) && Object.values(value).every((v) => v === undefined || typeof v === 'string');
+
+/** The request's path parameters; none when absent. */
+const paramsOf = (request: FastifyRequest): Params => (isParams(request.params) ? request.params : {});
+
 export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
     const { action, credential = 'bearer', syncWatermark } = request.routeOptions.config;
@@ -40,7 +48,7 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
       deps.db,
       action,
       bearerToken(request.headers.authorization),
-      (request.params ?? {}) as Params,
+      paramsOf(request),
       (p) => {
         if (p.kind === 'mobile' && p.expiresAt.getTime() - Date.now() < REFRESH_WINDOW_MS) {
           reply.header('X-Token-Refresh-Recommended', 'true');
@@ -52,14 +60,14 @@ export function registerAuthorization(app: FastifyInstance, deps: Deps): void {
   app.addHook('preHandler', async (request) => {
     const { action, credential, optionalSession } = request.routeOptions.config;
     if (action && credential === 'guardian_link') {
-      request.access = await authorizeGuardianLink(deps.db, action, ((request.params ?? {}) as Params).token);
+      request.access = await authorizeGuardianLink(deps.db, action, paramsOf(request).token);
       return;
     }
     if (!action || credential !== 'session_cookie') return;
     const token = sessionToken(deps.sealer, request);
     try {
       if (!token) throw new SignInRequired();
-      request.access = await authorize(deps.db, action, token, (request.params ?? {}) as Params);
+      request.access = await authorize(deps.db, action, token, paramsOf(request));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (optionalSession) return;
@@ -96,7 +104,7 @@ export function optionalRouteCtx<A extends Action>(deps: Deps, request: RoutedRe
   const action = request.routeOptions.config.action;
   if (action === undefined || access.action !== action)
     throw new Error(`Route ${request.routeOptions.url} was authorised for another action`);
-  return { ...deps, log: request.log as Deps['log'], access: accessFor(action, access) };
+  return { ...deps, log: request.log, access: accessFor(action, access) };
 }
 
 /**
@@ -127,5 +135,5 @@ export function optionalCtxOf<A extends Action>(
   const matched = wanted.find((a) => a === access.action);
   if (matched === undefined)
     throw new Error(`Route ${request.routeOptions.url} was not authorised for ${wanted.join(' or ')}`);
-  return { ...deps, log: request.log as Deps['log'], access: accessFor(matched, access) };
+  return { ...deps, log: request.log, access: accessFor(matched, access) };
 }

@@ -11,7 +11,7 @@
  * is routed to pino at debug level and redacts tokens).
  */
 import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ChatConfig } from '../config.js';
 import { errorCode, numberProp, propOf, stringProp } from '../lib/narrow.js';
 
@@ -50,7 +50,7 @@ export interface ChatSender {
   findPosted(chatUserId: string, recipientId: number, oldestEpoch: number): Promise<string | null>;
 }
 
-function slackLogger(log: Logger): SlackLogger {
+function slackLogger(log: FastifyBaseLogger): SlackLogger {
   let level = LogLevel.DEBUG;
   return {
     debug: () => undefined,
@@ -66,7 +66,7 @@ function slackLogger(log: Logger): SlackLogger {
 }
 
 /** A sender for `config`; throws if no bot token is configured (callers check first). */
-export function createChatSender(config: ChatConfig, log: Logger): ChatSender {
+export function createChatSender(config: ChatConfig, log: FastifyBaseLogger): ChatSender {
   if (!config.botToken) throw new Error('Chat provider is not configured');
   const client = new WebClient(config.botToken, {
     slackApiUrl: config.baseUrl,

@@ -43,14 +43,8 @@ export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)
 export function isIsoDateTime(value: string): boolean {
   if (!ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) return false;
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value)!;
-  const [y, mo, d, h, mi, sec] = m.slice(1).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const field = (i: number) => Number(m[i] ?? 0);
+  const [y, mo, d, h, mi, sec] = [field(1), field(2), field(3), field(4), field(5), field(6)];
   const at = new Date(0);
   at.setUTCFullYear(y, mo - 1, d);
   at.setUTCHours(h, mi, sec, 0);

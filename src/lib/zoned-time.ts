@@ -60,7 +60,7 @@ export function zoneOffsetMs(instant: number, zone: string): number {
 export function zonedToInstant(value: string, zone: string): string | null {
   const m = LOCAL.exec(value);
   if (!m) return null;
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as number[];
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
   const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
   const wall = utcMs(y!, mo!, d!, h!, mi!, s!, ms);
   const check = new Date(wall);

@@ -25,16 +25,21 @@ export function parseObject(raw: Buffer): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw unprocessable('Body must be a JSON object');
-  return clean(value) as Record<string, unknown>;
+  return cleanObject(value);
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** Text without NUL characters, lone surrogates replaced (PostgreSQL refuses both in jsonb). */
+const cleanText = (text: string): string => text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
+
+const cleanObject = (value: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(value).map(([k, v]) => [cleanText(k), clean(v)]));
+
 function clean(value: unknown): unknown {
-  if (typeof value === 'string') return value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
+  if (typeof value === 'string') return cleanText(value);
   if (Array.isArray(value)) return value.map(clean);
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(k) as string, clean(v)]));
+  if (typeof value === 'object' && value !== null) return cleanObject(value);
   return value;
 }
 
