@@ -11,7 +11,8 @@ import { guardians } from '../../src/db/schema/index.js';
 import { registeredRoutes } from '../../src/http/route-table.js';
 import { digestSecret } from '../../src/lib/secrets.js';
 import { type InvitationRow, invitationRouteKeys, invitationRows } from '../access/rows/invitations.js';
-import { bearer, snapshotDb, startTestApp, type TestApp } from '../support/app.js';
+import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { itEachRow } from '../support/row-cells.js';
 import { addRegistration, buildWorld, PRINCIPALS, type World } from '../support/world.js';
 
 let t: TestApp;
@@ -109,30 +110,23 @@ describe('pending-invitation and guardian-resend rows', () => {
     expect(registered.sort()).toEqual([...invitationRouteKeys].sort());
   });
 
-  it.each(
-    invitationRows.map((r) => [`${r.route} ${r.principal} ${r.target} → ${r.expected.status}`, r] as const),
-  )('%s', async (_name, row) => {
-    const res = await send(row, await prepare(row));
-    expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
-    if (row.expected.error !== undefined) expect(res.json()).toEqual({ error: row.expected.error });
-    else {
-      const body = res.json() as Record<string, unknown>;
-      const key = { list: 'invitations', resend: 'invitation', revoke: 'invitation', guardian: 'guardian' }[
-        row.name
-      ];
-      expect(body[key], res.body.slice(0, 300)).toBeDefined();
-    }
-  });
-
-  it('replaying every refused cell leaves the database unchanged', async () => {
-    const refused = invitationRows.filter((r) => r.expected.status >= 400);
-    const prepared: [InvitationRow, Request][] = [];
-    for (const row of refused) prepared.push([row, await prepare(row)]);
-    const before = await snapshotDb(t.deps);
-    for (const [row, request] of prepared) {
+  itEachRow({
+    rows: invitationRows,
+    name: (r) => `${r.route} ${r.principal} ${r.target} → ${r.expected.status}`,
+    refused: (r) => r.expected.status >= 400,
+    deps: () => t.deps,
+    prepare,
+    async check(row, request) {
       const res = await send(row, request);
-      expect(res.statusCode, `${row.principal} ${row.route} ${row.target}`).toBe(row.expected.status);
-    }
-    expect(await snapshotDb(t.deps)).toEqual(before);
-  }, 300_000);
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expected.status);
+      if (row.expected.error !== undefined) expect(res.json()).toEqual({ error: row.expected.error });
+      else {
+        const body = res.json() as Record<string, unknown>;
+        const key = { list: 'invitations', resend: 'invitation', revoke: 'invitation', guardian: 'guardian' }[
+          row.name
+        ];
+        expect(body[key], res.body.slice(0, 300)).toBeDefined();
+      }
+    },
+  });
 });

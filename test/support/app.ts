@@ -92,14 +92,21 @@ export async function snapshotDb(
     byTable.set(table_name, list);
   }
   const quote = (id: string) => `"${id.replaceAll('"', '""')}"`;
-  const out: Record<string, TableSnapshot> = {};
-  for (const [table, cols] of [...byTable.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  // One query for every table (a UNION ALL of one aggregate per table), not one round trip each.
+  if (byTable.size === 0) return {};
+  const parts = [...byTable.entries()].map(([table, cols]) => {
     const rowText = cols.length > 0 ? `row(${cols.map((c) => `t.${quote(c)}`).join(', ')})::text` : `''`;
-    const { rows } = await pool.query<{ n: number; h: string | null }>(
-      `SELECT count(*)::int AS n, md5(coalesce(string_agg(${rowText}, ',' ORDER BY ${rowText}), '')) AS h
-         FROM ${quote(table)} t`,
-    );
-    out[table] = { rows: rows[0]!.n, checksum: rows[0]!.h ?? '' };
+    return `SELECT ${literal(table)} AS name, count(*)::int AS n,
+              md5(coalesce(string_agg(${rowText}, ',' ORDER BY ${rowText}), '')) AS h
+         FROM ${quote(table)} t`;
+  });
+  const { rows } = await pool.query<{ name: string; n: number; h: string | null }>(
+    parts.join('\nUNION ALL\n'),
+  );
+  const out: Record<string, TableSnapshot> = {};
+  for (const row of [...rows].sort((a, b) => a.name.localeCompare(b.name))) {
+    out[row.name] = { rows: row.n, checksum: row.h ?? '' };
   }
   return out;
 }
