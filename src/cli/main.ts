@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { stringProp } from '../lib/narrow.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerBackupCommands } from './commands/backup.js';
 import { registerClientCommands } from './commands/clients.js';
@@ -20,10 +21,8 @@ import { exitWhenCommandsDone } from './runtime.js';
 
 function version(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
+    const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    return stringProp(pkg, 'version') ?? '0.0.0';
   } catch {
     return '0.0.0';
   }

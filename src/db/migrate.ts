@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { numberProp, propOf } from '../lib/narrow.js';
 import type { Database, Db } from './client.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -27,10 +28,12 @@ export async function runMigrations(db: Db): Promise<void> {
 
 /** `when` (ms since the epoch) of the newest migration in the committed journal. */
 function newestJournalEntry(): number {
-  const journal = JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as {
-    entries: { when: number }[];
-  };
-  return Math.max(...journal.entries.map((e) => e.when));
+  const entries = propOf(
+    JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')),
+    'entries',
+  );
+  const whens = Array.isArray(entries) ? entries.map((e: unknown) => numberProp(e, 'when') ?? 0) : [];
+  return Math.max(...whens);
 }
 
 /**

@@ -113,8 +113,7 @@ export function createChatSender(config: ChatConfig, log: FastifyBaseLogger): Ch
       const mine = (history.messages ?? []).find(
         (m) =>
           m.metadata?.event_type === MESSAGE_EVENT_TYPE &&
-          Number((m.metadata.event_payload as { recipient_id?: unknown } | undefined)?.recipient_id) ===
-            recipientId,
+          Number(propOf(m.metadata.event_payload, 'recipient_id')) === recipientId,
       );
       return mine?.ts ?? null;
     },

@@ -11,7 +11,7 @@
  * in an error message.
  */
 import type { EsignConfig } from '../config.js';
-import { errorName } from '../lib/narrow.js';
+import { errorName, propOf, stringProp } from '../lib/narrow.js';
 
 export interface EsignSigner {
   role: 'participant' | 'guardian';
@@ -85,14 +85,12 @@ export function createDocuSealClient(config: EsignConfig, opts: { timeoutMs?: nu
         throw new EsignTransientError(`E-signature provider answered ${response.status}`);
       if (!response.ok)
         throw new EsignPermanentError(`E-signature provider refused the request (${response.status})`);
-      const submitters = (await response.json().catch(() => null)) as unknown;
-      const first = Array.isArray(submitters)
-        ? (submitters[0] as Record<string, unknown> | undefined)
-        : undefined;
-      const submissionId = first?.submission_id;
+      const submitters: unknown = await response.json().catch(() => null);
+      const first: unknown = Array.isArray(submitters) ? submitters[0] : undefined;
+      const submissionId = propOf(first, 'submission_id');
       if (typeof submissionId !== 'number' && typeof submissionId !== 'string')
         throw new EsignPermanentError('E-signature provider answered without a submission id');
-      const link = typeof first?.embed_src === 'string' ? first.embed_src : null;
+      const link = stringProp(first, 'embed_src') ?? null;
       return { submissionId: String(submissionId), documentUrl: link };
     },
   };

@@ -7,7 +7,7 @@
  * it cannot follow Muster's validated configuration (MUSTER_EXPO_PUSH_URL) or a per-test fake
  * server; the protocol itself is one POST. Message bodies and the access token are never logged.
  */
-import { errorMessage } from '../lib/narrow.js';
+import { errorMessage, propOf } from '../lib/narrow.js';
 
 export const EXPO_CHUNK_LIMIT = 100;
 
@@ -59,7 +59,7 @@ async function postExpo(config: ExpoPushConfig, path: string, body: unknown): Pr
   if (!response.ok)
     throw new ExpoPermanentError(`Expo push service refused the request (${response.status})`);
   try {
-    return (JSON.parse(text) as { data?: unknown }).data;
+    return propOf(JSON.parse(text), 'data');
   } catch {
     throw new ExpoTransientError('Expo push service answered with malformed JSON');
   }

@@ -2,13 +2,12 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { migrationsFolder } from '../../db/migrate.js';
+import { numberProp, propOf, stringProp } from '../../lib/narrow.js';
 
 export function musterVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
+    const pkg: unknown = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    return stringProp(pkg, 'version') ?? '0.0.0';
   } catch {
     return '0.0.0';
   }
@@ -20,9 +19,16 @@ interface JournalEntry {
 }
 
 export function journal(): JournalEntry[] {
-  return (
-    JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as { entries: JournalEntry[] }
-  ).entries;
+  const entries = propOf(
+    JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')),
+    'entries',
+  );
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((e: unknown) => {
+    const tag = stringProp(e, 'tag');
+    const when = numberProp(e, 'when');
+    return tag !== undefined && when !== undefined ? [{ tag, when }] : [];
+  });
 }
 
 /** The newest migration this code knows (tag and journal time). */

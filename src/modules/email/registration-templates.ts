@@ -6,6 +6,7 @@
  */
 import { escapeHtml } from '../../lib/html.js';
 import { languageInfo, rawText, translator } from '../../lib/i18n/index.js';
+import { stringProp } from '../../lib/narrow.js';
 import { textFor } from '../languages/translations.js';
 import {
   actionLink,
@@ -63,7 +64,7 @@ export interface RegistrationReminderVars extends EventEmail {
  */
 function withBrand(v: EventEmail): EventEmail {
   if (v.event) return v;
-  const name = (v as { event_name?: string }).event_name ?? 'Muster';
+  const name = stringProp(v, 'event_name') ?? 'Muster';
   return { ...v, event: { name, logo_url: null, support_email: null, timezone: 'UTC' } };
 }
 

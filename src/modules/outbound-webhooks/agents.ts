@@ -27,9 +27,12 @@ export function agentFor(protocol: string, address: string, port: string, server
   agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
   agents.set(key, agent);
   if (agents.size > MAX_AGENTS) {
-    const [oldest, old] = agents.entries().next().value as [string, http.Agent];
-    agents.delete(oldest);
-    old.destroy();
+    const first = agents.entries().next();
+    if (!first.done) {
+      const [oldest, old] = first.value;
+      agents.delete(oldest);
+      old.destroy();
+    }
   }
   return agent;
 }

@@ -77,7 +77,7 @@ async function resolve(
 ): Promise<{ address: string; family: 4 | 6 }[]> {
   const literal = host.startsWith('[') ? host.slice(1, -1) : host;
   const family = isIP(literal);
-  if (family) return [{ address: literal, family: family as 4 | 6 }];
+  if (family) return [{ address: literal, family: family === 6 ? 6 : 4 }];
   if (cfg.dnsServers.length > 0) {
     const resolver = new dns.Resolver({ timeout: 3000, tries: 2 });
     resolver.setServers([...cfg.dnsServers]);
@@ -91,7 +91,7 @@ async function resolve(
     ];
   }
   const all = await dns.lookup(host, { all: true, verbatim: true }).catch(() => []);
-  return all.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  return all.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 
 /**

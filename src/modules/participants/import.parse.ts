@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { unprocessable } from '../../lib/errors.js';
-import { errorCode, errorMessage } from '../../lib/narrow.js';
+import { errorCode, errorMessage, propOf } from '../../lib/narrow.js';
 import { importError, validateImportItems } from './import.validate.js';
 import type { ImportItem } from './record/item.schema.js';
 
@@ -132,7 +132,7 @@ function parseJson(text: string): ImportItem[] {
   } catch (error) {
     throw unprocessable(`The file is not valid JSON: ${errorMessage(error)}`);
   }
-  const list = (value as { participants?: unknown } | null)?.participants;
+  const list = propOf(value, 'participants');
   return validateImportItems(!Array.isArray(value) && Array.isArray(list) ? list : value);
 }
 

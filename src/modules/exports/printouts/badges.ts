@@ -40,11 +40,8 @@ const COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /** Black or white text, whichever reads better on `hex`. */
 function ink(hex: string): string {
-  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255) as [
-    number,
-    number,
-    number,
-  ];
+  const channel = (i: number) => Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+  const [r, g, b] = [channel(1), channel(3), channel(5)];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 ? 'black' : 'white';
 }
 

@@ -18,6 +18,7 @@ import type { Tx } from '../../../db/client.js';
 import { one } from '../../../db/rows.js';
 import type { GuardianCtx } from '../../../deps.js';
 import { ApiError, conflict, notFound, unprocessable } from '../../../lib/errors.js';
+import { propOf } from '../../../lib/narrow.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import { eventRegion } from '../../events/event-region.js';
 import { assertNoNul, validatePortalPatch } from '../../participants/record/validate.js';
@@ -155,7 +156,7 @@ export async function signPortalConsent(
   language?: string,
 ) {
   const consentId = await consentOf(ctx.db, ctx.access.principal.registrationId, rawConsentId);
-  const name = (body as { signature_name?: unknown } | null)?.signature_name;
+  const name = propOf(body, 'signature_name');
   const extra =
     body && typeof body === 'object' ? Object.keys(body).filter((k) => k !== 'signature_name') : [];
   if (extra.length > 0)

@@ -4,6 +4,7 @@ import type { Deps } from '../../../deps.js';
 import { routeCtx } from '../../../http/authorize.js';
 import { EventIdParam } from '../../../http/schema-helpers.js';
 import type { Api } from '../../../http/typed.js';
+import { stringProp } from '../../../lib/narrow.js';
 import { inviteParticipant } from './invitations.service.js';
 
 const InviteRequest = Type.Object(
@@ -42,7 +43,7 @@ export function invitationRoutes(app: Api, deps: Deps): void {
         if (status < 400 || status === 401 || typeof payload !== 'string') return payload;
         let error = 'Request failed';
         try {
-          error = (JSON.parse(payload) as { error?: string }).error ?? error;
+          error = stringProp(JSON.parse(payload), 'error') ?? error;
         } catch {}
         return JSON.stringify({ success: false, error });
       },

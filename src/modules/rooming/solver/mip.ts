@@ -15,6 +15,8 @@
  * other met pair (mutual or one-way weight), the room-type weight per matching room type. ASSIGN
  * outweighs every request a person can have, so nobody is left out to meet a request.
  */
+
+import { numberProp } from '../../../lib/narrow.js';
 import { inBand, roomBands } from './bands.js';
 import { loadHighs } from './highs.js';
 import type { RoomingRules, SolverPerson, SolverRoom } from './types.js';
@@ -52,7 +54,7 @@ export async function solveBlock(input: BlockInput): Promise<Map<number, number>
   });
   if (result.Status !== 'Optimal' && result.Status !== 'Time limit reached') return out;
   for (const [name, col] of Object.entries(result.Columns)) {
-    const value = (col as { Primal?: number }).Primal;
+    const value = numberProp(col, 'Primal');
     if (!name.startsWith('x_') || value === undefined || value < 0.5) continue;
     const [, u, r] = name.split('_');
     for (const p of input.units[Number(u)]!.members) out.set(p.id, Number(r));

@@ -71,7 +71,8 @@ export function blockUnits(block: SolverPerson[], rooms: SolverRoom[], occ: Occu
       if (!q || q.id === p.id || unitOf.get(p.id) === unitOf.get(q.id)) continue;
       const mutual = q.wants.includes(p.id);
       if (mutual && p.id > q.id) continue;
-      const [a, b] = [unitOf.get(p.id)!, unitOf.get(q.id)!].sort((m, n) => m - n) as [number, number];
+      const [m, n] = [unitOf.get(p.id)!, unitOf.get(q.id)!];
+      const [a, b] = m <= n ? [m, n] : [n, m];
       const key = `${a}:${b}`;
       const weight = mutual ? rules.mutual_request_weight : rules.one_way_request_weight;
       pairs.set(key, { a, b, weight: (pairs.get(key)?.weight ?? 0) + weight });
