@@ -3,11 +3,13 @@
  * object. An invalid value stops the process with a message naming the variable (never a stack).
  * The README's "Configuration" table documents the same list.
  */
+
 import os from 'node:os';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type FlightsConfig, parseFlights } from './lib/flights-config.js';
+import { propOf } from './lib/narrow.js';
 import { type BackupConfig, type MetricsConfig, parseMetricsListen } from './lib/ops-config.js';
 import {
   OUTBOUND_WEBHOOKS_ENV,
@@ -209,9 +211,13 @@ export class ConfigError extends Error {}
 /** Parses `env` (default `process.env`) into a frozen Config; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, unknown> = {};
-  for (const key of Object.keys(EnvSchema.properties)) {
+  for (const [key, schema] of Object.entries(EnvSchema.properties)) {
     const value = env[key];
-    if (value !== undefined && value !== '') raw[key] = value;
+    if (value === undefined || value === '') continue;
+    // The conversion below would truncate "2.5" to 2: a whole-number setting must be written as one.
+    if (propOf(schema, 'type') === 'integer' && !/^-?\d+$/.test(value.trim()))
+      throw new ConfigError(`Invalid configuration: ${key} must be a whole number (got "${value}")`);
+    raw[key] = value;
   }
   const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   const errors = [...Value.Errors(EnvSchema, converted)];

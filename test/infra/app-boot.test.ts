@@ -34,6 +34,19 @@ describe('configuration', () => {
     expect(c.baseUrl).toBe('http://127.0.0.1:3000');
     expect(c.workerNice).toBe(0);
   });
+  it('a whole-number setting written with a fraction or words is refused, naming it', () => {
+    for (const [name, bad] of [
+      ['MUSTER_DB_POOL_SIZE', '2.5'],
+      ['PORT', '3000.0'],
+      ['MUSTER_RETENTION_DAYS', '30 days'],
+      ['MUSTER_BACKUP_KEEP', '1e3'],
+    ] as const)
+      expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(
+        new RegExp(`Invalid configuration: ${name} must be a whole number`),
+      );
+    expect(loadConfig({ MUSTER_DB_POOL_SIZE: ' 12 ' }).dbPoolSize).toBe(12);
+  });
+
   it('MUSTER_WORKER_NICE: an integer from 0 to 19', () => {
     expect(loadConfig({ MUSTER_WORKER_NICE: '0' }).workerNice).toBe(0);
     expect(loadConfig({ MUSTER_WORKER_NICE: '19' }).workerNice).toBe(19);
