@@ -33,8 +33,7 @@ const EnvSchema = Type.Object({
   MUSTER_TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   MUSTER_WORKER: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   // Nice value `muster worker` sets on itself at start (lib/worker-nice.ts; docs/operations.md).
-  // A pattern, not Type.Integer: the conversion would truncate "2.5" to 2 instead of refusing it.
-  MUSTER_WORKER_NICE: Type.String({ pattern: '^(1?[0-9])$', default: '0' }),
+  MUSTER_WORKER_NICE: Type.Integer({ minimum: 0, maximum: 19, default: 0 }),
   MUSTER_OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   MUSTER_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   MUSTER_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
@@ -258,7 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.MUSTER_SECRET_KEY,
     previousSecretKey: e.MUSTER_SECRET_KEY_PREVIOUS,
     runWorker: e.MUSTER_WORKER === 'true',
-    workerNice: Number(e.MUSTER_WORKER_NICE),
+    workerNice: e.MUSTER_WORKER_NICE,
     trustProxy: e.MUSTER_TRUST_PROXY === 'true',
     oidc,
     upstreamExchange: parseUpstreamExchange(e),
