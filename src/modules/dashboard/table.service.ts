@@ -105,17 +105,22 @@ function conditions(query: TableQuery, phoneRuns: readonly string[]): SQL[] {
   return where;
 }
 
-function orderBy(query: TableQuery): SQL {
+function orderBy(query: TableQuery): { order: SQL; person: boolean } {
   const dir = query.dir === 'desc' ? 'DESC' : 'ASC';
   if (query.sort === 'relevance' && query.q) {
     const m = searchMatch(query.q);
-    return sql`${m.rank}, lower(p.legal_last_name), lower(p.legal_first_name), r.id`;
+    return { order: sql`${m.rank}, lower(p.legal_last_name), lower(p.legal_first_name), r.id`, person: true };
   }
   const sort = query.sort === 'relevance' || !query.sort ? 'name' : query.sort;
   // Only the check-in time can be NULL (never checked in: last either way). The name keys keep
   // PostgreSQL's default NULLS order, so the index people_name_sort serves both directions.
   const nulls = sort === 'checked_in' ? ' NULLS LAST' : '';
-  return sql.raw(`${SORT_KEYS[sort].map((k) => `${k} ${dir}${nulls}`).join(', ')}, r.id ${dir}`);
+  const keys: readonly string[] = SORT_KEYS[sort];
+  return {
+    order: sql.raw(`${keys.map((k) => `${k} ${dir}${nulls}`).join(', ')}, r.id ${dir}`),
+    // An order by registration columns alone lets the page read registrations without people.
+    person: keys.some((k) => /\bp\./.test(k)),
+  };
 }
 
 /** The applied query: trimmed search, flags only for sensitive callers, relevance only with a term. */
@@ -136,11 +141,12 @@ export async function participantsTable(ctx: EventCtx, input: TableQuery): Promi
   const query = normalise(ctx, input);
   const event = ctx.access.event;
   const page = query.page ?? 1;
+  const order = orderBy(query);
   const { ids, total, exact } = await pageIds(ctx.db, event.id, {
     where: conditions(query, query.q ? phoneRunsFor(ctx, query.q) : []),
     person: query.q !== undefined || query.minor !== undefined,
-    order: orderBy(query),
-    orderPerson: query.sort !== 'checked_in' && query.sort !== 'updated',
+    order: order.order,
+    orderPerson: order.person,
     limit: PER_PAGE,
     offset: (page - 1) * PER_PAGE,
     bound: COUNT_BOUND,
