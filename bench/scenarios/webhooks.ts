@@ -168,7 +168,8 @@ export const webhooks: Scenario = {
       const backlog = async () =>
         (
           await pool.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'",
+            `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int
+                  + (SELECT count(*) FROM webhook_messages WHERE awaiting_fanout)::int AS n`,
           )
         ).rows[0]!.n;
       const drain = async () => {
