@@ -25,6 +25,7 @@ import { buildWorld } from '../../test/support/world.js';
 import { percentile } from '../load.js';
 import { scratch } from './chat-blast.js';
 import { type GoalLine, largest, type Scenario } from './types.js';
+import { startFloorSender } from './webhooks-floor.js';
 import { checkInRound, deliveryLag, startSeparateWorker } from './webhooks-worker.js';
 
 const PARTICIPANTS = 6000;
@@ -38,10 +39,16 @@ const WORKER_NICE = 19; // the separate worker's MUSTER_WORKER_NICE
  * rounds measure what the outbox rows cost the door without any delivery running beside it.
  */
 const OUTBOX_ONLY = process.env.BENCH_WEBHOOKS_OUTBOX_ONLY === '1';
+/**
+ * BENCH_WEBHOOKS_FLOOR=1: a fourth kind of round, the floor: no endpoint, while a bare sender
+ * process (no database) sends 3 signed POSTs per scan to the receiver (webhooks-floor.ts).
+ */
+const FLOOR = process.env.BENCH_WEBHOOKS_FLOOR === '1';
 
-type Mode = 'none' | 'in-process' | 'separate';
+type Mode = 'none' | 'in-process' | 'separate' | 'floor';
 const MODE_LABEL: Record<Mode, string> = {
   none: 'no endpoint',
+  floor: 'FLOOR: no endpoint, a bare sender (no database) POSTing 3 deliveries per scan',
   'in-process': '3 endpoints, worker in this process',
   separate: OUTBOX_ONLY
     ? `3 endpoints, deliveries only after the round (outbox rows alone)`
@@ -70,6 +77,8 @@ export interface WebhooksResult {
   /** Median of the separate rounds' p50, worst of their p99 (ms). */
   separateLag: { p50Ms: number; p99Ms: number };
   receiverCpuMsPerRound: number;
+  /** BENCH_WEBHOOKS_FLOOR=1: scans/s while the bare sender sends, and its ratio to none. */
+  floor?: { scansPerSec: number; ratio: number; senderCpuMsPerRound: number };
 }
 
 /** The receiver process: its URL and, on request, every arrival `[scan_id, epoch ms]`. */
@@ -250,7 +259,11 @@ export const webhooks: Scenario = {
       // with MUSTER_WORKER=false).
       const amount = ctx.quick ? 1500 : 3000;
       const rounds: WebhooksResult['rounds'] = [];
-      const cycle: Mode[] = ['none', 'in-process', 'separate'];
+      const cycle: Mode[] = FLOOR
+        ? ['none', 'in-process', 'separate', 'floor']
+        : ['none', 'in-process', 'separate'];
+      const sender = FLOOR ? await startFloorSender() : undefined;
+      const senderCpu: number[] = [];
       const plan = (
         ctx.quick ? [...cycle, ...cycle, ...cycle] : [...cycle, ...cycle, ...cycle, ...cycle]
       ).slice(0, Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 12));
@@ -264,6 +277,13 @@ export const webhooks: Scenario = {
         }
         const contextId = await newContext(`r${r}`);
         const cpu0 = await rx.cpuMs();
+        const floorSent =
+          mode === 'floor'
+            ? sender?.send(
+                [0, 1, 2].map((i) => `${rx.url}/${i}`),
+                3 * amount,
+              )
+            : undefined;
         const { seconds, non2xx } = await checkInRound(
           base,
           eventId,
@@ -278,7 +298,17 @@ export const webhooks: Scenario = {
           (await pool.query('SELECT count(*)::int AS n FROM scans WHERE scan_context_id = $1', [contextId]))
             .rows[0]!.n,
         );
-        const drainSeconds = mode === 'none' ? null : r1(await drain());
+        const roundEnd = performance.now();
+        const floorDone = await floorSent;
+        if (floorDone && floorDone.ok !== 3 * amount)
+          throw new Error(`floor sender: ${floorDone.ok} of ${3 * amount} POSTs answered 2xx`);
+        if (floorDone) senderCpu.push(floorDone.cpuMs);
+        const drainSeconds =
+          mode === 'none'
+            ? null
+            : floorDone
+              ? r1(Math.max(0, floorDone.endedAt - roundEnd) / 1000)
+              : r1(await drain());
         const receiverCpuMs = Math.round((await rx.cpuMs()) - cpu0);
         const lag =
           mode === 'separate' ? await deliveryLag(pool, contextId, await rx.arrivals(), 3 * stored) : null;
@@ -312,7 +342,8 @@ export const webhooks: Scenario = {
       const three = rate('in-process');
       const separate = rate('separate');
       const sepRounds = rounds.filter((x) => x.mode === 'separate');
-      const withEndpoints = rounds.filter((x) => x.mode !== 'none');
+      sender?.close();
+      const withEndpoints = rounds.filter((x) => x.mode === 'in-process' || x.mode === 'separate');
       const result: WebhooksResult = {
         lag,
         rounds,
@@ -326,6 +357,15 @@ export const webhooks: Scenario = {
           p99Ms: Math.max(...sepRounds.map((x) => x.lag!.p99Ms)),
         },
         receiverCpuMsPerRound: median(withEndpoints.map((x) => x.receiverCpuMs)),
+        ...(FLOOR
+          ? {
+              floor: {
+                scansPerSec: rate('floor'),
+                ratio: Math.round((rate('floor') / none) * 100) / 100,
+                senderCpuMsPerRound: median(senderCpu),
+              },
+            }
+          : {}),
       };
       ctx.log(
         `  webhooks: check-in ${none} scans/s without endpoints; 3 endpoints, worker in this process ${three} (${result.ratio}×); ` +
@@ -333,6 +373,10 @@ export const webhooks: Scenario = {
           `p99 ${result.separateLag.p99Ms} ms (worst round); goal ≥ ${GOAL_RATIO}×: in-process ${result.ratio >= GOAL_RATIO ? 'met' : 'not met'}, ` +
           `separate ${result.separateRatio >= GOAL_RATIO ? 'met' : 'not met'}; the local receiver took ${result.receiverCpuMsPerRound} ms CPU per round with endpoints (median; elsewhere in a deployment)`,
       );
+      if (result.floor)
+        ctx.log(
+          `  webhooks ${MODE_LABEL.floor}: ${result.floor.scansPerSec} scans/s (${result.floor.ratio}× of none); the sender took ${result.floor.senderCpuMsPerRound} ms CPU per round (median)`,
+        );
       ctx.attach('webhooks', result);
     } finally {
       await dispatcher.stop();
