@@ -26,11 +26,10 @@ import { percentile } from '../load.js';
 import { scratch } from './chat-blast.js';
 import { type GoalLine, largest, type Scenario } from './types.js';
 import { startFloorSender } from './webhooks-floor.js';
+import { measureLag, RATE } from './webhooks-lag.js';
 import { checkInRound, deliveryLag, startSeparateWorker } from './webhooks-worker.js';
 
 const PARTICIPANTS = 6000;
-const RATE = 200; // scans per second in the lag phase
-const LAG_CONNECTIONS = 50;
 const GOAL_RATIO = 0.9;
 
 const WORKER_NICE = 19; // the separate worker's MUSTER_WORKER_NICE
@@ -191,64 +190,15 @@ export const webhooks: Scenario = {
       await enable(1);
       const lagSeconds = Number(process.env.BENCH_WEBHOOKS_LAG_SECONDS ?? (ctx.quick ? 10 : 20));
       const context = await newContext('lag');
-      const answered = new Map<number, number>(); // scan id → performance.now() of its 200
-      const posts: Promise<void>[] = [];
-      const t0 = performance.now();
-      // At most LAG_CONNECTIONS posts in flight: an app that falls behind the rate must not make
-      // the client open connections without bound (the listen queue overflows and resets them).
-      let open = 0;
-      let freed: (() => void) | undefined;
-      for (let k = 0; k < RATE * lagSeconds; k++) {
-        const due = t0 + (k * 1000) / RATE;
-        const wait = due - performance.now();
-        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-        while (open >= LAG_CONNECTIONS) await new Promise<void>((r) => (freed = r));
-        open++;
-        posts.push(
-          fetch(`${base}/api/v1/events/${eventId}/scans`, {
-            method: 'POST',
-            headers: auth,
-            body: JSON.stringify({
-              participant_id: regIds[k % regIds.length],
-              scan_context_id: context,
-              client_scan_id: `lag-${k}`,
-            }),
-          })
-            .then(async (res) => {
-              const at = performance.timeOrigin + performance.now();
-              if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
-              answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
-            })
-            .finally(() => {
-              open--;
-              freed?.();
-            }),
-        );
-      }
-      await Promise.all(posts);
-      const postSeconds = (performance.now() - t0) / 1000;
-      await drain();
-      const bySent: [number, number][] = []; // [answered at, lag]
-      for (const [scanId, at] of await rx.arrivals()) {
-        const sent = answered.get(scanId);
-        if (sent !== undefined) bySent.push([sent, at - sent]);
-      }
-      bySent.sort((a, b) => a[0] - b[0]);
-      const fifth = Math.ceil(bySent.length / 5);
-      const p50ByFifth = [0, 1, 2, 3, 4].map((f) =>
-        r1(median(bySent.slice(f * fifth, (f + 1) * fifth).map((x) => x[1]))),
-      );
-      const lags = bySent.map((x) => x[1]).sort((a, b) => a - b);
-      const lag = {
-        scans: answered.size,
-        seconds: r1(postSeconds),
-        p50Ms: r1(percentile(lags, 50)),
-        p99Ms: r1(percentile(lags, 99)),
-        maxMs: r1(lags.at(-1) ?? Number.NaN),
-        p50ByFifth,
-      };
-      if (lags.length !== answered.size)
-        throw new Error(`lag: ${lags.length} webhooks for ${answered.size} scans`);
+      const lag = await measureLag({
+        url: `${base}/api/v1/events/${eventId}/scans`,
+        auth,
+        regIds,
+        context,
+        seconds: lagSeconds,
+        drain,
+        arrivals: rx.arrivals,
+      });
       ctx.log(
         `  webhooks lag at ${RATE} scans/s (${lag.scans} scans in ${lag.seconds} s, 1 endpoint): p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms, max ${lag.maxMs} ms; p50 by fifth of the scans ${lag.p50ByFifth.join(' / ')} ms`,
       );
