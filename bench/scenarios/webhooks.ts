@@ -47,7 +47,7 @@ const FLOOR = process.env.BENCH_WEBHOOKS_FLOOR === '1';
 type Mode = 'none' | 'in-process' | 'separate' | 'floor';
 const MODE_LABEL: Record<Mode, string> = {
   none: 'no endpoint',
-  floor: 'FLOOR: no endpoint, a bare sender (no database) POSTing 3 deliveries per scan',
+  floor: `FLOOR: no endpoint, a bare sender (no database, nice ${WORKER_NICE}) POSTing 3 deliveries per scan`,
   'in-process': '3 endpoints, worker in this process',
   separate: OUTBOX_ONLY
     ? `3 endpoints, deliveries only after the round (outbox rows alone)`
@@ -212,7 +212,7 @@ export const webhooks: Scenario = {
       const cycle: Mode[] = FLOOR
         ? ['none', 'in-process', 'separate', 'floor']
         : ['none', 'in-process', 'separate'];
-      const sender = FLOOR ? await startFloorSender() : undefined;
+      const sender = FLOOR ? await startFloorSender(WORKER_NICE) : undefined;
       const senderCpu: number[] = [];
       const plan = (
         ctx.quick ? [...cycle, ...cycle, ...cycle] : [...cycle, ...cycle, ...cycle, ...cycle]
