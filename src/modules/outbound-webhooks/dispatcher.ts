@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.js';
 import { closeAgents } from './agents.js';
 import { attempt, type Claimed } from './attempt.js';
+import { createGiveWay, type UtilizationSource } from './give-way.js';
 import { createRecorder } from './record.js';
 
 export interface Dispatcher {
@@ -41,8 +42,16 @@ export async function claimDue(deps: Deps, n: number): Promise<Claimed[]> {
   return res.rows;
 }
 
-export function startWebhookDispatcher(deps: Deps): Dispatcher {
+/**
+ * Starts the dispatcher loop. `opts.utilization`: the event-loop utilization source deciding when
+ * deliveries give way to a saturated loop (give-way.ts; tests pass their own).
+ */
+export function startWebhookDispatcher(
+  deps: Deps,
+  opts: { utilization?: UtilizationSource } = {},
+): Dispatcher {
   const cfg = deps.config.outboundWebhooks;
+  const giveWay = createGiveWay(cfg.maxDeferMs, opts.utilization);
   const inFlight = new Set<Promise<void>>();
   const recorder = createRecorder(deps);
   let stopped = false;
@@ -60,6 +69,10 @@ export function startWebhookDispatcher(deps: Deps): Dispatcher {
     while (!halted()) {
       const free = cfg.concurrency - inFlight.size;
       let claimed: Claimed[] = [];
+      if (free > 0 && giveWay.shouldWait()) {
+        await sleep(cfg.pollMs); // the door first: the deliveries stay due in the outbox
+        continue;
+      }
       if (free > 0) {
         try {
           claimed = await claimDue(deps, free);

@@ -1,0 +1,146 @@
+/**
+ * Deliveries give way to a saturated event loop (docs/webhooks.md "Giving way";
+ * src/modules/outbound-webhooks/give-way.ts): the judgement itself with a scripted utilization and
+ * clock, then the dispatcher against a real receiver with a utilization source the test switches
+ * between busy and idle: nothing is sent while busy, everything once idle, and a wait ends after
+ * MUSTER_WEBHOOKS_MAX_DEFER_MS even when the loop stays busy.
+ */
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dispatcher, startWebhookDispatcher } from '../../src/modules/outbound-webhooks/dispatcher.js';
+import { createGiveWay, WINDOW_MS } from '../../src/modules/outbound-webhooks/give-way.js';
+import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { buildWorld, type World } from '../support/world.js';
+
+/** A cumulative utilization that advances by 1 s of busy or idle time at each read. */
+function scripted(state: { busy: boolean }): () => EventLoopUtilization {
+  let idle = 0;
+  let active = 0;
+  return () => {
+    if (state.busy) active += 1000;
+    else idle += 1000;
+    return { idle, active, utilization: active / (idle + active) };
+  };
+}
+
+describe('give way: the judgement', () => {
+  it('waits while busy, ends a wait after the longest deferral with one round, and never waits at 0', () => {
+    const state = { busy: true };
+    const g = createGiveWay(1000, scripted(state), 0);
+    expect(g.shouldWait(WINDOW_MS)).toBe(true);
+    expect(g.shouldWait(2 * WINDOW_MS)).toBe(true);
+    expect(g.shouldWait(WINDOW_MS + 1000)).toBe(false); // the wait is over: one round
+    expect(g.shouldWait(WINDOW_MS + 1000 + WINDOW_MS)).toBe(true); // and a new wait
+    state.busy = false;
+    expect(g.shouldWait(5000)).toBe(false);
+    const never = createGiveWay(0, scripted({ busy: true }), 0);
+    expect(never.shouldWait(WINDOW_MS)).toBe(false);
+  });
+
+  it('judges over a window of at least WINDOW_MS and reuses the judgement in between', () => {
+    const state = { busy: false };
+    const g = createGiveWay(10_000, scripted(state), 0);
+    expect(g.shouldWait(0)).toBe(false); // the first look judges at once
+    state.busy = true;
+    expect(g.shouldWait(WINDOW_MS - 1)).toBe(false); // too soon after the last look
+    expect(g.shouldWait(WINDOW_MS)).toBe(true);
+  });
+});
+
+let t: TestApp;
+let w: World;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    MUSTER_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    MUSTER_WEBHOOKS_POLL_MS: '50',
+    MUSTER_WEBHOOKS_MAX_DEFER_MS: '600000',
+  });
+  w = await buildWorld(t.deps);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const api = (url: string, payload?: object) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/v1${url}`,
+    headers: bearer(w.users.eventAdmin.mobile),
+    ...(payload ? { payload } : {}),
+  });
+
+/** An endpoint at `rx` with `n` pings queued; returns its id. */
+async function queuedPings(rx: Receiver, n: number): Promise<number> {
+  const created = await api(`/events/${w.events.A.id}/webhooks`, {
+    url: rx.url,
+    event_types: ['scan.created'],
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const id = created.json().webhook.id as number;
+  for (let i = 0; i < n; i++)
+    expect((await api(`/events/${w.events.A.id}/webhooks/${id}/ping`)).statusCode).toBe(202);
+  return id;
+}
+
+const pending = async (endpointId: number) =>
+  (
+    await t.deps.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${endpointId} AND status = 'pending' AND attempts = 0`,
+    )
+  ).rows[0]!.n;
+
+describe('give way: the dispatcher', { timeout: 90_000 }, () => {
+  it('sends nothing while the loop is saturated and everything once it has room', async () => {
+    const rx = await startReceiver();
+    const state = { busy: true };
+    let dispatcher: Dispatcher | undefined;
+    try {
+      const id = await queuedPings(rx, 5);
+      dispatcher = startWebhookDispatcher(t.deps, { utilization: scripted(state) });
+      await new Promise((r) => setTimeout(r, 1500)); // many looks, every one busy
+      expect(rx.received).toHaveLength(0);
+      expect(await pending(id)).toBe(5); // not even claimed
+      state.busy = false;
+      await rx.until((r) => r.length === 5, '5 pings');
+    } finally {
+      await dispatcher?.stop();
+      await rx.close();
+    }
+  });
+
+  it('ends a wait after MUSTER_WEBHOOKS_MAX_DEFER_MS even while the loop stays saturated', async () => {
+    const short = await startTestApp({
+      MUSTER_WEBHOOKS_ALLOW_PRIVATE: 'true',
+      MUSTER_WEBHOOKS_POLL_MS: '50',
+      MUSTER_WEBHOOKS_MAX_DEFER_MS: '300',
+    });
+    const rx = await startReceiver();
+    let dispatcher: Dispatcher | undefined;
+    try {
+      const world = await buildWorld(short.deps);
+      const created = await short.app.inject({
+        method: 'POST',
+        url: `/api/v1/events/${world.events.A.id}/webhooks`,
+        headers: bearer(world.users.eventAdmin.mobile),
+        payload: { url: rx.url, event_types: ['scan.created'] },
+      });
+      const id = created.json().webhook.id as number;
+      for (let i = 0; i < 3; i++)
+        await short.app.inject({
+          method: 'POST',
+          url: `/api/v1/events/${world.events.A.id}/webhooks/${id}/ping`,
+          headers: bearer(world.users.eventAdmin.mobile),
+        });
+      dispatcher = startWebhookDispatcher(short.deps, { utilization: scripted({ busy: true }) });
+      await rx.until((r) => r.length === 3, '3 pings despite the saturated loop');
+    } finally {
+      await dispatcher?.stop();
+      await rx.close();
+      await short.close();
+    }
+  }, 120_000);
+});
