@@ -19,6 +19,7 @@ export const OUTBOUND_WEBHOOKS_ENV = {
   MUSTER_WEBHOOKS_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
   MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS: Type.Number({ minimum: 0, maximum: 8760, default: 120 }),
   MUSTER_WEBHOOKS_MAX_DEFER_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+  MUSTER_WEBHOOKS_GIVE_WAY_AT: Type.Integer({ minimum: 1, maximum: 100_000, default: 8 }),
   MUSTER_WEBHOOKS_DNS_SERVERS: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F:.\\[\\],\\s]+$' })),
 };
 
@@ -36,10 +37,12 @@ export interface OutboundWebhooksConfig {
   /** An endpoint failing for this long is switched off and its creator emailed (hours). */
   readonly disableAfterHours: number;
   /**
-   * Longest wait in a row (ms) for deliveries while the process's event loop is saturated
+   * Longest wait in a row (ms) for deliveries while the process is busy serving the API
    * (give-way.ts); 0: never wait.
    */
   readonly maxDeferMs: number;
+  /** API requests in progress in this process at which deliveries wait (give-way.ts). */
+  readonly giveWayAt: number;
   /** DNS servers for resolving endpoint hosts (`ip[:port]`, comma separated); unset: the system resolver. */
   readonly dnsServers: readonly string[];
 }
@@ -52,6 +55,7 @@ export function parseOutboundWebhooks(e: {
   MUSTER_WEBHOOKS_POLL_MS: number;
   MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS: number;
   MUSTER_WEBHOOKS_MAX_DEFER_MS: number;
+  MUSTER_WEBHOOKS_GIVE_WAY_AT: number;
   MUSTER_WEBHOOKS_DNS_SERVERS?: string | undefined;
 }): OutboundWebhooksConfig {
   const schedule = e.MUSTER_WEBHOOKS_RETRY_SCHEDULE?.split(',').map((s) => Number(s.trim()));
@@ -63,6 +67,7 @@ export function parseOutboundWebhooks(e: {
     pollMs: e.MUSTER_WEBHOOKS_POLL_MS,
     disableAfterHours: e.MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS,
     maxDeferMs: e.MUSTER_WEBHOOKS_MAX_DEFER_MS,
+    giveWayAt: e.MUSTER_WEBHOOKS_GIVE_WAY_AT,
     dnsServers: Object.freeze(
       (e.MUSTER_WEBHOOKS_DNS_SERVERS ?? '')
         .split(',')

@@ -1,51 +1,66 @@
 /**
- * Deliveries give way to a saturated event loop (docs/webhooks.md "Giving way";
- * src/modules/outbound-webhooks/give-way.ts): the judgement itself with a scripted utilization and
- * clock, then the dispatcher against a real receiver with a utilization source the test switches
- * between busy and idle: nothing is sent while busy, everything once idle, and a wait ends after
- * MUSTER_WEBHOOKS_MAX_DEFER_MS even when the loop stays busy.
+ * Deliveries give way to the API (docs/webhooks.md "Giving way";
+ * src/modules/outbound-webhooks/give-way.ts): the judgement itself with a scripted load and clock,
+ * then the dispatcher against a real receiver with a load the test switches between busy and
+ * idle: nothing is sent while busy, everything once idle, and a wait ends after
+ * MUSTER_WEBHOOKS_MAX_DEFER_MS even when the process stays busy.
  */
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dispatcher, startWebhookDispatcher } from '../../src/modules/outbound-webhooks/dispatcher.js';
-import { createGiveWay, WINDOW_MS } from '../../src/modules/outbound-webhooks/give-way.js';
+import { createGiveWay, type LoadSources, WINDOW_MS } from '../../src/modules/outbound-webhooks/give-way.js';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 import { buildWorld, type World } from '../support/world.js';
 
-/** A cumulative utilization that advances by 1 s of busy or idle time at each read. */
-function scripted(state: { busy: boolean }): () => EventLoopUtilization {
+/** A load whose event loop, at each read, has been busy or idle for 1 s, with `requests` in progress. */
+function scripted(state: { busy: boolean; requests?: number }): LoadSources {
   let idle = 0;
   let active = 0;
-  return () => {
-    if (state.busy) active += 1000;
-    else idle += 1000;
-    return { idle, active, utilization: active / (idle + active) };
+  return {
+    utilization(): EventLoopUtilization {
+      if (state.busy) active += 1000;
+      else idle += 1000;
+      return { idle, active, utilization: active / (idle + active) };
+    },
+    requests: () => state.requests ?? 0,
   };
 }
+
+const limits = (maxDeferMs: number) => ({ maxDeferMs, busyRequests: 8 });
 
 describe('give way: the judgement', () => {
   it('waits while busy, ends a wait after the longest deferral with one round, and never waits at 0', () => {
     const state = { busy: true };
-    const g = createGiveWay(1000, scripted(state), 0);
+    const g = createGiveWay(limits(1000), scripted(state), 0);
     expect(g.shouldWait(WINDOW_MS)).toBe(true);
     expect(g.shouldWait(2 * WINDOW_MS)).toBe(true);
     expect(g.shouldWait(WINDOW_MS + 1000)).toBe(false); // the wait is over: one round
     expect(g.shouldWait(WINDOW_MS + 1000 + WINDOW_MS)).toBe(true); // and a new wait
     state.busy = false;
     expect(g.shouldWait(5000)).toBe(false);
-    const never = createGiveWay(0, scripted({ busy: true }), 0);
+    const never = createGiveWay(limits(0), scripted({ busy: true }), 0);
     expect(never.shouldWait(WINDOW_MS)).toBe(false);
   });
 
   it('judges over a window of at least WINDOW_MS and reuses the judgement in between', () => {
     const state = { busy: false };
-    const g = createGiveWay(10_000, scripted(state), 0);
+    const g = createGiveWay(limits(10_000), scripted(state), 0);
     expect(g.shouldWait(0)).toBe(false); // the first look judges at once
     state.busy = true;
     expect(g.shouldWait(WINDOW_MS - 1)).toBe(false); // too soon after the last look
     expect(g.shouldWait(WINDOW_MS)).toBe(true);
+  });
+
+  it('waits while MUSTER_WEBHOOKS_GIVE_WAY_AT requests are in progress, whatever the loop', () => {
+    const state = { busy: false, requests: 7 };
+    const g = createGiveWay(limits(10_000), scripted(state), 0);
+    expect(g.shouldWait(0)).toBe(false);
+    state.requests = 8;
+    expect(g.shouldWait(1)).toBe(true); // no new window needed: the count is read at every look
+    state.requests = 0;
+    expect(g.shouldWait(2)).toBe(false);
   });
 });
 
@@ -100,7 +115,7 @@ describe('give way: the dispatcher', { timeout: 90_000 }, () => {
     let dispatcher: Dispatcher | undefined;
     try {
       const id = await queuedPings(rx, 5);
-      dispatcher = startWebhookDispatcher(t.deps, { utilization: scripted(state) });
+      dispatcher = startWebhookDispatcher(t.deps, { load: scripted(state) });
       await new Promise((r) => setTimeout(r, 1500)); // many looks, every one busy
       expect(rx.received).toHaveLength(0);
       expect(await pending(id)).toBe(5); // not even claimed
@@ -135,7 +150,7 @@ describe('give way: the dispatcher', { timeout: 90_000 }, () => {
           url: `/api/v1/events/${world.events.A.id}/webhooks/${id}/ping`,
           headers: bearer(world.users.eventAdmin.mobile),
         });
-      dispatcher = startWebhookDispatcher(short.deps, { utilization: scripted({ busy: true }) });
+      dispatcher = startWebhookDispatcher(short.deps, { load: scripted({ busy: true }) });
       await rx.until((r) => r.length === 3, '3 pings despite the saturated loop');
     } finally {
       await dispatcher?.stop();

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.js';
 import { closeAgents } from './agents.js';
 import { attempt, type Claimed } from './attempt.js';
-import { createGiveWay, type UtilizationSource } from './give-way.js';
+import { createGiveWay, type LoadSources } from './give-way.js';
 import { createRecorder } from './record.js';
 
 export interface Dispatcher {
@@ -43,15 +43,12 @@ export async function claimDue(deps: Deps, n: number): Promise<Claimed[]> {
 }
 
 /**
- * Starts the dispatcher loop. `opts.utilization`: the event-loop utilization source deciding when
- * deliveries give way to a saturated loop (give-way.ts; tests pass their own).
+ * Starts the dispatcher loop. `opts.load`: what decides when deliveries give way to the API
+ * (give-way.ts; the process's own by default, tests pass their own).
  */
-export function startWebhookDispatcher(
-  deps: Deps,
-  opts: { utilization?: UtilizationSource } = {},
-): Dispatcher {
+export function startWebhookDispatcher(deps: Deps, opts: { load?: LoadSources } = {}): Dispatcher {
   const cfg = deps.config.outboundWebhooks;
-  const giveWay = createGiveWay(cfg.maxDeferMs, opts.utilization);
+  const giveWay = createGiveWay({ maxDeferMs: cfg.maxDeferMs, busyRequests: cfg.giveWayAt }, opts.load);
   const inFlight = new Set<Promise<void>>();
   const recorder = createRecorder(deps);
   let stopped = false;
