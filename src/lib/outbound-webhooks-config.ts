@@ -41,7 +41,10 @@ export interface OutboundWebhooksConfig {
    * (give-way.ts); 0: never wait.
    */
   readonly maxDeferMs: number;
-  /** API requests in progress in this process at which deliveries wait (give-way.ts). */
+  /**
+   * API requests in progress in this process, or other database sessions at work, at which
+   * deliveries wait (give-way.ts).
+   */
   readonly giveWayAt: number;
   /** DNS servers for resolving endpoint hosts (`ip[:port]`, comma separated); unset: the system resolver. */
   readonly dnsServers: readonly string[];

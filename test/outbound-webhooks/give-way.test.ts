@@ -9,13 +9,18 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dispatcher, startWebhookDispatcher } from '../../src/modules/outbound-webhooks/dispatcher.js';
-import { createGiveWay, type LoadSources, WINDOW_MS } from '../../src/modules/outbound-webhooks/give-way.js';
+import {
+  createGiveWay,
+  type LoadSources,
+  processLoad,
+  WINDOW_MS,
+} from '../../src/modules/outbound-webhooks/give-way.js';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 import { buildWorld, type World } from '../support/world.js';
 
 /** A load whose event loop, at each read, has been busy or idle for 1 s, with `requests` in progress. */
-function scripted(state: { busy: boolean; requests?: number }): LoadSources {
+function scripted(state: { busy: boolean; requests?: number; sessions?: number }): LoadSources {
   let idle = 0;
   let active = 0;
   return {
@@ -25,42 +30,63 @@ function scripted(state: { busy: boolean; requests?: number }): LoadSources {
       return { idle, active, utilization: active / (idle + active) };
     },
     requests: () => state.requests ?? 0,
+    sessions: async () => state.sessions ?? 0,
   };
 }
 
-const limits = (maxDeferMs: number) => ({ maxDeferMs, busyRequests: 8 });
+const limits = (maxDeferMs: number) => ({ maxDeferMs, busyAt: 8 });
 
 describe('give way: the judgement', () => {
-  it('waits while busy, ends a wait after the longest deferral with one round, and never waits at 0', () => {
+  it('waits while busy, ends a wait after the longest deferral with one round, and never waits at 0', async () => {
     const state = { busy: true };
     const g = createGiveWay(limits(1000), scripted(state), 0);
-    expect(g.shouldWait(WINDOW_MS)).toBe(true);
-    expect(g.shouldWait(2 * WINDOW_MS)).toBe(true);
-    expect(g.shouldWait(WINDOW_MS + 1000)).toBe(false); // the wait is over: one round
-    expect(g.shouldWait(WINDOW_MS + 1000 + WINDOW_MS)).toBe(true); // and a new wait
+    expect(await g.shouldWait(WINDOW_MS)).toBe(true);
+    expect(await g.shouldWait(2 * WINDOW_MS)).toBe(true);
+    expect(await g.shouldWait(WINDOW_MS + 1000)).toBe(false); // the wait is over: one round
+    expect(await g.shouldWait(WINDOW_MS + 1000 + WINDOW_MS)).toBe(true); // and a new wait
     state.busy = false;
-    expect(g.shouldWait(5000)).toBe(false);
+    expect(await g.shouldWait(5000)).toBe(false);
     const never = createGiveWay(limits(0), scripted({ busy: true }), 0);
-    expect(never.shouldWait(WINDOW_MS)).toBe(false);
+    expect(await never.shouldWait(WINDOW_MS)).toBe(false);
   });
 
-  it('judges over a window of at least WINDOW_MS and reuses the judgement in between', () => {
+  it('judges over a window of at least WINDOW_MS and reuses the judgement in between', async () => {
     const state = { busy: false };
     const g = createGiveWay(limits(10_000), scripted(state), 0);
-    expect(g.shouldWait(0)).toBe(false); // the first look judges at once
+    expect(await g.shouldWait(0)).toBe(false); // the first look judges at once
     state.busy = true;
-    expect(g.shouldWait(WINDOW_MS - 1)).toBe(false); // too soon after the last look
-    expect(g.shouldWait(WINDOW_MS)).toBe(true);
+    expect(await g.shouldWait(WINDOW_MS - 1)).toBe(false); // too soon after the last look
+    expect(await g.shouldWait(WINDOW_MS)).toBe(true);
   });
 
-  it('waits while MUSTER_WEBHOOKS_GIVE_WAY_AT requests are in progress, whatever the loop', () => {
-    const state = { busy: false, requests: 7 };
+  it('waits while MUSTER_WEBHOOKS_GIVE_WAY_AT requests or database sessions are at work, whatever the loop', async () => {
+    const state = { busy: false, requests: 7, sessions: 7 };
     const g = createGiveWay(limits(10_000), scripted(state), 0);
-    expect(g.shouldWait(0)).toBe(false);
+    expect(await g.shouldWait(0)).toBe(false);
     state.requests = 8;
-    expect(g.shouldWait(1)).toBe(true); // no new window needed: the count is read at every look
+    expect(await g.shouldWait(1)).toBe(true); // no new window needed: the counts are read at every look
     state.requests = 0;
-    expect(g.shouldWait(2)).toBe(false);
+    expect(await g.shouldWait(2)).toBe(false);
+    state.sessions = 8;
+    expect(await g.shouldWait(3)).toBe(true);
+    state.sessions = 0;
+    expect(await g.shouldWait(4)).toBe(false);
+  });
+
+  it('counts the database sessions at work other than its own (pg_stat_activity)', async () => {
+    const load = processLoad(t.deps.db);
+    // PGlite serves one session (a pool of one): there is never another one at work.
+    if (t.deps.database.kind === 'embedded') return void expect(await load.sessions()).toBe(0);
+    const held = await Promise.all([t.deps.database.pool.connect(), t.deps.database.pool.connect()]);
+    try {
+      for (const c of held) await c.query('BEGIN');
+      expect(await load.sessions()).toBeGreaterThanOrEqual(2);
+    } finally {
+      for (const c of held) {
+        await c.query('ROLLBACK');
+        c.release();
+      }
+    }
   });
 });
 

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.js';
 import { closeAgents } from './agents.js';
 import { attempt, type Claimed } from './attempt.js';
-import { createGiveWay, type LoadSources } from './give-way.js';
+import { createGiveWay, type LoadSources, processLoad } from './give-way.js';
 import { createRecorder } from './record.js';
 
 export interface Dispatcher {
@@ -48,7 +48,10 @@ export async function claimDue(deps: Deps, n: number): Promise<Claimed[]> {
  */
 export function startWebhookDispatcher(deps: Deps, opts: { load?: LoadSources } = {}): Dispatcher {
   const cfg = deps.config.outboundWebhooks;
-  const giveWay = createGiveWay({ maxDeferMs: cfg.maxDeferMs, busyRequests: cfg.giveWayAt }, opts.load);
+  const giveWay = createGiveWay(
+    { maxDeferMs: cfg.maxDeferMs, busyAt: cfg.giveWayAt },
+    opts.load ?? processLoad(deps.db),
+  );
   const inFlight = new Set<Promise<void>>();
   const recorder = createRecorder(deps);
   let stopped = false;
@@ -66,7 +69,7 @@ export function startWebhookDispatcher(deps: Deps, opts: { load?: LoadSources } 
     while (!halted()) {
       const free = cfg.concurrency - inFlight.size;
       let claimed: Claimed[] = [];
-      if (free > 0 && giveWay.shouldWait()) {
+      if (free > 0 && (await giveWay.shouldWait())) {
         await sleep(cfg.pollMs); // the door first: the deliveries stay due in the outbox
         continue;
       }

@@ -4,15 +4,20 @@
  * the process, and the database, with three HTTP deliveries per scan and their writes. The
  * dispatcher claims nothing while the process is busy serving, and looks again after its poll
  * interval; the deliveries stay due in the outbox and go out as soon as the burst has passed.
- * Busy means either of:
- * - at least `busyRequests` API requests in progress in this process (lib/api-load.ts): requests
+ * Busy means any of:
+ * - at least `busyAt` API requests in progress in this process (lib/api-load.ts): requests
  *   queueing, whether the process or the database is the bottleneck;
  * - the event loop's utilization since the last look (over at least WINDOW_MS) at or above
- *   BUSY_UTILIZATION: the process itself saturated.
+ *   BUSY_UTILIZATION: the process itself saturated;
+ * - at least `busyAt` other sessions of the database running a statement or holding a
+ *   transaction open (`pg_stat_activity`): the API of other processes busy, which is what a
+ *   separate `muster worker` sees of the door. Read only when the first two say idle.
  * A wait lasts at most `maxDeferMs` in a row: then one claim round runs whatever the load (so
  * deliveries always make progress), and the wait starts again. `maxDeferMs` 0 turns it off.
  */
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
 import { apiLoad } from '../../lib/api-load.js';
 
 /** Event-loop utilization (0–1, busy time over elapsed time) at which deliveries wait. */
@@ -29,21 +34,33 @@ export interface LoadSources {
   utilization(): EventLoopUtilization;
   /** API requests in progress in this process. */
   requests(): number;
+  /** Other database sessions running a statement or inside a transaction. */
+  sessions(): Promise<number>;
 }
 
-export const processLoad: LoadSources = {
-  utilization: () => performance.eventLoopUtilization(),
-  requests: () => apiLoad.inProgress(),
-};
+/** The process's own load, and its database's sessions read through `db`. */
+export function processLoad(db: Db): LoadSources {
+  return {
+    utilization: () => performance.eventLoopUtilization(),
+    requests: () => apiLoad.inProgress(),
+    sessions: async () => {
+      const res = await db.execute<{ n: number }>(sql`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()
+           AND state IN ('active', 'idle in transaction')`);
+      return res.rows[0]?.n ?? 0;
+    },
+  };
+}
 
 export interface GiveWay {
-  /** True when the dispatcher should claim nothing now (the process is busy and the wait not over). */
-  shouldWait(nowMs?: number): boolean;
+  /** True when the dispatcher should claim nothing now (busy, and the wait not over). */
+  shouldWait(nowMs?: number): Promise<boolean>;
 }
 
 export function createGiveWay(
-  opts: { maxDeferMs: number; busyRequests: number },
-  load: LoadSources = processLoad,
+  opts: { maxDeferMs: number; busyAt: number },
+  load: LoadSources,
   startMs = performance.now(),
 ): GiveWay {
   let last = load.utilization();
@@ -51,7 +68,7 @@ export function createGiveWay(
   let saturated = false;
   let waitingSince: number | undefined;
   return {
-    shouldWait(nowMs = performance.now()) {
+    async shouldWait(nowMs = performance.now()) {
       if (opts.maxDeferMs === 0) return false;
       if (nowMs - lastAt >= WINDOW_MS) {
         const current = load.utilization();
@@ -59,7 +76,8 @@ export function createGiveWay(
         last = current;
         lastAt = nowMs;
       }
-      if (!saturated && load.requests() < opts.busyRequests) {
+      const busy = saturated || load.requests() >= opts.busyAt || (await load.sessions()) >= opts.busyAt;
+      if (!busy) {
         waitingSince = undefined;
         return false;
       }
