@@ -19,7 +19,7 @@ export const OUTBOUND_WEBHOOKS_ENV = {
   MUSTER_WEBHOOKS_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
   MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS: Type.Number({ minimum: 0, maximum: 8760, default: 120 }),
   MUSTER_WEBHOOKS_MAX_DEFER_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
-  MUSTER_WEBHOOKS_GIVE_WAY_AT: Type.Integer({ minimum: 1, maximum: 100_000, default: 8 }),
+  MUSTER_WEBHOOKS_GIVE_WAY_AT: Type.Integer({ minimum: 1, maximum: 100_000, default: 16 }),
   MUSTER_WEBHOOKS_DNS_SERVERS: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F:.\\[\\],\\s]+$' })),
 };
 
@@ -41,10 +41,7 @@ export interface OutboundWebhooksConfig {
    * (give-way.ts); 0: never wait.
    */
   readonly maxDeferMs: number;
-  /**
-   * API requests in progress in this process, or other database sessions at work, at which
-   * deliveries wait (give-way.ts).
-   */
+  /** API requests in progress in this process at which deliveries wait (give-way.ts). */
   readonly giveWayAt: number;
   /** DNS servers for resolving endpoint hosts (`ip[:port]`, comma separated); unset: the system resolver. */
   readonly dnsServers: readonly string[];

@@ -34,7 +34,7 @@ function scripted(state: { busy: boolean; requests?: number; sessions?: number }
   };
 }
 
-const limits = (maxDeferMs: number) => ({ maxDeferMs, busyAt: 8 });
+const limits = (maxDeferMs: number) => ({ maxDeferMs, busyRequests: 8, busySessions: 10 });
 
 describe('give way: the judgement', () => {
   it('waits while busy, ends a wait after the longest deferral with one round, and never waits at 0', async () => {
@@ -59,15 +59,15 @@ describe('give way: the judgement', () => {
     expect(await g.shouldWait(WINDOW_MS)).toBe(true);
   });
 
-  it('waits while MUSTER_WEBHOOKS_GIVE_WAY_AT requests or database sessions are at work, whatever the loop', async () => {
-    const state = { busy: false, requests: 7, sessions: 7 };
+  it('waits while enough requests (8 here) or database sessions (10) are at work, whatever the loop', async () => {
+    const state = { busy: false, requests: 7, sessions: 9 };
     const g = createGiveWay(limits(10_000), scripted(state), 0);
     expect(await g.shouldWait(0)).toBe(false);
     state.requests = 8;
     expect(await g.shouldWait(1)).toBe(true); // no new window needed: the counts are read at every look
     state.requests = 0;
     expect(await g.shouldWait(2)).toBe(false);
-    state.sessions = 8;
+    state.sessions = 10;
     expect(await g.shouldWait(3)).toBe(true);
     state.sessions = 0;
     expect(await g.shouldWait(4)).toBe(false);

@@ -49,7 +49,7 @@ export async function claimDue(deps: Deps, n: number): Promise<Claimed[]> {
 export function startWebhookDispatcher(deps: Deps, opts: { load?: LoadSources } = {}): Dispatcher {
   const cfg = deps.config.outboundWebhooks;
   const giveWay = createGiveWay(
-    { maxDeferMs: cfg.maxDeferMs, busyAt: cfg.giveWayAt },
+    { maxDeferMs: cfg.maxDeferMs, busyRequests: cfg.giveWayAt, busySessions: deps.config.dbPoolSize },
     opts.load ?? processLoad(deps.db),
   );
   const inFlight = new Set<Promise<void>>();

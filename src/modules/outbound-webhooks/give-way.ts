@@ -5,12 +5,13 @@
  * dispatcher claims nothing while the process is busy serving, and looks again after its poll
  * interval; the deliveries stay due in the outbox and go out as soon as the burst has passed.
  * Busy means any of:
- * - at least `busyAt` API requests in progress in this process (lib/api-load.ts): requests
+ * - at least `busyRequests` API requests in progress in this process (lib/api-load.ts): requests
  *   queueing, whether the process or the database is the bottleneck;
  * - the event loop's utilization since the last look (over at least WINDOW_MS) at or above
  *   BUSY_UTILIZATION: the process itself saturated;
- * - at least `busyAt` other sessions of the database running a statement or holding a
- *   transaction open (`pg_stat_activity`): the API of other processes busy, which is what a
+ * - at least `busySessions` other sessions of the database running a statement or holding a
+ *   transaction open (`pg_stat_activity`; the dispatcher passes MUSTER_DB_POOL_SIZE: a web
+ *   process's whole pool at work, its requests queueing for a connection), which is what a
  *   separate `muster worker` sees of the door. Read only when the first two say idle.
  * A wait lasts at most `maxDeferMs` in a row: then one claim round runs whatever the load (so
  * deliveries always make progress), and the wait starts again. `maxDeferMs` 0 turns it off.
@@ -59,7 +60,7 @@ export interface GiveWay {
 }
 
 export function createGiveWay(
-  opts: { maxDeferMs: number; busyAt: number },
+  opts: { maxDeferMs: number; busyRequests: number; busySessions: number },
   load: LoadSources,
   startMs = performance.now(),
 ): GiveWay {
@@ -76,7 +77,8 @@ export function createGiveWay(
         last = current;
         lastAt = nowMs;
       }
-      const busy = saturated || load.requests() >= opts.busyAt || (await load.sessions()) >= opts.busyAt;
+      const busy =
+        saturated || load.requests() >= opts.busyRequests || (await load.sessions()) >= opts.busySessions;
       if (!busy) {
         waitingSince = undefined;
         return false;
