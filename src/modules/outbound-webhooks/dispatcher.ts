@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.js';
 import { closeAgents } from './agents.js';
 import { attempt, type Claimed } from './attempt.js';
 import { claimDue } from './claim.js';
+import { createGiveWay, type LoadSources, processLoad } from './give-way.js';
 import { createRecorder } from './record.js';
 
 export interface Dispatcher {
@@ -20,8 +21,16 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-export function startWebhookDispatcher(deps: Deps): Dispatcher {
+/**
+ * Starts the dispatcher loop. `opts.load`: what decides when deliveries give way to the API
+ * (give-way.ts; the process's own by default, tests pass their own).
+ */
+export function startWebhookDispatcher(deps: Deps, opts: { load?: LoadSources } = {}): Dispatcher {
   const cfg = deps.config.outboundWebhooks;
+  const giveWay = createGiveWay(
+    { maxDeferMs: cfg.maxDeferMs, busyRequests: cfg.giveWayAt, busySessions: deps.config.dbPoolSize },
+    opts.load ?? processLoad(deps.db),
+  );
   const inFlight = new Set<Promise<void>>();
   const recorder = createRecorder(deps);
   let stopped = false;
@@ -39,6 +48,10 @@ export function startWebhookDispatcher(deps: Deps): Dispatcher {
     while (!halted()) {
       const free = cfg.concurrency - inFlight.size;
       let claimed: Claimed[] = [];
+      if (free > 0 && (await giveWay.shouldWait())) {
+        await sleep(cfg.pollMs); // the door first: the deliveries stay due in the outbox
+        continue;
+      }
       if (free > 0) {
         try {
           claimed = await claimDue(deps, free);
