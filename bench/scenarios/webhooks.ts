@@ -352,11 +352,11 @@ export const webhooks: Scenario = {
     if (!r) return [];
     return [
       {
-        what: 'check-in with 3 webhook endpoints vs none (separate worker, nice 19)',
+        what: 'check-in with 3 webhook endpoints vs none (worker in-process, and the other mode)',
         db: 'pg',
-        measured: `${r.separate} vs ${r.none} scans/s (${r.separateRatio}×; worker in-process ${r.ratio}×); separate lag p50 ${r.separateLag.p50Ms} ms, p99 ${r.separateLag.p99Ms} ms`,
-        goal: `≥ ${GOAL_RATIO}× of none`,
-        met: r.separateRatio >= GOAL_RATIO,
+        measured: `${r.three} vs ${r.none} scans/s in-process (${r.ratio}×); ${MODE_LABEL.separate}: ${r.separate} (${r.separateRatio}×), lag p50 ${r.separateLag.p50Ms} ms, p99 ${r.separateLag.p99Ms} ms`,
+        goal: `≥ ${GOAL_RATIO}× of none, both modes`,
+        met: r.ratio >= GOAL_RATIO && r.separateRatio >= GOAL_RATIO,
       } satisfies GoalLine,
     ];
   },
