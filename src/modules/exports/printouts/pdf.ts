@@ -1,11 +1,13 @@
 /**
  * pdfkit plumbing of the printouts (docs/exports.md "Printouts"): a document piped into the
  * response with back-pressure, text made safe for the standard fonts, millimetres, and the footer
- * every page carries. Pages are written out as soon as the next one starts (no page buffering), so
- * memory stays flat whatever the number of pages.
+ * every page carries. Pages are written out as soon as the next one starts (no page buffering), and
+ * pdfkit then forgets them but for their object number (`releaseWrittenPages`), so memory stays
+ * flat whatever the number of pages.
  */
 import { PassThrough } from 'node:stream';
 import { lazyModule } from '../../../lib/lazy-module.js';
+import { releaseWrittenPages } from './pdf-pages.js';
 
 /** pdfkit is loaded on the first PDF, not at start-up. */
 const pdfkit = lazyModule<typeof import('pdfkit')>('pdfkit');
@@ -41,6 +43,7 @@ export function pdfOut(
     compress: true,
     info: { Title: title, Creator: 'Muster' },
   });
+  releaseWrittenPages(doc);
   const out = new PassThrough();
   doc.pipe(out);
   return {
