@@ -48,14 +48,26 @@ pdf.out.on('data', (c: Buffer) => {
 });
 const sheet = new BadgeSheet(pdf.doc, layout, 'Bench event');
 gc();
-const start = process.memoryUsage().heapUsed;
+const base = process.memoryUsage();
+const start = base.heapUsed;
+// Peaks between checkpoints (garbage included), sampled every 20 ms like bench/memory.ts.
+const peak = { rss: 0, heapUsed: 0, external: 0 };
+const timer = setInterval(() => {
+  const m = process.memoryUsage();
+  for (const k of ['rss', 'heapUsed', 'external'] as const) peak[k] = Math.max(peak[k], m[k] - base[k]);
+}, 20);
+const mb = (n: number) => Math.round(n / 2 ** 20);
 let drawn = 0;
 for (const target of checkpoints) {
   while (drawn < target) {
     const n = Math.min(BATCH, target - drawn);
-    for (let i = 0; i < n; i++) sheet.badge(rec(drawn + i), null);
+    // A batch is read whole before it is drawn, as the export reads it from the database.
+    const batch = Array.from({ length: n }, (_, i) => rec(drawn + i));
+    for (const r of batch) {
+      sheet.badge(r, null);
+      await pdf.flushed();
+    }
     drawn += n;
-    await pdf.flushed();
     await new Promise((resolve) => setImmediate(resolve));
   }
   gc();
@@ -64,9 +76,11 @@ for (const target of checkpoints) {
   console.log(
     `${String(drawn).padStart(7)} badges, ${String(pages).padStart(6)} pages (${layout}), ` +
       `${(bytes / 2 ** 20).toFixed(1)} MB written: live heap +${(live / 2 ** 20).toFixed(1)} MB, ` +
-      `${Math.round(live / pages)} B a page`,
+      `${Math.round(live / pages)} B a page; peaks so far: RSS +${mb(peak.rss)}, heap +${mb(peak.heapUsed)}, ` +
+      `external +${mb(peak.external)} MB`,
   );
 }
 if (snapshot) console.log(`snapshot: ${writeHeapSnapshot(snapshot)}`);
 await pdf.finish();
+clearInterval(timer);
 console.log(`finished: ${(bytes / 2 ** 20).toFixed(1)} MB`);

@@ -18,7 +18,7 @@ export const FONT = 'Helvetica';
 export const BOLD = 'Helvetica-Bold';
 
 /** Most the document may hold unread before the writer waits for the client. */
-const BUFFERED = 1 << 20;
+const BUFFERED = 64 << 10;
 
 export interface PdfOut {
   doc: Doc;

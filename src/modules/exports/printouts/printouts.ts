@@ -58,7 +58,10 @@ export function printoutRun(ctx: EventCtx, plan: ExportPlan): ExportRun {
         columns: visible(BADGE_COLUMNS, v),
         async draw(batch) {
           const photos = plan.photos ? await photosOf(ctx, batch) : new Map<string, Buffer>();
-          for (const r of batch) sheet.badge(r, photos.get(r.photo ?? '') ?? null);
+          for (const r of batch) {
+            sheet.badge(r, photos.get(r.photo ?? '') ?? null);
+            await pdf.flushed();
+          }
         },
         finish: () => {},
       };
