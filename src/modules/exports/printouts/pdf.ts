@@ -17,7 +17,12 @@ export const mm = (n: number) => (n * 72) / 25.4;
 export const FONT = 'Helvetica';
 export const BOLD = 'Helvetica-Bold';
 
-/** Most the document may hold unread before the writer waits for the client. */
+/**
+ * Most the document may hold unread before the writer waits for the client (checked after every
+ * badge, card or row). Small on purpose: bytes that wait long outlive V8's young collections and
+ * pile up as old garbage until its external-memory limit (64 MB) forces a full collection
+ * (docs/performance.md "Papers: what a badge page keeps").
+ */
 const BUFFERED = 64 << 10;
 
 export interface PdfOut {
