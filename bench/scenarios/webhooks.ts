@@ -25,11 +25,11 @@ import { buildWorld } from '../../test/support/world.js';
 import { percentile } from '../load.js';
 import { scratch } from './chat-blast.js';
 import { type GoalLine, largest, type Scenario } from './types.js';
+import { startFloorSender } from './webhooks-floor.js';
+import { measureLag, RATE } from './webhooks-lag.js';
 import { checkInRound, deliveryLag, startSeparateWorker } from './webhooks-worker.js';
 
 const PARTICIPANTS = 6000;
-const RATE = 200; // scans per second in the lag phase
-const LAG_CONNECTIONS = 50;
 const GOAL_RATIO = 0.9;
 
 const WORKER_NICE = 19; // the separate worker's MUSTER_WORKER_NICE
@@ -38,10 +38,16 @@ const WORKER_NICE = 19; // the separate worker's MUSTER_WORKER_NICE
  * rounds measure what the outbox rows cost the door without any delivery running beside it.
  */
 const OUTBOX_ONLY = process.env.BENCH_WEBHOOKS_OUTBOX_ONLY === '1';
+/**
+ * BENCH_WEBHOOKS_FLOOR=1: a fourth kind of round, the floor: no endpoint, while a bare sender
+ * process (no database) sends 3 signed POSTs per scan to the receiver (webhooks-floor.ts).
+ */
+const FLOOR = process.env.BENCH_WEBHOOKS_FLOOR === '1';
 
-type Mode = 'none' | 'in-process' | 'separate';
+type Mode = 'none' | 'in-process' | 'separate' | 'floor';
 const MODE_LABEL: Record<Mode, string> = {
   none: 'no endpoint',
+  floor: `FLOOR: no endpoint, a bare sender (no database, nice ${WORKER_NICE}) POSTing 3 deliveries per scan`,
   'in-process': '3 endpoints, worker in this process',
   separate: OUTBOX_ONLY
     ? `3 endpoints, deliveries only after the round (outbox rows alone)`
@@ -70,6 +76,8 @@ export interface WebhooksResult {
   /** Median of the separate rounds' p50, worst of their p99 (ms). */
   separateLag: { p50Ms: number; p99Ms: number };
   receiverCpuMsPerRound: number;
+  /** BENCH_WEBHOOKS_FLOOR=1: scans/s while the bare sender sends, and its ratio to none. */
+  floor?: { scansPerSec: number; ratio: number; senderCpuMsPerRound: number };
 }
 
 /** The receiver process: its URL and, on request, every arrival `[scan_id, epoch ms]`. */
@@ -168,7 +176,8 @@ export const webhooks: Scenario = {
       const backlog = async () =>
         (
           await pool.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'",
+            `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int
+                  + (SELECT count(*) FROM webhook_messages WHERE awaiting_fanout)::int AS n`,
           )
         ).rows[0]!.n;
       const drain = async () => {
@@ -181,64 +190,15 @@ export const webhooks: Scenario = {
       await enable(1);
       const lagSeconds = Number(process.env.BENCH_WEBHOOKS_LAG_SECONDS ?? (ctx.quick ? 10 : 20));
       const context = await newContext('lag');
-      const answered = new Map<number, number>(); // scan id → performance.now() of its 200
-      const posts: Promise<void>[] = [];
-      const t0 = performance.now();
-      // At most LAG_CONNECTIONS posts in flight: an app that falls behind the rate must not make
-      // the client open connections without bound (the listen queue overflows and resets them).
-      let open = 0;
-      let freed: (() => void) | undefined;
-      for (let k = 0; k < RATE * lagSeconds; k++) {
-        const due = t0 + (k * 1000) / RATE;
-        const wait = due - performance.now();
-        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-        while (open >= LAG_CONNECTIONS) await new Promise<void>((r) => (freed = r));
-        open++;
-        posts.push(
-          fetch(`${base}/api/v1/events/${eventId}/scans`, {
-            method: 'POST',
-            headers: auth,
-            body: JSON.stringify({
-              participant_id: regIds[k % regIds.length],
-              scan_context_id: context,
-              client_scan_id: `lag-${k}`,
-            }),
-          })
-            .then(async (res) => {
-              const at = performance.timeOrigin + performance.now();
-              if (res.status !== 200) throw new Error(`POST scans → ${res.status} ${await res.text()}`);
-              answered.set(((await res.json()) as { scan: { id: number } }).scan.id, at);
-            })
-            .finally(() => {
-              open--;
-              freed?.();
-            }),
-        );
-      }
-      await Promise.all(posts);
-      const postSeconds = (performance.now() - t0) / 1000;
-      await drain();
-      const bySent: [number, number][] = []; // [answered at, lag]
-      for (const [scanId, at] of await rx.arrivals()) {
-        const sent = answered.get(scanId);
-        if (sent !== undefined) bySent.push([sent, at - sent]);
-      }
-      bySent.sort((a, b) => a[0] - b[0]);
-      const fifth = Math.ceil(bySent.length / 5);
-      const p50ByFifth = [0, 1, 2, 3, 4].map((f) =>
-        r1(median(bySent.slice(f * fifth, (f + 1) * fifth).map((x) => x[1]))),
-      );
-      const lags = bySent.map((x) => x[1]).sort((a, b) => a - b);
-      const lag = {
-        scans: answered.size,
-        seconds: r1(postSeconds),
-        p50Ms: r1(percentile(lags, 50)),
-        p99Ms: r1(percentile(lags, 99)),
-        maxMs: r1(lags.at(-1) ?? Number.NaN),
-        p50ByFifth,
-      };
-      if (lags.length !== answered.size)
-        throw new Error(`lag: ${lags.length} webhooks for ${answered.size} scans`);
+      const lag = await measureLag({
+        url: `${base}/api/v1/events/${eventId}/scans`,
+        auth,
+        regIds,
+        context,
+        seconds: lagSeconds,
+        drain,
+        arrivals: rx.arrivals,
+      });
       ctx.log(
         `  webhooks lag at ${RATE} scans/s (${lag.scans} scans in ${lag.seconds} s, 1 endpoint): p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms, max ${lag.maxMs} ms; p50 by fifth of the scans ${lag.p50ByFifth.join(' / ')} ms`,
       );
@@ -249,7 +209,11 @@ export const webhooks: Scenario = {
       // with MUSTER_WORKER=false).
       const amount = ctx.quick ? 1500 : 3000;
       const rounds: WebhooksResult['rounds'] = [];
-      const cycle: Mode[] = ['none', 'in-process', 'separate'];
+      const cycle: Mode[] = FLOOR
+        ? ['none', 'in-process', 'separate', 'floor']
+        : ['none', 'in-process', 'separate'];
+      const sender = FLOOR ? await startFloorSender(WORKER_NICE) : undefined;
+      const senderCpu: number[] = [];
       const plan = (
         ctx.quick ? [...cycle, ...cycle, ...cycle] : [...cycle, ...cycle, ...cycle, ...cycle]
       ).slice(0, Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 12));
@@ -263,6 +227,13 @@ export const webhooks: Scenario = {
         }
         const contextId = await newContext(`r${r}`);
         const cpu0 = await rx.cpuMs();
+        const floorSent =
+          mode === 'floor'
+            ? sender?.send(
+                [0, 1, 2].map((i) => `${rx.url}/${i}`),
+                3 * amount,
+              )
+            : undefined;
         const { seconds, non2xx } = await checkInRound(
           base,
           eventId,
@@ -277,7 +248,17 @@ export const webhooks: Scenario = {
           (await pool.query('SELECT count(*)::int AS n FROM scans WHERE scan_context_id = $1', [contextId]))
             .rows[0]!.n,
         );
-        const drainSeconds = mode === 'none' ? null : r1(await drain());
+        const roundEnd = performance.now();
+        const floorDone = await floorSent;
+        if (floorDone && floorDone.ok !== 3 * amount)
+          throw new Error(`floor sender: ${floorDone.ok} of ${3 * amount} POSTs answered 2xx`);
+        if (floorDone) senderCpu.push(floorDone.cpuMs);
+        const drainSeconds =
+          mode === 'none'
+            ? null
+            : floorDone
+              ? r1(Math.max(0, floorDone.endedAt - roundEnd) / 1000)
+              : r1(await drain());
         const receiverCpuMs = Math.round((await rx.cpuMs()) - cpu0);
         const lag =
           mode === 'separate' ? await deliveryLag(pool, contextId, await rx.arrivals(), 3 * stored) : null;
@@ -311,7 +292,8 @@ export const webhooks: Scenario = {
       const three = rate('in-process');
       const separate = rate('separate');
       const sepRounds = rounds.filter((x) => x.mode === 'separate');
-      const withEndpoints = rounds.filter((x) => x.mode !== 'none');
+      sender?.close();
+      const withEndpoints = rounds.filter((x) => x.mode === 'in-process' || x.mode === 'separate');
       const result: WebhooksResult = {
         lag,
         rounds,
@@ -325,6 +307,15 @@ export const webhooks: Scenario = {
           p99Ms: Math.max(...sepRounds.map((x) => x.lag!.p99Ms)),
         },
         receiverCpuMsPerRound: median(withEndpoints.map((x) => x.receiverCpuMs)),
+        ...(FLOOR
+          ? {
+              floor: {
+                scansPerSec: rate('floor'),
+                ratio: Math.round((rate('floor') / none) * 100) / 100,
+                senderCpuMsPerRound: median(senderCpu),
+              },
+            }
+          : {}),
       };
       ctx.log(
         `  webhooks: check-in ${none} scans/s without endpoints; 3 endpoints, worker in this process ${three} (${result.ratio}×); ` +
@@ -332,6 +323,10 @@ export const webhooks: Scenario = {
           `p99 ${result.separateLag.p99Ms} ms (worst round); goal ≥ ${GOAL_RATIO}×: in-process ${result.ratio >= GOAL_RATIO ? 'met' : 'not met'}, ` +
           `separate ${result.separateRatio >= GOAL_RATIO ? 'met' : 'not met'}; the local receiver took ${result.receiverCpuMsPerRound} ms CPU per round with endpoints (median; elsewhere in a deployment)`,
       );
+      if (result.floor)
+        ctx.log(
+          `  webhooks ${MODE_LABEL.floor}: ${result.floor.scansPerSec} scans/s (${result.floor.ratio}× of none); the sender took ${result.floor.senderCpuMsPerRound} ms CPU per round (median)`,
+        );
       ctx.attach('webhooks', result);
     } finally {
       await dispatcher.stop();

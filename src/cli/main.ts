@@ -2,11 +2,12 @@
 /**
  * `muster <command>`: the operator CLI (architecture "cli/"). Every command accepts --json (exactly
  * one JSON object on stdout); errors go to stderr with exit code 1. Run in development with
- * `npx tsx src/cli/main.ts <command>`; the package bin (bin/muster.js) runs the compiled dist/cli/main.js.
+ * `npx tsx src/cli/main.ts <command>`; the package bin (bin/muster.js) runs the bundle of the compiled dist/cli/main.js (dist/bundle/main.js).
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringProp } from '../lib/narrow.js';
+import { fromRoot } from '../lib/project-root.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerBackupCommands } from './commands/backup.js';
 import { registerClientCommands } from './commands/clients.js';
@@ -21,7 +22,7 @@ import { exitWhenCommandsDone } from './runtime.js';
 
 function version(): string {
   try {
-    const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const pkg: unknown = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8'));
     return stringProp(pkg, 'version') ?? '0.0.0';
   } catch {
     return '0.0.0';

@@ -11,9 +11,10 @@ import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { numberProp, propOf } from '../lib/narrow.js';
+import { fromRoot } from '../lib/project-root.js';
 import type { Database, Db } from './client.js';
 
-export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const migrationsFolder = fromRoot('drizzle');
 
 /**
  * Key of the session advisory lock held while migrating or installing the job-queue schema:

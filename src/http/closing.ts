@@ -11,9 +11,11 @@
  *   they are closed every CLOSE_POLL_MS: nothing was read from them, so nothing is lost or half
  *   done (their clients get a reset, and the request was never acted on).
  * A request counts as in progress from `onRequest` until its response is finished or its socket
- * closes (a client that gives up is not waited for).
+ * closes (a client that gives up is not waited for). The same count, summed over the process, is
+ * what webhook deliveries give way to (lib/api-load.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { apiLoad } from '../lib/api-load.js';
 
 export const CLOSE_POLL_MS = 100;
 
@@ -22,9 +24,13 @@ export function registerGracefulClose(app: FastifyInstance): void {
   let inProgress = 0;
   app.addHook('onRequest', async (_request, reply) => {
     inProgress++;
+    apiLoad.started();
     let done = false;
     reply.raw.once('close', () => {
-      if (!done) inProgress--;
+      if (!done) {
+        inProgress--;
+        apiLoad.ended();
+      }
       done = true;
     });
   });

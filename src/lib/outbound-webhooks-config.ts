@@ -18,6 +18,8 @@ export const OUTBOUND_WEBHOOKS_ENV = {
   MUSTER_WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 200, default: 16 }),
   MUSTER_WEBHOOKS_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
   MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS: Type.Number({ minimum: 0, maximum: 8760, default: 120 }),
+  MUSTER_WEBHOOKS_MAX_DEFER_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+  MUSTER_WEBHOOKS_GIVE_WAY_AT: Type.Integer({ minimum: 1, maximum: 100_000, default: 16 }),
   MUSTER_WEBHOOKS_DNS_SERVERS: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F:.\\[\\],\\s]+$' })),
 };
 
@@ -34,6 +36,13 @@ export interface OutboundWebhooksConfig {
   readonly pollMs: number;
   /** An endpoint failing for this long is switched off and its creator emailed (hours). */
   readonly disableAfterHours: number;
+  /**
+   * Longest wait in a row (ms) for deliveries while the process is busy serving the API
+   * (give-way.ts); 0: never wait.
+   */
+  readonly maxDeferMs: number;
+  /** API requests in progress in this process at which deliveries wait (give-way.ts). */
+  readonly giveWayAt: number;
   /** DNS servers for resolving endpoint hosts (`ip[:port]`, comma separated); unset: the system resolver. */
   readonly dnsServers: readonly string[];
 }
@@ -45,6 +54,8 @@ export function parseOutboundWebhooks(e: {
   MUSTER_WEBHOOKS_CONCURRENCY: number;
   MUSTER_WEBHOOKS_POLL_MS: number;
   MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS: number;
+  MUSTER_WEBHOOKS_MAX_DEFER_MS: number;
+  MUSTER_WEBHOOKS_GIVE_WAY_AT: number;
   MUSTER_WEBHOOKS_DNS_SERVERS?: string | undefined;
 }): OutboundWebhooksConfig {
   const schedule = e.MUSTER_WEBHOOKS_RETRY_SCHEDULE?.split(',').map((s) => Number(s.trim()));
@@ -55,6 +66,8 @@ export function parseOutboundWebhooks(e: {
     concurrency: e.MUSTER_WEBHOOKS_CONCURRENCY,
     pollMs: e.MUSTER_WEBHOOKS_POLL_MS,
     disableAfterHours: e.MUSTER_WEBHOOKS_DISABLE_AFTER_HOURS,
+    maxDeferMs: e.MUSTER_WEBHOOKS_MAX_DEFER_MS,
+    giveWayAt: e.MUSTER_WEBHOOKS_GIVE_WAY_AT,
     dnsServers: Object.freeze(
       (e.MUSTER_WEBHOOKS_DNS_SERVERS ?? '')
         .split(',')

@@ -126,7 +126,8 @@ describe.skipIf(!onPostgres)('5,000 scans with the server SIGKILLed twice mid-de
     const pending = async () =>
       (
         await pool.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'succeeded'",
+          `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status <> 'succeeded')::int
+                + (SELECT count(*) FROM webhook_messages WHERE awaiting_fanout)::int AS n`,
         )
       ).rows[0]!.n;
     await until(async () => (await pending()) === 0, 300_000, 'every delivery to succeed');

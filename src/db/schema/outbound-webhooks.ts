@@ -1,7 +1,8 @@
 /**
  * Outbound webhooks (docs/webhooks.md "Outbound"): endpoints of an event or a series, the outbox of
  * messages (written in the transaction of the change, by the `muster_webhook_emit()` SQL function),
- * one delivery per message and endpoint (the dispatcher's durable queue), and the attempt log.
+ * one delivery per message and endpoint (written by the dispatcher's fan-out; its durable queue),
+ * and the attempt log.
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -55,7 +56,12 @@ export const webhookEndpoints = pgTable(
   ],
 );
 
-/** One thing that happened: `msg_id` is the `webhook-id` every delivery of it carries; `body` the exact JSON sent. */
+/**
+ * One thing that happened: `msg_id` is the `webhook-id` every delivery of it carries; `body` the
+ * exact JSON sent. `endpoint_ids`: the endpoints subscribed when it was written; `awaiting_fanout`
+ * true until the dispatcher has turned it into their deliveries (one statement, fanout.ts). A ping
+ * writes its one delivery itself (never awaiting).
+ */
 export const webhookMessages = pgTable(
   'webhook_messages',
   {
@@ -64,9 +70,14 @@ export const webhookMessages = pgTable(
     eventId: integer('event_id').references(() => events.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
     body: text('body').notNull(),
+    endpointIds: integer('endpoint_ids').array().notNull().default(sql`'{}'::integer[]`),
+    awaitingFanout: boolean('awaiting_fanout').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.eventId)],
+  (t) => [
+    index().on(t.eventId),
+    index('webhook_messages_awaiting_fanout').on(t.id).where(sql`awaiting_fanout`),
+  ],
 );
 
 /**

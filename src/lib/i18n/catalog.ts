@@ -14,14 +14,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import i18next, { type i18n } from 'i18next';
 import { escapeHtml } from '../html.js';
+import { fromRoot } from '../project-root.js';
 
 // i18next-icu's ES build imports intl-messageformat's CommonJS entry as a default export, which
 // Node's ESM loader hands over as the module object ("IntlMessageFormat is not a constructor");
 // its CommonJS build unwraps it correctly (docs/decisions.md "Languages").
 const ICU = (createRequire(import.meta.url)('i18next-icu') as { default: new (o: object) => object }).default;
 
-/** `locales/` at the repository root (the same from src/ and dist/, both three levels down). */
-export const LOCALES_DIR = fileURLToPath(new URL('../../../locales/', import.meta.url));
+/** `locales/` at the repository root, with a trailing separator. */
+export const LOCALES_DIR = fromRoot('locales', '/');
 
 /** The language Muster falls back to for any key a catalog lacks. */
 export const BASE_LANGUAGE = 'en';

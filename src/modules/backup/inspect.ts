@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { migrationsFolder } from '../../db/migrate.js';
 import { numberProp, propOf, stringProp } from '../../lib/narrow.js';
+import { fromRoot } from '../../lib/project-root.js';
 
 export function musterVersion(): string {
   try {
-    const pkg: unknown = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    const pkg: unknown = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8'));
     return stringProp(pkg, 'version') ?? '0.0.0';
   } catch {
     return '0.0.0';

@@ -10,7 +10,7 @@ import type { Deps } from '../../deps.js';
 import { type AttemptResult, post } from './send.js';
 import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
 
-/** A claimed delivery (dispatcher.ts claimDue). */
+/** A claimed delivery (claim.ts claimDue). */
 export type Claimed = {
   delivery_id: number;
   endpoint_id: number;

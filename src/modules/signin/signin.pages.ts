@@ -11,9 +11,10 @@
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { chooseLanguage, htmlTranslator, languageInfo, translator } from '../../lib/i18n/index.js';
+import { fromRoot } from '../../lib/project-root.js';
 
-/** `web/templates` at the repository root (the same from src/ and dist/, both three levels down). */
-const TEMPLATES = fileURLToPath(new URL('../../../web/templates/', import.meta.url));
+/** `web/templates` at the repository root. */
+const TEMPLATES = fromRoot('web', 'templates', '/');
 const eta = new Eta({ views: TEMPLATES, cache: true, autoEscape: true });
 
 export interface Page {

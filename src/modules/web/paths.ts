@@ -1,8 +1,9 @@
 /** Where the web pages' files are, and the pages' Content-Security-Policy. */
 import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../../lib/project-root.js';
 
-/** `web/` at the repository root (the same from src/ and dist/, both three levels down). */
-export const WEB_DIR = fileURLToPath(new URL('../../../web/', import.meta.url));
+/** `web/` at the repository root, with a trailing separator. */
+export const WEB_DIR = fromRoot('web', '/');
 
 /** No scripts at all on the participant and guardian pages; styles, images and forms from this origin. */
 export const PAGE_CSP = [

@@ -1,0 +1,16 @@
+/**
+ * The repository's root folder (package.json, drizzle/, web/, locales/), absolute, with a trailing
+ * separator. This module sits two levels below the root wherever it runs: src/lib/ (tsx), dist/lib/
+ * (tsc) and dist/bundle/ (the esbuild bundle that `npm start` runs, scripts/bundle.mjs, where every
+ * module shares the bundle's `import.meta.url`). Files found relative to the code must be found
+ * through it, never through their own module's URL (docs/operations.md "Start-up").
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** An absolute path under the repository's root: `fromRoot('web', 'templates')`. */
+export function fromRoot(...segments: string[]): string {
+  return path.join(PROJECT_ROOT, ...segments);
+}
