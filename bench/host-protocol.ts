@@ -4,6 +4,7 @@
  * app and the floor — so the load generator (the parent, autocannon) never shares their event loop.
  * The parent drives it over IPC with these calls.
  */
+import type { PgliteStats } from './pglite-memory.js';
 import type { BenchEvent } from './seed-large.js';
 
 export type DbKind = 'pg' | 'pglite';
@@ -56,6 +57,8 @@ export interface MemStats {
   afterMajorGcPeakMB: { heapUsed: number; external: number } | null;
   /** Each part after a full collection at the end minus its start, MB: what the window left behind. */
   retainedMB: MemParts;
+  /** Embedded database only: PGlite's WebAssembly memory and worker heap (bench/pglite-memory.ts). */
+  pglite?: PgliteStats | null;
 }
 
 export interface HostApi {

@@ -21,6 +21,7 @@ import { createDeps, type OwnedDeps } from '../src/server.js';
 import { type FloorServer, startFloorServer } from './floor.js';
 import type { DbTarget, ElStats, HostApi, HostRequest, HostResponse, Servers } from './host-protocol.js';
 import { type MemWindow, startMemWindow } from './memory.js';
+import { type PgliteWindow, startPgliteWindow } from './pglite-memory.js';
 import { type BenchEvent, growTo, resetBench, setupBenchEvent } from './seed-large.js';
 import { FLOOR_TABLE, floorFillStatements } from './sql.js';
 
@@ -37,6 +38,7 @@ let running: Running | null = null;
 let event: BenchEvent | null = null;
 let histogram: IntervalHistogram | null = null;
 let memWindow: MemWindow | null = null;
+let pgliteWindow: PgliteWindow | null = null;
 /** RSS sampling alongside the event-loop monitor (every 20 ms). */
 let rss: { start: number; max: number; timer: NodeJS.Timeout } | null = null;
 /** GC pauses observed alongside the event-loop monitor: each pause's duration and the major ones. */
@@ -232,6 +234,8 @@ const api: HostApi = {
 
   async memStart() {
     memWindow?.stop();
+    await pgliteWindow?.stop();
+    pgliteWindow = startPgliteWindow(running?.deps.database.memory);
     memWindow = startMemWindow();
   },
 
@@ -239,7 +243,9 @@ const api: HostApi = {
     if (!memWindow) throw new Error('host: memory window not started');
     const stats = memWindow.stop();
     memWindow = null;
-    return stats;
+    const pglite = (await pgliteWindow?.stop()) ?? null;
+    pgliteWindow = null;
+    return { ...stats, pglite };
   },
 
   async inProcessPglite({ text, params, repeats }) {

@@ -46,7 +46,12 @@ function line(r: PaperRun): string {
     `${r.file} ${r.pass}: ${r.seconds} s, ${(r.bytes / 2 ** 20).toFixed(1)} MB; ` +
     `RSS ${m?.startMB.rss ?? r.rssStartMB ?? '-'} MB; peak +[${parts(m?.peakGrowthMB)}]; ` +
     `live (after V8's major GCs) +[${m?.afterMajorGcPeakMB ? `heap ${m.afterMajorGcPeakMB.heapUsed} ext ${m.afterMajorGcPeakMB.external}` : '-'}]; ` +
-    `retained after GC +[${parts(m?.retainedMB)}] MB`
+    `retained after GC +[${parts(m?.retainedMB)}] MB` +
+    (m?.pglite
+      ? `; PGlite ${m.pglite.startMB.wasm ?? '-'} MB wasm, ${m.pglite.startMB.heap} MB heap at the start: ` +
+        `peak +[wasm ${m.pglite.peakGrowthMB.wasm ?? '-'} heap ${m.pglite.peakGrowthMB.heap}], ` +
+        `end +[wasm ${m.pglite.endGrowthMB.wasm ?? '-'} heap ${m.pglite.endGrowthMB.heap}] MB`
+      : '')
   );
 }
 

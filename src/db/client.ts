@@ -6,7 +6,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import { startEmbedded } from './embedded/embedded.js';
+import { type EmbeddedMemory, startEmbedded } from './embedded/embedded.js';
 import { useNamedStatements } from './prepared.js';
 import * as schema from './schema/index.js';
 
@@ -20,6 +20,8 @@ export interface Database {
   readonly kind: 'postgres' | 'embedded';
   /** Embedded only: writes the data folder as a tarball that `openDatabase`'s `snapshot` can start from. */
   readonly dump?: (file: string) => Promise<void>;
+  /** Embedded only: PGlite's WebAssembly memory and its worker's heap, in bytes (bench/memory). */
+  readonly memory?: () => Promise<EmbeddedMemory | undefined>;
   close(): Promise<void>;
 }
 
@@ -54,7 +56,11 @@ export async function openDatabase(
     max: 1,
     idleTimeoutMillis: 0,
   });
-  return { ...wrap(pool, 'embedded', () => embedded.stop()), dump: (file) => embedded.dump(file) };
+  return {
+    ...wrap(pool, 'embedded', () => embedded.stop()),
+    dump: (file) => embedded.dump(file),
+    memory: () => embedded.memory(),
+  };
 }
 
 function wrap(pool: pg.Pool, kind: Database['kind'], stop: () => Promise<void>): Database {

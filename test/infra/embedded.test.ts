@@ -1,4 +1,7 @@
-/** Embedded database: the data-folder lock and the data surviving a restart. */
+/**
+ * Embedded database: the data-folder lock, the data surviving a restart, and PGlite's own memory as
+ * the bench reads it (bench/memory.ts).
+ */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -17,6 +20,10 @@ describe('embedded database folder', () => {
     const first = await openDatabase({ dataDir: dir, databaseUrl: undefined, dbPoolSize: 1 });
     await runMigrations(first.db);
     await first.db.execute(sql`INSERT INTO series (slug, name) VALUES ('kept', 'Kept')`);
+    const memory = await first.memory!();
+    // PGlite's WebAssembly memory starts at tens of MB; the worker's heap holds PGlite's JavaScript.
+    expect(memory?.wasmBytes).toBeGreaterThan(16 * 2 ** 20);
+    expect(memory?.heapBytes).toBeGreaterThan(0);
 
     const second = openDatabase({ dataDir: dir, databaseUrl: undefined, dbPoolSize: 1 });
     await expect(second).rejects.toBeInstanceOf(DataDirLockedError);

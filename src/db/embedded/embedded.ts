@@ -114,7 +114,19 @@ export interface EmbeddedServer {
   port: number;
   /** Writes the whole data folder as an uncompressed tarball to `file` (a `snapshot` to start from). */
   dump(file: string): Promise<void>;
+  /** PGlite's memory, in bytes (see `EmbeddedMemory`); undefined if the worker did not answer in 2 s. */
+  memory(): Promise<EmbeddedMemory | undefined>;
   stop(): Promise<void>;
+}
+
+/**
+ * The embedded database's own memory, in bytes: `wasmBytes` is PGlite's WebAssembly memory (it only
+ * grows; null if PGlite no longer exposes it), `heapBytes` the worker thread's JavaScript heap in use.
+ * Both are part of the process's RSS; neither is in the main thread's `process.memoryUsage()` heap.
+ */
+export interface EmbeddedMemory {
+  wasmBytes: number | null;
+  heapBytes: number;
 }
 
 /**
@@ -152,15 +164,16 @@ export async function startEmbedded(
       worker.once('error', reject);
     });
     /** Posts `message`; resolves with the worker's reply of type `reply`, or undefined after `timeoutMs`. */
+    type Reply = { type: string; message?: string } & Partial<EmbeddedMemory>;
     const ask = (message: unknown, reply: string, timeoutMs: number) =>
-      new Promise<{ type: string; message?: string } | undefined>((resolve) => {
+      new Promise<Reply | undefined>((resolve) => {
         const timer = setTimeout(() => done(undefined), timeoutMs);
-        function done(answer: { type: string; message?: string } | undefined) {
+        function done(answer: Reply | undefined) {
           clearTimeout(timer);
           worker.off('message', onMessage);
           resolve(answer);
         }
-        function onMessage(m: { type: string; message?: string }) {
+        function onMessage(m: Reply) {
           if (m.type === reply) done(m);
         }
         worker.on('message', onMessage);
@@ -173,6 +186,10 @@ export async function startEmbedded(
         if (!answer || answer.message !== undefined) {
           throw new Error(`Embedded database dump failed: ${answer?.message ?? 'timed out'}`);
         }
+      },
+      async memory() {
+        const answer = await ask({ type: 'memory' }, 'memory', 2_000);
+        return answer ? { wasmBytes: answer.wasmBytes ?? null, heapBytes: answer.heapBytes ?? 0 } : undefined;
       },
       async stop() {
         await ask('stop', 'stopped', 5_000);

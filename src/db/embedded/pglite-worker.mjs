@@ -5,8 +5,11 @@
 // (written by a 'dump' message) to start from instead of an empty cluster, which skips initdb
 // (seconds); `wasmModule` is PGlite's WebAssembly compiled once by the parent process (embedded.ts).
 // Messages to the parent: {type:'ready', host, port} | {type:'error', message} | {type:'dumped', message?} |
-// {type:'stopped'}. Parent → worker: {type:'dump', file} (uncompressed tarball) | 'stop'.
+// {type:'stopped'} | {type:'memory', wasmBytes, heapBytes}. Parent → worker: {type:'dump', file}
+// (uncompressed tarball) | {type:'memory'} (PGlite's WebAssembly memory and this thread's JavaScript
+// heap, in bytes; answered between queries) | 'stop'.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -33,6 +36,14 @@ try {
 }
 
 parentPort.on('message', async (message) => {
+  if (message?.type === 'memory') {
+    parentPort.postMessage({
+      type: 'memory',
+      wasmBytes: db?.Module?.HEAPU8?.buffer.byteLength ?? null,
+      heapBytes: getHeapStatistics().used_heap_size,
+    });
+    return;
+  }
   if (message?.type === 'dump') {
     try {
       const tarball = await db.dumpDataDir('none');

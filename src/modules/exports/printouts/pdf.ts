@@ -1,11 +1,13 @@
 /**
  * pdfkit plumbing of the printouts (docs/exports.md "Printouts"): a document piped into the
  * response with back-pressure, text made safe for the standard fonts, millimetres, and the footer
- * every page carries. Pages are written out as soon as the next one starts (no page buffering), so
- * memory stays flat whatever the number of pages.
+ * every page carries. Pages are written out as soon as the next one starts (no page buffering), and
+ * pdfkit then forgets them but for their object number (`releaseWrittenPages`), so memory stays
+ * flat whatever the number of pages.
  */
 import { PassThrough } from 'node:stream';
 import { lazyModule } from '../../../lib/lazy-module.js';
+import { releaseWrittenPages } from './pdf-pages.js';
 
 /** pdfkit is loaded on the first PDF, not at start-up. */
 const pdfkit = lazyModule<typeof import('pdfkit')>('pdfkit');
@@ -15,8 +17,13 @@ export const mm = (n: number) => (n * 72) / 25.4;
 export const FONT = 'Helvetica';
 export const BOLD = 'Helvetica-Bold';
 
-/** Most the document may hold unread before the writer waits for the client. */
-const BUFFERED = 1 << 20;
+/**
+ * Most the document may hold unread before the writer waits for the client (checked after every
+ * badge, card or row). Small on purpose: bytes that wait long outlive V8's young collections and
+ * pile up as old garbage until its external-memory limit (64 MB) forces a full collection
+ * (docs/performance.md "Papers: what a badge page keeps").
+ */
+const BUFFERED = 64 << 10;
 
 export interface PdfOut {
   doc: Doc;
@@ -41,6 +48,7 @@ export function pdfOut(
     compress: true,
     info: { Title: title, Creator: 'Muster' },
   });
+  releaseWrittenPages(doc);
   const out = new PassThrough();
   doc.pipe(out);
   return {

@@ -22,9 +22,14 @@ const fullName = (r: Rec) => `${r.last ?? ''}, ${r.first ?? ''}${r.preferred ? `
 /** `/media/<sha256>.<ext>`: a photo stored in Muster (printing never fetches other addresses). */
 const MEDIA = /^\/media\/([0-9a-f]{64})\.(png|jpe?g)$/;
 
+/**
+ * A printout's drawing: `prepare` reads what a batch needs besides its rows (badge photos), `draw`
+ * draws one record; the run waits for the client after each record (pdf.ts `flushed`).
+ */
 interface Renderer {
   columns: Column[];
-  draw(batch: Rec[]): Promise<void>;
+  prepare?(batch: Rec[]): Promise<void>;
+  draw(rec: Rec): void;
   finish(): void;
 }
 
@@ -54,12 +59,13 @@ export function printoutRun(ctx: EventCtx, plan: ExportPlan): ExportRun {
   const renderer = ((): Renderer => {
     if (plan.preset === 'badges') {
       const sheet = new BadgeSheet(pdf.doc, layout, event.name);
+      let photos = new Map<string, Buffer>();
       return {
         columns: visible(BADGE_COLUMNS, v),
-        async draw(batch) {
-          const photos = plan.photos ? await photosOf(ctx, batch) : new Map<string, Buffer>();
-          for (const r of batch) sheet.badge(r, photos.get(r.photo ?? '') ?? null);
+        async prepare(batch) {
+          photos = plan.photos ? await photosOf(ctx, batch) : new Map();
         },
+        draw: (r) => sheet.badge(r, photos.get(r.photo ?? '') ?? null),
         finish: () => {},
       };
     }
@@ -67,9 +73,7 @@ export function printoutRun(ctx: EventCtx, plan: ExportPlan): ExportRun {
       const cards = new MedicalCards(pdf.doc, footerText);
       return {
         columns: visible(MEDICAL_CARD_COLUMNS, v),
-        async draw(batch) {
-          for (const r of batch) cards.card(r);
-        },
+        draw: (r) => cards.card(r),
         finish: () => cards.finish(),
       };
     }
@@ -109,9 +113,7 @@ export function printoutRun(ctx: EventCtx, plan: ExportPlan): ExportRun {
       });
       return {
         columns: visible([...DOOR_COLUMNS, ...scanned], v),
-        async draw(batch) {
-          for (const r of batch) table.row(r, r.last ?? '');
-        },
+        draw: (r) => table.row(r, r.last ?? ''),
         finish: () => table.finish(),
       };
     }
@@ -138,9 +140,7 @@ export function printoutRun(ctx: EventCtx, plan: ExportPlan): ExportRun {
     });
     return {
       columns: visible(EMERGENCY_COLUMNS, v),
-      async draw(batch) {
-        for (const r of batch) table.row(r, r.last ?? '');
-      },
+      draw: (r) => table.row(r, r.last ?? ''),
       finish: () => table.finish(),
     };
   })();
@@ -157,8 +157,12 @@ export function printoutRun(ctx: EventCtx, plan: ExportPlan): ExportRun {
       });
       for await (const batch of rows) {
         if (pdf.out.destroyed) return;
-        await renderer.draw(batch.map((row) => Object.fromEntries(cols.map((c, i) => [c.key, row[i]]))));
-        await pdf.flushed();
+        const recs: Rec[] = batch.map((row) => Object.fromEntries(cols.map((c, i) => [c.key, row[i]])));
+        await renderer.prepare?.(recs);
+        for (const rec of recs) {
+          renderer.draw(rec);
+          await pdf.flushed();
+        }
         yield batch.length;
       }
     },
