@@ -66,7 +66,7 @@ export async function openDatabase(
 function wrap(pool: pg.Pool, kind: Database['kind'], stop: () => Promise<void>): Database {
   pool.on('error', () => {}); // idle-client errors surface on the next query instead of crashing
   const db = drizzle(pool, { schema });
-  if (kind === 'postgres') useNamedStatements(db);
+  if (kind === 'postgres') useNamedStatements(db, pool);
   let closed = false;
   return {
     db,

@@ -1,7 +1,7 @@
 /**
  * src/db/prepared.ts: a statement built once runs with fresh values on every call; on PostgreSQL
- * it is a named server-side prepared statement on the pool's connections, on the embedded
- * database and inside a transaction it stays unnamed.
+ * it is a named server-side prepared statement on the pool's connections, transactions on them
+ * included; on the embedded database it stays unnamed.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,17 +50,23 @@ describe('prepared statements', () => {
     else expect(names).not.toContain('test_plus_one');
   });
 
-  it('stay unnamed inside a transaction (prepared for that call only)', async () => {
-    const before = await preparedNames();
-    const inTx = await t.deps.db.transaction(async (tx) => {
-      const out = await times(7)(tx).execute({ v: 2 });
-      const names = await tx.execute<{ name: string }>(
-        sql`SELECT name FROM pg_prepared_statements ORDER BY name`,
-      );
-      return { rows: out.rows, names: names.rows.map((r) => r.name) };
-    });
-    expect(inTx.rows).toEqual([{ n: 14 }]);
-    expect(inTx.names).toEqual(before);
-    expect(inTx.names).not.toContain('test_times_7');
+  it('are named inside a transaction on PostgreSQL too, parsed once per connection', async () => {
+    const runInTx = () =>
+      t.deps.db.transaction(async (tx) => {
+        const out = await times(7)(tx).execute({ v: 2 });
+        const names = await tx.execute<{ name: string }>(
+          sql`SELECT name FROM pg_prepared_statements ORDER BY name`,
+        );
+        return { rows: out.rows, names: names.rows.map((r) => r.name) };
+      });
+    const first = await runInTx();
+    expect(first.rows).toEqual([{ n: 14 }]);
+    // A second transaction on the same (single) connection reuses the statement: no "already exists".
+    const second = await runInTx();
+    expect(second.rows).toEqual([{ n: 14 }]);
+    if (onPostgres) expect(second.names).toContain('test_times_7');
+    else expect(second.names).not.toContain('test_times_7');
+    // Outside the transaction the pool handle still runs it, with its own values.
+    expect((await times(7)(t.deps.db).execute({ v: 3 })).rows).toEqual([{ n: 21 }]);
   });
 });
