@@ -44,8 +44,11 @@ describeBrowser('rooming board in Chromium', () => {
         )
       ).rows[0] as { assigned_room: string | null }
     ).assigned_room;
-  const noSideScroll = async (page: Page) =>
+  /** Measured once the page has loaded: before its stylesheet applies, a table is as wide as its text. */
+  const noSideScroll = async (page: Page) => {
+    await page.waitForLoadState('load');
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+  };
 
   it('a safeguarding lead plans, applies, moves someone by keyboard into a rule-breaking room and keeps it with a reason', async () => {
     const { context, page, errors } = await signedInPage(t, browser, {
