@@ -4,10 +4,8 @@
  * one JSON object on stdout); errors go to stderr with exit code 1. Run in development with
  * `npx tsx src/cli/main.ts <command>`; the package bin (bin/muster.js) runs the bundle of the compiled dist/cli/main.js (dist/bundle/main.js).
  */
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { stringProp } from '../lib/narrow.js';
-import { fromRoot } from '../lib/project-root.js';
+import { musterVersion } from '../lib/project-root.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerBackupCommands } from './commands/backup.js';
 import { registerClientCommands } from './commands/clients.js';
@@ -20,15 +18,6 @@ import { registerServeCommand } from './commands/serve.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { exitWhenCommandsDone } from './runtime.js';
 
-function version(): string {
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8'));
-    return stringProp(pkg, 'version') ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
 /** The command tree. */
 export function buildProgram(): Command {
   const program = new Command()
@@ -37,7 +26,7 @@ export function buildProgram(): Command {
       'Muster: event registration and check-in API.\n' +
         'Database: PostgreSQL when DATABASE_URL is set, otherwise the embedded database in MUSTER_DATA_DIR (default ./data).',
     )
-    .version(version())
+    .version(musterVersion())
     .showHelpAfterError();
   registerServeCommand(program);
   registerWorkerCommand(program); // the job worker alone, without HTTP

@@ -6,11 +6,10 @@
  * journal already matches `drizzle/meta/_journal.json` is left alone without taking the lock.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { numberProp, propOf } from '../lib/narrow.js';
+import { numberProp, propOf, stringProp } from '../lib/narrow.js';
 import { fromRoot } from '../lib/project-root.js';
 import type { Database, Db } from './client.js';
 
@@ -27,14 +26,29 @@ export async function runMigrations(db: Db): Promise<void> {
   await migrate(db, { migrationsFolder });
 }
 
-/** `when` (ms since the epoch) of the newest migration in the committed journal. */
-function newestJournalEntry(): number {
+/** One entry of the committed journal: the migration's tag and its time (ms since the epoch). */
+export interface JournalEntry {
+  tag: string;
+  when: number;
+}
+
+/** The committed journal (`drizzle/meta/_journal.json`), its well-formed entries in order. */
+export function journal(): JournalEntry[] {
   const entries = propOf(
     JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')),
     'entries',
   );
-  const whens = Array.isArray(entries) ? entries.map((e: unknown) => numberProp(e, 'when') ?? 0) : [];
-  return Math.max(...whens);
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((e: unknown) => {
+    const tag = stringProp(e, 'tag');
+    const when = numberProp(e, 'when');
+    return tag !== undefined && when !== undefined ? [{ tag, when }] : [];
+  });
+}
+
+/** `when` (ms since the epoch) of the newest migration in the committed journal. */
+function newestJournalEntry(): number {
+  return Math.max(...journal().map((e) => e.when));
 }
 
 /**

@@ -106,24 +106,19 @@ afterAll(async () => {
   await t?.close();
 });
 
-const api = (url: string, payload?: object) =>
-  t.app.inject({
-    method: 'POST',
-    url: `/api/v1${url}`,
-    headers: bearer(w.users.eventAdmin.mobile),
-    ...(payload ? { payload } : {}),
-  });
-
-/** An endpoint at `rx` with `n` pings queued; returns its id. */
-async function queuedPings(rx: Receiver, n: number): Promise<number> {
-  const created = await api(`/events/${w.events.A.id}/webhooks`, {
-    url: rx.url,
-    event_types: ['scan.created'],
-  });
+/** An endpoint at `rx` for event A of `world`, made by its event admin, with `n` pings queued; returns its id. */
+async function queuedPings(app: TestApp, world: World, rx: Receiver, n: number): Promise<number> {
+  const api = (url: string, payload?: object) =>
+    app.app.inject({
+      method: 'POST',
+      url: `/api/v1/events/${world.events.A.id}${url}`,
+      headers: bearer(world.users.eventAdmin.mobile),
+      ...(payload ? { payload } : {}),
+    });
+  const created = await api('/webhooks', { url: rx.url, event_types: ['scan.created'] });
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().webhook.id as number;
-  for (let i = 0; i < n; i++)
-    expect((await api(`/events/${w.events.A.id}/webhooks/${id}/ping`)).statusCode).toBe(202);
+  for (let i = 0; i < n; i++) expect((await api(`/webhooks/${id}/ping`)).statusCode).toBe(202);
   return id;
 }
 
@@ -140,7 +135,7 @@ describe('give way: the dispatcher', { timeout: 90_000 }, () => {
     const state = { busy: true };
     let dispatcher: Dispatcher | undefined;
     try {
-      const id = await queuedPings(rx, 5);
+      const id = await queuedPings(t, w, rx, 5);
       dispatcher = startWebhookDispatcher(t.deps, { load: scripted(state) });
       await new Promise((r) => setTimeout(r, 1500)); // many looks, every one busy
       expect(rx.received).toHaveLength(0);
@@ -162,20 +157,7 @@ describe('give way: the dispatcher', { timeout: 90_000 }, () => {
     const rx = await startReceiver();
     let dispatcher: Dispatcher | undefined;
     try {
-      const world = await buildWorld(short.deps);
-      const created = await short.app.inject({
-        method: 'POST',
-        url: `/api/v1/events/${world.events.A.id}/webhooks`,
-        headers: bearer(world.users.eventAdmin.mobile),
-        payload: { url: rx.url, event_types: ['scan.created'] },
-      });
-      const id = created.json().webhook.id as number;
-      for (let i = 0; i < 3; i++)
-        await short.app.inject({
-          method: 'POST',
-          url: `/api/v1/events/${world.events.A.id}/webhooks/${id}/ping`,
-          headers: bearer(world.users.eventAdmin.mobile),
-        });
+      await queuedPings(short, await buildWorld(short.deps), rx, 3);
       dispatcher = startWebhookDispatcher(short.deps, { load: scripted({ busy: true }) });
       await rx.until((r) => r.length === 3, '3 pings despite the saturated loop');
     } finally {

@@ -16,9 +16,10 @@ import { createGzip } from 'node:zlib';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
+import { musterVersion } from '../../lib/project-root.js';
 import type { Sealer } from '../../lib/sealed.js';
 import { BACKUP_KEY_INFO, BackupError, encrypt, type Manifest, newBackupKey } from './format.js';
-import { appliedMigration, countRows, musterVersion } from './inspect.js';
+import { appliedMigration, countRows } from './inspect.js';
 
 export interface BackupDeps {
   readonly config: Pick<Config, 'databaseUrl' | 'dataDir' | 'backup'>;

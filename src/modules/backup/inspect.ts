@@ -1,36 +1,6 @@
 /** What a backup's manifest records about the database: version, migration and row counts. */
-import { readFileSync } from 'node:fs';
 import type pg from 'pg';
-import { migrationsFolder } from '../../db/migrate.js';
-import { numberProp, propOf, stringProp } from '../../lib/narrow.js';
-import { fromRoot } from '../../lib/project-root.js';
-
-export function musterVersion(): string {
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8'));
-    return stringProp(pkg, 'version') ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
-interface JournalEntry {
-  tag: string;
-  when: number;
-}
-
-export function journal(): JournalEntry[] {
-  const entries = propOf(
-    JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')),
-    'entries',
-  );
-  if (!Array.isArray(entries)) return [];
-  return entries.flatMap((e: unknown) => {
-    const tag = stringProp(e, 'tag');
-    const when = numberProp(e, 'when');
-    return tag !== undefined && when !== undefined ? [{ tag, when }] : [];
-  });
-}
+import { type JournalEntry, journal } from '../../db/migrate.js';
 
 /** The newest migration this code knows (tag and journal time). */
 export function newestKnownMigration(): JournalEntry {
